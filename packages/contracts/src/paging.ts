@@ -1,0 +1,2 @@
+// Page size of the schedule, activity and cloud resource lists (SPEC §9).
+export const pageSize = 30;
