@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkPasswordRules, countCharacterKinds, isPasswordValid } from './password-rules';
 
-const ruleMet = (password: string, id: string) => checkPasswordRules(password).find((rule) => rule.id === id)?.isMet;
+const ruleMet = (password: string, id: string) =>
+  checkPasswordRules(password).find((rule) => rule.id === id)?.isMet;
 
 describe('password rules', () => {
   it('accepts 10 to 36 characters and refuses 9 or 37', () => {

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 // The password rules of SPEC §5, shared by the web forms' live checklist and the server.
 export const passwordLength = { min: 10, max: 36 } as const;
 export const passwordSpecialCharacters = '!@#$%^&* _-+=?/;:.,';
@@ -46,3 +48,8 @@ export function isPasswordValid(password: string): boolean {
 }
 
 export const passwordMismatchText = 'Passwords do not match.';
+
+export const passwordRequirementsText = `Password must be ${passwordLength.min} to ${passwordLength.max} characters long, must not begin or end with a space and must contain at least 3 of: upper-case letter, lower-case letter, digit, special character (${passwordSpecialCharacters}).`;
+
+// A password being chosen (sign-up, reset, change). Never trimmed: spaces inside count as characters.
+export const newPasswordSchema = z.string().refine(isPasswordValid, { error: passwordRequirementsText });
