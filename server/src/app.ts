@@ -1,0 +1,158 @@
+// Builds the Fastify app (never listens): API routes, OpenAPI at /api/docs, security headers,
+// and the built web app with every non-/api path falling back to index.html.
+import fastifyHelmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ZodError } from 'zod';
+import type { Container } from './container';
+import { isDatabaseReachable } from './db/database';
+import { HttpError } from './lib/http-errors';
+import { accountRoutes } from './modules/account/account.routes';
+import { authRoutes } from './modules/auth/auth.routes';
+import { registerAuthentication } from './plugins/authenticate';
+
+export interface BuildAppOptions {
+  logger?: boolean | object;
+  webRoot?: string;
+}
+
+const defaultWebRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+export async function buildApp(
+  container: Container,
+  options: BuildAppOptions = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    trustProxy: true,
+    genReqId: () => crypto.randomUUID(),
+    disableRequestLogging: false,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(handleError);
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        workerSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Cloudtrim API', version: '1.0.0' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  registerAuthentication(app, container.auth);
+
+  app.get('/healthz', { config: { isPublic: true }, schema: { hide: true } }, async (_request, reply) => {
+    const isHealthy = await isDatabaseReachable(container.database);
+    return reply.code(isHealthy ? 200 : 503).send({ status: isHealthy ? 'ok' : 'database unreachable' });
+  });
+
+  await app.register(authRoutes(container.auth));
+  await app.register(accountRoutes(container.account));
+
+  await registerWebApp(app, options.webRoot ?? defaultWebRoot);
+  return app;
+}
+
+async function registerWebApp(app: FastifyInstance, webRoot: string): Promise<void> {
+  const hasWebApp = existsSync(path.join(webRoot, 'index.html'));
+  if (hasWebApp) await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false });
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/') || request.method !== 'GET' || !hasWebApp) {
+      return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: 'Not found.' });
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}
+
+function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const issue = error.validation[0];
+    const field = issue?.instancePath.replace(/^\//, '').replaceAll('/', '.') || undefined;
+    return reply.code(400).send({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: field ? `${field}: ${issue?.message ?? 'is invalid'}` : (issue?.message ?? 'Invalid request.'),
+      field,
+    });
+  }
+  if (error instanceof ZodError) {
+    const issue = error.issues[0];
+    const field = issue?.path.join('.') || undefined;
+    return reply.code(400).send({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: field ? `${field}: ${issue?.message}` : (issue?.message ?? 'Invalid request.'),
+      field,
+    });
+  }
+  if (error instanceof HttpError) {
+    return reply.code(error.statusCode).send({
+      statusCode: error.statusCode,
+      error: httpStatusText(error.statusCode),
+      message: error.message,
+      ...(error.field ? { field: error.field } : {}),
+    });
+  }
+  const statusCode = error.statusCode ?? 500;
+  if (statusCode < 500) {
+    return reply
+      .code(statusCode)
+      .send({ statusCode, error: httpStatusText(statusCode), message: error.message });
+  }
+  request.log.error({ err: error }, 'unexpected failure');
+  return reply.code(500).send({
+    statusCode: 500,
+    error: 'Internal Server Error',
+    message: 'An unexpected error occurred. Quote the request id when you contact support.',
+    requestId: request.id,
+  });
+}
+
+function httpStatusText(statusCode: number): string {
+  const texts: Record<number, string> = {
+    400: 'Bad Request',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'Not Found',
+    409: 'Conflict',
+    413: 'Payload Too Large',
+    415: 'Unsupported Media Type',
+    422: 'Unprocessable Entity',
+    425: 'Too Early',
+    429: 'Too Many Requests',
+  };
+  return texts[statusCode] ?? 'Error';
+}

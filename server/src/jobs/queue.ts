@@ -1,0 +1,90 @@
+// pg-boss behind one module: job definitions are named files (id, payload schema, handler) that
+// call services; the API role only sends, the worker role also works.
+import { PgBoss, type SendOptions } from 'pg-boss';
+import type { z } from 'zod';
+
+export interface JobDefinition<Payload extends z.ZodType> {
+  name: string;
+  payload: Payload;
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  // Jobs over this run time are failed and retried; every Azure-bound job sets its own.
+  expireInSeconds?: number;
+  batchSize?: number;
+  handle(payload: z.infer<Payload>): Promise<void>;
+}
+
+export interface ScheduledJob {
+  name: string;
+  cron: string;
+  payload?: object;
+}
+
+interface Logger {
+  error(object: object, message: string): void;
+}
+
+export class JobQueue {
+  private readonly boss: PgBoss;
+  private readonly definitions = new Map<string, JobDefinition<z.ZodType>>();
+  private isStarted = false;
+
+  constructor(
+    databaseUrl: string,
+    private readonly log: Logger,
+  ) {
+    this.boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss' });
+    this.boss.on('error', (error) => this.log.error({ err: error }, 'job queue error'));
+  }
+
+  async start(definitions: JobDefinition<z.ZodType>[]): Promise<void> {
+    await this.boss.start();
+    this.isStarted = true;
+    for (const definition of definitions) {
+      this.definitions.set(definition.name, definition);
+      await this.boss.createQueue(definition.name, {
+        retryLimit: definition.retryLimit ?? 5,
+        retryDelay: definition.retryDelaySeconds ?? 10,
+        retryBackoff: true,
+        expireInSeconds: definition.expireInSeconds ?? 300,
+      });
+    }
+  }
+
+  async work(): Promise<void> {
+    for (const definition of this.definitions.values()) {
+      await this.boss.work(definition.name, { batchSize: definition.batchSize ?? 1 }, async (jobs) => {
+        for (const job of jobs) {
+          const payload = definition.payload.parse(job.data);
+          try {
+            await definition.handle(payload);
+          } catch (error) {
+            this.log.error(
+              { err: error, job: definition.name, jobId: job.id },
+              'job failed; pg-boss retries it',
+            );
+            throw error;
+          }
+        }
+      });
+    }
+  }
+
+  async schedule(jobs: ScheduledJob[]): Promise<void> {
+    for (const job of jobs) await this.boss.schedule(job.name, job.cron, job.payload ?? {}, { tz: 'UTC' });
+  }
+
+  async send<Payload extends z.ZodType>(
+    definition: JobDefinition<Payload>,
+    payload: z.infer<Payload>,
+    options: SendOptions = {},
+  ): Promise<string | null> {
+    return this.boss.send(definition.name, definition.payload.parse(payload) as object, options);
+  }
+
+  async stop(): Promise<void> {
+    if (!this.isStarted) return;
+    this.isStarted = false;
+    await this.boss.stop({ graceful: true, timeout: 20_000 });
+  }
+}

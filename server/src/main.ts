@@ -1,0 +1,86 @@
+// Starts Cloudtrim: configuration, database (embedded unless DATABASE_URL), migrations, the job
+// queue, then the API and/or the workers by ROLE. SIGTERM and SIGINT stop it gracefully.
+import pino from 'pino';
+import { buildApp } from './app';
+import { ConfigError, loadConfig, resolveSecrets } from './config';
+import { createContainer } from './container';
+import { applyMigrations, openDatabase, startEmbeddedPostgres, type EmbeddedServer } from './db/database';
+import { createJobDefinitions, scheduledJobs } from './jobs/definitions';
+import { JobQueue } from './jobs/queue';
+import { demoAccount } from './modules/demo/demo.service';
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const log = pino({
+    level: config.logLevel,
+    redact: ['req.headers.authorization', '*.secret', '*.password'],
+  });
+  const stops: Array<() => Promise<unknown>> = [];
+  let isStopping = false;
+  const stop = async (signal: string) => {
+    if (isStopping) return;
+    isStopping = true;
+    log.info(`${signal} received: finishing in-flight work, then stopping`);
+    for (const stopPart of stops.reverse()) {
+      await stopPart().catch((error: unknown) => log.error({ err: error }, 'error while stopping'));
+    }
+    log.info('stopped');
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+
+  const secrets = await resolveSecrets(config);
+  let embedded: EmbeddedServer | undefined;
+  if (!config.databaseUrl) {
+    embedded = await startEmbeddedPostgres(config.dataDir, log);
+    stops.push(() => embedded!.stop());
+  }
+  const database = await openDatabase(config.databaseUrl ?? embedded!.url);
+  stops.push(() => database.close());
+  await applyMigrations(database);
+
+  const queue = new JobQueue(database.url, log);
+  const container = createContainer({ config, secrets, database, queue });
+  await queue.start(createJobDefinitions(container));
+  stops.push(() => queue.stop());
+
+  if (config.isDemo) await container.demo.seedDemoAccount();
+
+  if (config.role !== 'api') {
+    await queue.work();
+    await queue.schedule(scheduledJobs);
+  }
+  if (config.role !== 'worker') {
+    const app = await buildApp(container, { logger: { level: config.logLevel } });
+    await app.listen({ port: config.port, host: config.host });
+    // Fastify's close stops accepting connections and waits for in-flight requests.
+    stops.push(() => app.close());
+  }
+  printBanner(config);
+}
+
+function printBanner(config: ReturnType<typeof loadConfig>): void {
+  const lines = [
+    '',
+    `  Cloudtrim is running (role: ${config.role})`,
+    config.role === 'worker' ? '  Workers are processing jobs.' : `  Open ${config.publicUrl}`,
+    config.databaseUrl
+      ? '  Database: external PostgreSQL (DATABASE_URL)'
+      : `  Database: embedded PostgreSQL in ${config.dataDir}/postgres`,
+    config.smtpUrl ? '  Mail: SMTP_URL' : '  Mail: written to this log (set SMTP_URL to send)',
+  ];
+  if (config.isDemo) lines.push(`  Demo account: ${demoAccount.email} / ${demoAccount.password}`);
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(
+      `Cloudtrim failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+  }
+  process.exit(1);
+});

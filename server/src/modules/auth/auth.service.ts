@@ -1,0 +1,76 @@
+import type { JwtCodec } from '../../lib/jwt';
+import { tooManyRequests, unauthorized } from '../../lib/http-errors';
+import { getDecoyHash, verifyPassword } from '../../lib/password-hasher';
+import type { UserRepository } from '../account/user.repository';
+import type { ThrottleRule, ThrottleService } from '../throttle/throttle.service';
+import type { ActiveSession, SessionRepository } from './session.repository';
+
+// Failed logins: 10 per account and 100 per client address in 15 minutes. Only failures count, a
+// success clears the account's count, and the window is short, so an attacker cannot lock the
+// real user out for more than 15 minutes.
+export const loginThrottleRules = {
+  perAccount: { limit: 10, windowSeconds: 15 * 60 },
+  perClient: { limit: 100, windowSeconds: 15 * 60 },
+} satisfies Record<string, ThrottleRule>;
+
+export type AuthContext = ActiveSession;
+
+const tooManyLoginsText = 'Too many failed login attempts. Please wait a few minutes before trying again.';
+
+export class AuthService {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly sessions: SessionRepository,
+    private readonly throttle: ThrottleService,
+    private readonly jwt: JwtCodec,
+    private readonly sessionHours: number,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async logIn(emailAddress: string, password: string, clientAddress: string): Promise<string> {
+    const email = emailAddress.trim().toLowerCase();
+    const accountKey = `login:account:${email}`;
+    const clientKey = `login:client:${clientAddress}`;
+    if (
+      (await this.throttle.isOverLimit(accountKey, loginThrottleRules.perAccount)) ||
+      (await this.throttle.isOverLimit(clientKey, loginThrottleRules.perClient))
+    ) {
+      throw tooManyRequests(tooManyLoginsText);
+    }
+    const user = await this.users.findByEmail(email);
+    const isValid = await verifyPassword(user?.passwordHash ?? (await getDecoyHash()), password);
+    if (!user || !isValid) {
+      await this.throttle.hit(accountKey, loginThrottleRules.perAccount);
+      await this.throttle.hit(clientKey, loginThrottleRules.perClient);
+      throw unauthorized('The email address and password did not match our records.');
+    }
+    await this.throttle.clear(accountKey);
+    return this.issueToken(user.id, user.email, user.firstName);
+  }
+
+  async issueToken(userId: string, email: string, givenName: string): Promise<string> {
+    const expiresAt = new Date(this.now().getTime() + this.sessionHours * 3_600_000);
+    const sessionId = await this.sessions.create(userId, expiresAt);
+    return this.jwt.sign({ userId, sessionId, email, givenName, expiresAt });
+  }
+
+  // A token is valid only while its session is: revoking a session ends it at once.
+  async authenticate(token: string): Promise<AuthContext> {
+    const claims = await this.jwt.verify(token, this.now());
+    const session = claims && (await this.sessions.findActive(claims.sid, claims.sub, this.now()));
+    if (!session) throw unauthorized('Your session has expired, please log in again.');
+    return session;
+  }
+
+  logOut(auth: AuthContext): Promise<void> {
+    return this.sessions.revoke(auth.sessionId);
+  }
+
+  logOutEverywhere(userId: string, keepSessionId?: string): Promise<void> {
+    return this.sessions.revokeAllForUser(userId, keepSessionId);
+  }
+
+  purgeExpiredSessions(): Promise<void> {
+    return this.sessions.deleteExpired(new Date(this.now().getTime() - 7 * 86_400_000));
+  }
+}
