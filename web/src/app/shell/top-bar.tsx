@@ -1,0 +1,115 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import Container from 'react-bootstrap/Container';
+import Nav from 'react-bootstrap/Nav';
+import NavDropdown from 'react-bootstrap/NavDropdown';
+import Navbar from 'react-bootstrap/Navbar';
+import { greetingText } from '@cloudtrim/contracts/messages';
+import { Brand } from '../../components/brand';
+import { Icon } from '../../components/icon';
+import { useAccountDetails } from '../../features/account/api/get-account-details';
+import { SearchModal } from '../../features/search/components/search-modal';
+import { readName, storeName } from '../../lib/session';
+import { createChangePasswordHref, paths } from '../paths';
+import { MenuEntryList } from './menu-entry-list';
+import { getVisibleMenuEntries, mainPagesSectionTitle } from './menu-items';
+import { useLogOut } from './use-log-out';
+import { useStoredName } from './use-stored-name';
+
+/** Keeps the stored first name in step with the profile, e.g. after it was edited on another device. */
+function useNameRefresh() {
+  const { data: accountDetails } = useAccountDetails();
+  useEffect(() => {
+    const firstName = accountDetails?.FirstName;
+    if (firstName && readName() && firstName !== readName()) storeName(firstName);
+  }, [accountDetails]);
+}
+
+export function TopBar() {
+  const [isExpanded, setIsExpanded] = useState(false);
+  const [isSearchShown, setIsSearchShown] = useState(false);
+  const { logOut, logOutAllDevices } = useLogOut();
+  const name = useStoredName(logOut);
+  useNameRefresh();
+
+  function onCollapse() {
+    setIsExpanded(false);
+  }
+
+  function onOpenSearch() {
+    setIsExpanded(false);
+    setIsSearchShown(true);
+  }
+
+  return (
+    <>
+      <Navbar expand="md" expanded={isExpanded} onToggle={setIsExpanded} className="top-bar" as="header">
+        <Container fluid>
+          <Navbar.Brand as={Link} to={paths.home} className="d-md-none" aria-label="Cloudtrim home">
+            <Brand />
+          </Navbar.Brand>
+          <Navbar.Toggle aria-controls="top-bar-menu" />
+          <Navbar.Collapse id="top-bar-menu">
+            <nav aria-labelledby="collapsed-menu-title" className="collapsed-menu d-md-none">
+              <p id="collapsed-menu-title" className="menu-section-title">
+                {mainPagesSectionTitle}
+              </p>
+              <MenuEntryList entries={getVisibleMenuEntries()} onNavigate={onCollapse} />
+            </nav>
+            <Nav className="ms-auto align-items-md-center top-bar-actions">
+              <Nav.Item>
+                <button type="button" className="nav-link top-bar-action" onClick={onOpenSearch}>
+                  <Icon name="search" />
+                  <span className="top-bar-action-label">Search</span>
+                </button>
+              </Nav.Item>
+              <Nav.Item>
+                <button type="button" className="nav-link top-bar-action" disabled>
+                  <Icon name="bell" />
+                  <span className="top-bar-action-label">Alerts</span>
+                </button>
+              </Nav.Item>
+              <Nav.Item>
+                <button type="button" className="nav-link top-bar-action" disabled>
+                  <Icon name="settings" />
+                  <span className="top-bar-action-label">Settings</span>
+                </button>
+              </Nav.Item>
+              <Nav.Item className="d-md-none">
+                <Nav.Link as={Link} to={paths.profile} onClick={onCollapse}>
+                  View/Edit Profile
+                </Nav.Link>
+              </Nav.Item>
+              <NavDropdown
+                id="user-menu"
+                align="end"
+                className="user-menu"
+                title={
+                  <>
+                    <Icon name="user" className="me-1" />
+                    {greetingText(name)}
+                  </>
+                }
+              >
+                <NavDropdown.Item as={Link} to={paths.profile} onClick={onCollapse}>
+                  Profile
+                </NavDropdown.Item>
+                <NavDropdown.Item as={Link} to={createChangePasswordHref()} onClick={onCollapse}>
+                  Change Password
+                </NavDropdown.Item>
+                <NavDropdown.Divider />
+                <NavDropdown.Item as="button" onClick={() => void logOut()}>
+                  Log Out
+                </NavDropdown.Item>
+                <NavDropdown.Item as="button" onClick={() => void logOutAllDevices()}>
+                  Log Out All Devices
+                </NavDropdown.Item>
+              </NavDropdown>
+            </Nav>
+          </Navbar.Collapse>
+        </Container>
+      </Navbar>
+      <SearchModal isShown={isSearchShown} onHide={() => setIsSearchShown(false)} />
+    </>
+  );
+}

@@ -1,0 +1,45 @@
+import { useCallback, useRef } from 'react';
+import { useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { useDeleteAllTokens } from '../../features/auth/api/delete-all-tokens';
+import { useDeleteToken } from '../../features/auth/api/delete-token';
+import { clearSession, readToken } from '../../lib/session';
+import { paths } from '../paths';
+
+/**
+ * Log-out ends the session on the server, then always clears it locally and returns to /login:
+ * a failed call must never leave the user signed in on this device.
+ */
+export function useLogOut() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { mutateAsync: deleteToken } = useDeleteToken();
+  const { mutateAsync: deleteAllTokens } = useDeleteAllTokens();
+  const isLoggingOutRef = useRef(false);
+
+  const endSession = useCallback(
+    async (revokeOnServer: () => Promise<void>) => {
+      if (isLoggingOutRef.current) return;
+      isLoggingOutRef.current = true;
+      try {
+        if (readToken()) await revokeOnServer();
+      } catch (error) {
+        console.error('Ending the session on the server failed', error);
+      } finally {
+        clearSession();
+        queryClient.clear();
+        await navigate(paths.login, { replace: true });
+        isLoggingOutRef.current = false;
+      }
+    },
+    [navigate, queryClient],
+  );
+
+  const logOut = useCallback(() => endSession(() => deleteToken()), [endSession, deleteToken]);
+  const logOutAllDevices = useCallback(
+    () => endSession(() => deleteAllTokens()),
+    [endSession, deleteAllTokens],
+  );
+
+  return { logOut, logOutAllDevices };
+}
