@@ -1,0 +1,76 @@
+// The tests' view of the run: the server's address, its mailbox and database (to create accounts
+// directly, so a test that logs out every device never disturbs another test's user).
+import { test as base, expect, type Page } from '@playwright/test';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+import { hashPassword } from '../../server/src/lib/password-hasher';
+import { stateFile, type E2eState } from './environment';
+import type { CapturedMail } from './mail-capture';
+
+export const demo = { email: 'demo@cloudtrim.dev', password: 'Cloudtrim-Demo-2026', firstName: 'Demo' };
+
+export function readState(): E2eState {
+  return JSON.parse(readFileSync(stateFile, 'utf8')) as E2eState;
+}
+
+export interface Account {
+  email: string;
+  password: string;
+  firstName: string;
+}
+
+export async function createAccount(firstName = 'Tess'): Promise<Account> {
+  const email = `${firstName.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`;
+  const password = 'E2e-Password-2026';
+  const client = new pg.Client({ connectionString: readState().databaseUrl });
+  await client.connect();
+  try {
+    const team = await client.query<{ id: string }>('insert into team (name) values ($1) returning id', [
+      `${firstName}'s team`,
+    ]);
+    await client.query(
+      'insert into app_user (team_id, email, password_hash, first_name, last_name) values ($1, $2, $3, $4, $5)',
+      [team.rows[0]!.id, email, await hashPassword(password), firstName, 'Tester'],
+    );
+  } finally {
+    await client.end();
+  }
+  return { email, password, firstName };
+}
+
+export async function logInThroughForm(page: Page, account: Pick<Account, 'email' | 'password'>): Promise<void> {
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'LOG IN' }).click();
+}
+
+// Waits for the next mail to `to` whose subject matches, received after `since`.
+export async function waitForMail(to: string, subject: RegExp, since: Date, timeoutMs = 20_000): Promise<CapturedMail> {
+  const { mailboxDir } = readState();
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const file of (await readdir(mailboxDir)).sort()) {
+      const mail = JSON.parse(await readFile(path.join(mailboxDir, file), 'utf8')) as CapturedMail;
+      if (mail.to.includes(to.toLowerCase()) && subject.test(mail.subject) && new Date(mail.receivedAt) >= since) {
+        return mail;
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`No mail to ${to} matching ${subject} arrived`);
+}
+
+export function findLink(mail: CapturedMail, pathPrefix: string): string {
+  const match = new RegExp(`https?://[^\\s"'<>]+${pathPrefix.replace(/[?]/g, '\\?')}[^\\s"'<>]*`).exec(mail.text);
+  if (!match) throw new Error(`No ${pathPrefix} link in mail "${mail.subject}"`);
+  return match[0].replaceAll('&amp;', '&');
+}
+
+export const test = base.extend({
+  baseURL: async ({}, use) => use(readState().baseUrl),
+});
+
+export { expect };

@@ -1,0 +1,43 @@
+// Installs what is missing: the npm dependencies (npm ci, exactly the lock file) when
+// node_modules is absent or older than package-lock.json.
+import { execSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+export const root = path.resolve(import.meta.dirname, '..');
+
+export function run(command, options = {}) {
+  execSync(command, { cwd: root, stdio: 'inherit', ...options });
+}
+
+export function ensureDependencies() {
+  const installed = path.join(root, 'node_modules', '.package-lock.json');
+  const lock = path.join(root, 'package-lock.json');
+  if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return;
+  console.log('Installing dependencies (npm ci)…');
+  run('npm ci --no-audit --no-fund');
+}
+
+function newestModification(directory) {
+  let newest = 0;
+  for (const entry of readdirRecursive(directory)) newest = Math.max(newest, statSync(entry).mtimeMs);
+  return newest;
+}
+
+function* readdirRecursive(directory) {
+  for (const name of existsSync(directory) ? readdirSync(directory) : []) {
+    const full = path.join(directory, name);
+    if (statSync(full).isDirectory()) yield* readdirRecursive(full);
+    else yield full;
+  }
+}
+
+// Builds the web app when web/dist is missing or older than its sources or the contracts.
+export function ensureWebBuild() {
+  const builtIndex = path.join(root, 'web', 'dist', 'index.html');
+  const sources = ['web/src', 'web/index.html', 'web/public', 'web/vite.config.ts', 'packages/contracts/src'];
+  const newestSource = Math.max(...sources.map((source) => newestModification(path.join(root, source))), 0);
+  if (existsSync(builtIndex) && statSync(builtIndex).mtimeMs >= newestSource) return;
+  console.log('Building the web app…');
+  run('npm run build -w @cloudtrim/web');
+}

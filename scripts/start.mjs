@@ -1,0 +1,11 @@
+// `npm start`: installs what is missing, builds the web app if needed, then starts Cloudtrim with
+// its embedded defaults (PostgreSQL in ./data, the demo Azure, mail to the log).
+import { spawn } from 'node:child_process';
+import { ensureDependencies, ensureWebBuild, root } from './ensure-dependencies.mjs';
+
+ensureDependencies();
+ensureWebBuild();
+
+const server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { cwd: root, stdio: 'inherit' });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

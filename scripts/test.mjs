@@ -1,0 +1,71 @@
+// `npm test`: installs what is missing (Chromium from Debian too, when absent and the machine
+// allows it), then lint, typecheck, unit, integration and end-to-end tests. Ends with one line
+// 'N passed, N failed' summing every runner.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { ensureDependencies, ensureWebBuild, root, run } from './ensure-dependencies.mjs';
+
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const reports = path.join(root, '.tmp', 'reports');
+
+function ensureChromium() {
+  if (existsSync(chromiumPath)) return;
+  const isRoot = process.getuid?.() === 0;
+  if (!isRoot || !existsSync('/usr/bin/apt-get')) {
+    throw new Error(`Chromium is missing at ${chromiumPath}: install it (apt-get install chromium) or set CHROMIUM_PATH.`);
+  }
+  console.log('Installing Chromium from Debian…');
+  run('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium', { shell: '/bin/bash' });
+}
+
+function step(title, command, args) {
+  console.log(`\n▶ ${title}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '1' } });
+  return result.status === 0;
+}
+
+function readVitestCounts(file) {
+  if (!existsSync(file)) return { passed: 0, failed: 1 };
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  // A run that failed with no failed test (a file that did not load) still counts as a failure.
+  const hasUncountedFailure = !report.success && report.numFailedTests === 0;
+  return { passed: report.numPassedTests, failed: report.numFailedTests + (hasUncountedFailure ? 1 : 0) };
+}
+
+function readPlaywrightCounts(file) {
+  if (!existsSync(file)) return { passed: 0, failed: 1 };
+  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+  return { passed: stats.expected + stats.flaky, failed: stats.unexpected + stats.skipped };
+}
+
+ensureDependencies();
+ensureChromium();
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+
+const npx = 'npx';
+const checks = [
+  step('Lint', 'npm', ['run', 'lint']),
+  step('Typecheck', 'npm', ['run', 'typecheck']),
+];
+ensureWebBuild();
+const vitestProject = (name) =>
+  step(`${name[0].toUpperCase()}${name.slice(1)} tests`, npx, [
+    'vitest', 'run', '--project', name,
+    '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(reports, `${name}.json`)}`,
+  ]);
+vitestProject('unit');
+vitestProject('integration');
+step('End-to-end tests (Chromium)', 'npm', ['run', 'test', '-w', '@cloudtrim/e2e']);
+
+const counts = [
+  readVitestCounts(path.join(reports, 'unit.json')),
+  readVitestCounts(path.join(reports, 'integration.json')),
+  readPlaywrightCounts(path.join(reports, 'e2e.json')),
+];
+const passed = counts.reduce((sum, count) => sum + count.passed, 0);
+const failed = counts.reduce((sum, count) => sum + count.failed, 0) + checks.filter((isOk) => !isOk).length;
+if (checks.some((isOk) => !isOk)) console.log('\nLint or typecheck failed (counted as failures).');
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
