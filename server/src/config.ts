@@ -39,6 +39,12 @@ const environmentSchema = z.object({
       .optional(),
   ),
   MAIL_FROM: z.string().trim().min(3).default('Cloudtrim <no-reply@cloudtrim.dev>'),
+  MAIL_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  CAPTCHA: z.enum(['altcha', 'recaptcha']).default('altcha'),
+  ALTCHA_MAX_NUMBER: z.coerce.number().int().min(100).max(10_000_000).default(100_000),
+  RECAPTCHA_SITE_KEY: optionalText,
+  RECAPTCHA_SECRET: optionalText,
+  RECAPTCHA_VERIFY_URL: optionalText.pipe(z.url().optional()),
   DEMO: optionalText.pipe(booleanText.optional()),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -57,10 +63,20 @@ export interface Config {
   encryptionKey: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
+  mailRetryDelaySeconds: number;
+  captcha: CaptchaConfig;
   isDemo: boolean;
   role: Role;
   logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL'];
   sessionHours: number;
+}
+
+export interface CaptchaConfig {
+  provider: 'altcha' | 'recaptcha';
+  altchaMaxNumber: number;
+  recaptchaSiteKey: string | undefined;
+  recaptchaSecret: string | undefined;
+  recaptchaVerifyUrl: string;
 }
 
 export interface Secrets {
@@ -79,6 +95,11 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const values = parsed.data;
+  if (values.CAPTCHA === 'recaptcha' && (!values.RECAPTCHA_SITE_KEY || !values.RECAPTCHA_SECRET)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  CAPTCHA: recaptcha needs RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET',
+    );
+  }
   return {
     port: values.PORT,
     host: values.HOST,
@@ -89,6 +110,14 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     encryptionKey: values.ENCRYPTION_KEY,
     smtpUrl: values.SMTP_URL,
     mailFrom: values.MAIL_FROM,
+    mailRetryDelaySeconds: values.MAIL_RETRY_DELAY_SECONDS,
+    captcha: {
+      provider: values.CAPTCHA,
+      altchaMaxNumber: values.ALTCHA_MAX_NUMBER,
+      recaptchaSiteKey: values.RECAPTCHA_SITE_KEY,
+      recaptchaSecret: values.RECAPTCHA_SECRET,
+      recaptchaVerifyUrl: values.RECAPTCHA_VERIFY_URL ?? 'https://www.google.com/recaptcha/api/siteverify',
+    },
     isDemo: values.DEMO ?? values.DATABASE_URL === undefined,
     role: values.ROLE,
     logLevel: values.LOG_LEVEL,

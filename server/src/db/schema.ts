@@ -119,6 +119,16 @@ export const rateLimitHits = pgTable(
   (table) => [primaryKey({ columns: [table.bucketKey, table.windowStart] })],
 );
 
+// Solved captcha challenges, kept until they expire so a solution cannot be replayed.
+export const usedCaptchaChallenges = pgTable(
+  'used_captcha_challenge',
+  {
+    challenge: text('challenge').primaryKey(),
+    expiresAt: instant('expires_at').notNull(),
+  },
+  (table) => [index('used_captcha_challenge_expires_idx').on(table.expiresAt)],
+);
+
 export const tenants = pgTable(
   'tenant',
   {
@@ -139,6 +149,8 @@ export const tenants = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     lastSyncAt: instant('last_sync_at'),
     lastError: text('last_error'),
+    // Bumped by every change to the tenant's resources, so a cached resource list knows it is stale.
+    resourcesVersion: integer('resources_version').notNull().default(0),
     createdAt: createdAt(),
   },
   (table) => [uniqueIndex('tenant_team_azure_tenant_key').on(table.teamId, table.azureTenantId)],
@@ -188,6 +200,7 @@ export const resources = pgTable(
   },
   (table) => [
     uniqueIndex('resource_tenant_arm_id_key').on(table.tenantId, sql`lower(${table.armId})`),
+    index('resource_subscription_idx').on(table.subscriptionId),
     index('resource_arm_id_idx').on(sql`lower(${table.armId})`),
   ],
 );
