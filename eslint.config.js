@@ -5,7 +5,21 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
-const webFeatures = ['auth', 'account', 'team', 'tenants', 'resources', 'activity', 'search', 'metrics', 'automation', 'schedule', 'recommendations', 'home', 'sandbox'];
+const webFeatures = [
+  'auth',
+  'account',
+  'team',
+  'tenants',
+  'resources',
+  'activity',
+  'search',
+  'metrics',
+  'automation',
+  'schedule',
+  'recommendations',
+  'home',
+  'sandbox',
+];
 
 const featureBoundaries = webFeatures.map((feature) => ({
   files: [`web/src/features/${feature}/**/*.{ts,tsx}`],
@@ -26,7 +40,16 @@ const featureBoundaries = webFeatures.map((feature) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'server/drizzle/**', '**/test-results/**', '**/playwright-report/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      'server/drizzle/**',
+      '**/test-results/**',
+      '**/playwright-report/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -40,13 +63,24 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
+  {
+    files: ['scripts/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
   ...featureBoundaries,
   {
     files: ['web/src/components/**/*.{ts,tsx}', 'web/src/lib/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^(\\.\\./)+(features|app)/', message: 'Shared code does not import features or the app.' }] },
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(features|app)/',
+              message: 'Shared code does not import features or the app.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -56,7 +90,9 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@azure/*'], message: 'Only server/src/cloud/azure imports the Azure SDK.' }] },
+        {
+          patterns: [{ group: ['@azure/*'], message: 'Only server/src/cloud/azure imports the Azure SDK.' }],
+        },
       ],
     },
   },
@@ -80,14 +116,21 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '\\.(routes|service)$', message: 'Repositories sit below services and routes.' }] },
+        {
+          patterns: [
+            { regex: '\\.(routes|service)$', message: 'Repositories sit below services and routes.' },
+          ],
+        },
       ],
     },
   },
   {
     files: ['packages/contracts/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@cloudtrim/*'], message: 'Contracts import nothing of ours.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@cloudtrim/*'], message: 'Contracts import nothing of ours.' }] },
+      ],
     },
   },
 );

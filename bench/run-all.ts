@@ -12,7 +12,9 @@ const benchmarks = readdirSync(import.meta.dirname, { recursive: true })
 let hasFailed = false;
 for (const file of benchmarks) {
   console.log(`\n=== ${file} ===`);
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, file)], { stdio: 'inherit' });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, file)], {
+    stdio: 'inherit',
+  });
   hasFailed ||= result.status !== 0;
 }
 process.exit(hasFailed ? 1 : 0);

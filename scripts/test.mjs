@@ -13,15 +13,23 @@ function ensureChromium() {
   if (existsSync(chromiumPath)) return;
   const isRoot = process.getuid?.() === 0;
   if (!isRoot || !existsSync('/usr/bin/apt-get')) {
-    throw new Error(`Chromium is missing at ${chromiumPath}: install it (apt-get install chromium) or set CHROMIUM_PATH.`);
+    throw new Error(
+      `Chromium is missing at ${chromiumPath}: install it (apt-get install chromium) or set CHROMIUM_PATH.`,
+    );
   }
   console.log('Installing Chromium from Debian…');
-  run('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium', { shell: '/bin/bash' });
+  run('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium', {
+    shell: '/bin/bash',
+  });
 }
 
 function step(title, command, args) {
   console.log(`\n▶ ${title}`);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '1' } });
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, FORCE_COLOR: '1' },
+  });
   return result.status === 0;
 }
 
@@ -45,15 +53,17 @@ rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
 const npx = 'npx';
-const checks = [
-  step('Lint', 'npm', ['run', 'lint']),
-  step('Typecheck', 'npm', ['run', 'typecheck']),
-];
+const checks = [step('Lint', 'npm', ['run', 'lint']), step('Typecheck', 'npm', ['run', 'typecheck'])];
 ensureWebBuild();
 const vitestProject = (name) =>
   step(`${name[0].toUpperCase()}${name.slice(1)} tests`, npx, [
-    'vitest', 'run', '--project', name,
-    '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(reports, `${name}.json`)}`,
+    'vitest',
+    'run',
+    '--project',
+    name,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${path.join(reports, `${name}.json`)}`,
   ]);
 vitestProject('unit');
 vitestProject('integration');

@@ -24,7 +24,13 @@ export async function startBenchServer(environment: Record<string, string> = {})
   const postgres = await startEmbeddedPostgres(dataDir, { info: () => {}, warn: () => {} });
   const database = await openDatabase(postgres.url, { maxConnections: 20 });
   await applyMigrations(database);
-  const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: postgres.url, DEMO: '0', LOG_LEVEL: 'silent', ...environment });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    DATABASE_URL: postgres.url,
+    DEMO: '0',
+    LOG_LEVEL: 'silent',
+    ...environment,
+  });
   const queue = new JobQueue(postgres.url, { error: () => {} });
   const secrets = { jwtSecret: randomBytes(32).toString('hex'), encryptionKey: randomBytes(32) };
   const container = createContainer({ config, secrets, database, queue });
@@ -46,7 +52,11 @@ export async function startBenchServer(environment: Record<string, string> = {})
 // A bare Fastify route answering `body` from memory: the ceiling a route of ours is compared to.
 export async function startBaseline(method: 'GET' | 'POST', routePath: string, body: string) {
   const app = Fastify();
-  app.route({ method, url: routePath, handler: (_request, reply) => reply.type('application/json').send(body) });
+  app.route({
+    method,
+    url: routePath,
+    handler: (_request, reply) => reply.type('application/json').send(body),
+  });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { url, stop: () => app.close() };
 }

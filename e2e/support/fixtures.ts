@@ -41,20 +41,32 @@ export async function createAccount(firstName = 'Tess'): Promise<Account> {
   return { email, password, firstName };
 }
 
-export async function logInThroughForm(page: Page, account: Pick<Account, 'email' | 'password'>): Promise<void> {
+export async function logInThroughForm(
+  page: Page,
+  account: Pick<Account, 'email' | 'password'>,
+): Promise<void> {
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password', { exact: true }).fill(account.password);
   await page.getByRole('button', { name: 'LOG IN' }).click();
 }
 
 // Waits for the next mail to `to` whose subject matches, received after `since`.
-export async function waitForMail(to: string, subject: RegExp, since: Date, timeoutMs = 20_000): Promise<CapturedMail> {
+export async function waitForMail(
+  to: string,
+  subject: RegExp,
+  since: Date,
+  timeoutMs = 20_000,
+): Promise<CapturedMail> {
   const { mailboxDir } = readState();
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const file of (await readdir(mailboxDir)).sort()) {
       const mail = JSON.parse(await readFile(path.join(mailboxDir, file), 'utf8')) as CapturedMail;
-      if (mail.to.includes(to.toLowerCase()) && subject.test(mail.subject) && new Date(mail.receivedAt) >= since) {
+      if (
+        mail.to.includes(to.toLowerCase()) &&
+        subject.test(mail.subject) &&
+        new Date(mail.receivedAt) >= since
+      ) {
         return mail;
       }
     }
@@ -64,12 +76,16 @@ export async function waitForMail(to: string, subject: RegExp, since: Date, time
 }
 
 export function findLink(mail: CapturedMail, pathPrefix: string): string {
-  const match = new RegExp(`https?://[^\\s"'<>]+${pathPrefix.replace(/[?]/g, '\\?')}[^\\s"'<>]*`).exec(mail.text);
+  const match = new RegExp(`https?://[^\\s"'<>]+${pathPrefix.replace(/[?]/g, '\\?')}[^\\s"'<>]*`).exec(
+    mail.text,
+  );
   if (!match) throw new Error(`No ${pathPrefix} link in mail "${mail.subject}"`);
   return match[0].replaceAll('&amp;', '&');
 }
 
 export const test = base.extend({
+  // Playwright reads a fixture's dependencies from its first parameter's pattern, so it must be {}.
+  // eslint-disable-next-line no-empty-pattern
   baseURL: async ({}, use) => use(readState().baseUrl),
 });
 

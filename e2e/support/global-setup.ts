@@ -47,7 +47,14 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   });
   await waitForHealth(baseUrl, server, serverLog);
 
-  const state: E2eState = { baseUrl, databaseUrl, mailboxDir, dataDir, serverPid: server.pid!, smtpPort: mail.port };
+  const state: E2eState = {
+    baseUrl,
+    databaseUrl,
+    mailboxDir,
+    dataDir,
+    serverPid: server.pid!,
+    smtpPort: mail.port,
+  };
   await mkdir(path.dirname(stateFile), { recursive: true });
   await writeFile(stateFile, JSON.stringify(state));
   process.env.CLOUDTRIM_URL = baseUrl;
@@ -60,7 +67,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   };
 }
 
-async function waitForHealth(baseUrl: string, server: ReturnType<typeof spawn>, log: string[]): Promise<void> {
+async function waitForHealth(
+  baseUrl: string,
+  server: ReturnType<typeof spawn>,
+  log: string[],
+): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`Cloudtrim exited during start-up:\n${log.join('')}`);
