@@ -35,10 +35,8 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
   const canExpireSession = options.canExpireSession ?? isAuthenticated;
   const headers = new Headers({ Accept: 'application/json' });
   if (body !== undefined) headers.set('Content-Type', 'application/json');
-  if (isAuthenticated) {
-    const token = readToken();
-    if (token) headers.set('Authorization', `Bearer ${token}`);
-  }
+  const token = isAuthenticated ? readToken() : null;
+  if (token) headers.set('Authorization', `Bearer ${token}`);
 
   let response: Response;
   try {
@@ -54,7 +52,11 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
   }
 
   if (!response.ok) {
-    if (response.status === 401 && canExpireSession) setStatus401(true);
+    // Only the session still stored can expire: a late answer for one already ended (log-out,
+    // another login) must not send the user to /login?expired.
+    if (response.status === 401 && canExpireSession && token !== null && readToken() === token) {
+      setStatus401(true);
+    }
     const errorBody = await readBody(response);
     const message =
       typeof errorBody === 'object' && errorBody !== null && 'message' in errorBody

@@ -13,7 +13,9 @@ export function SearchModal({ isShown, onHide }: SearchModalProps) {
   return (
     <Modal show={isShown} onHide={onHide} aria-labelledby={titleId} size="lg">
       <Modal.Header closeButton>
-        <Modal.Title id={titleId}>Search</Modal.Title>
+        <Modal.Title as="h2" id={titleId}>
+          Search
+        </Modal.Title>
       </Modal.Header>
       <Modal.Body>
         <Form role="search" onSubmit={(event) => event.preventDefault()}>
