@@ -3,7 +3,7 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { Brand } from '../components/brand';
 import { LinkButton } from '../components/link-button';
-import { paths } from './paths';
+import { paths } from '../config/paths';
 
 /** Shown when a screen fails to render, so the user keeps a way forward instead of a blank page. */
 export function RouteError() {

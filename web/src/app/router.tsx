@@ -10,7 +10,7 @@ import { CloudResources } from '../features/resources/components/cloud-resources
 import { PendingAutomation } from '../features/schedule/components/pending-automation';
 import { ManageTeam } from '../features/team/components/manage-team';
 import { ManageTenants } from '../features/tenants/components/manage-tenants';
-import { paths } from './paths';
+import { paths } from '../config/paths';
 import { RootLayout } from './root-layout';
 import { RouteError } from './route-error';
 import { LoginRoute } from './routes/login';

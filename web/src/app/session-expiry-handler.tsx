@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { clearSession } from '../lib/session';
 import { createReturnToState } from '../lib/return-to';
 import { setStatus401, useStatus401 } from '../lib/status-401';
-import { createLoginHref } from './paths';
+import { createLoginHref } from '../config/paths';
 
 /** Reacts to the global Status401 state: ends the session and asks the user to log in again. */
 export function SessionExpiryHandler() {

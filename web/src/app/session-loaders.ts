@@ -1,6 +1,6 @@
 import { redirect } from 'react-router';
 import { clearSession, isSessionActive, readSession } from '../lib/session';
-import { paths } from './paths';
+import { paths } from '../config/paths';
 
 // Both loaders rerun on every navigation (shouldRevalidate), so the check sees the storage as it is
 // when the user arrives, and stays stable while a log-out is clearing it.

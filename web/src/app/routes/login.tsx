@@ -3,7 +3,7 @@ import { LoginForm } from '../../features/auth/components/login-form';
 import { getLoginHeader } from '../../features/auth/utils/get-login-header';
 import { readReturnTo } from '../../lib/return-to';
 import { SignInCard } from '../sign-in/sign-in-card';
-import { paths } from '../paths';
+import { paths } from '../../config/paths';
 
 const headerClassNames = {
   success: 'login-header login-header-success',

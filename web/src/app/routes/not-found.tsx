@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import Card from 'react-bootstrap/Card';
 import { invalidUrlText } from '@cloudtrim/contracts/messages';
 import { Brand } from '../../components/brand';
-import { paths } from '../paths';
+import { paths } from '../../config/paths';
 
 export function NotFoundRoute() {
   return (

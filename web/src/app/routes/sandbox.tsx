@@ -4,7 +4,7 @@ import Navbar from 'react-bootstrap/Navbar';
 import { Brand } from '../../components/brand';
 import { LinkButton } from '../../components/link-button';
 import { Sandbox } from '../../features/sandbox/components/sandbox';
-import { paths } from '../paths';
+import { paths } from '../../config/paths';
 
 /** The public demo page: a plain top bar around the sandbox, no session needed. */
 export function SandboxRoute() {

@@ -1,7 +1,7 @@
 import Card from 'react-bootstrap/Card';
 import { taglineText } from '@cloudtrim/contracts/messages';
 import { LinkButton } from '../../components/link-button';
-import { paths } from '../paths';
+import { paths } from '../../config/paths';
 
 export function StartRoute() {
   return (

@@ -1,6 +1,6 @@
 import type { IconName } from '../../components/icon';
 import { env } from '../../config/env';
-import { paths } from '../paths';
+import { paths } from '../../config/paths';
 
 export interface MenuLink {
   kind: 'link';

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { Brand } from '../../components/brand';
-import { paths } from '../paths';
+import { paths } from '../../config/paths';
 import { MenuEntryList } from './menu-entry-list';
 import { getVisibleMenuEntries, mainPagesSectionTitle } from './menu-items';
 

@@ -3,7 +3,7 @@ import { LoadingScreen } from '../../components/loading-screen';
 import { useTenants } from '../../features/tenants/api/get-tenants';
 import { createReturnToState } from '../../lib/return-to';
 import type { loadSignedInShell } from '../session-loaders';
-import { paths } from '../paths';
+import { paths } from '../../config/paths';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
 

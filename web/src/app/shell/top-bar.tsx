@@ -10,7 +10,7 @@ import { Icon } from '../../components/icon';
 import { useAccountDetails } from '../../features/account/api/get-account-details';
 import { SearchModal } from '../../features/search/components/search-modal';
 import { readName, storeName } from '../../lib/session';
-import { createChangePasswordHref, paths } from '../paths';
+import { createChangePasswordHref, paths } from '../../config/paths';
 import { MenuEntryList } from './menu-entry-list';
 import { getVisibleMenuEntries, mainPagesSectionTitle } from './menu-items';
 import { useLogOut } from './use-log-out';

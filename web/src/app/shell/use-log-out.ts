@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useDeleteAllTokens } from '../../features/auth/api/delete-all-tokens';
 import { useDeleteToken } from '../../features/auth/api/delete-token';
 import { clearSession, readToken } from '../../lib/session';
-import { paths } from '../paths';
+import { paths } from '../../config/paths';
 
 /**
  * Log-out ends the session on the server, then always clears it locally and returns to /login:

@@ -1,6 +1,6 @@
 import { Link, Outlet, useLocation } from 'react-router';
 import { Brand } from '../../components/brand';
-import { paths } from '../paths';
+import { paths } from '../../config/paths';
 
 /** The public sign-in area of SPEC §2: one centred card, wider on /verify for the account form. */
 export function SignInLayout() {
