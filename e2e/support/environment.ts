@@ -2,7 +2,9 @@
 // hands to its workers).
 import path from 'node:path';
 
-export const stateFile = path.resolve(import.meta.dirname, '../../.tmp/e2e-state.json');
+// One file per run (named by the global setup's process id), so two runs on one machine never mix.
+export const stateFile =
+  process.env.CLOUDTRIM_E2E_STATE ?? path.resolve(import.meta.dirname, `../../.tmp/e2e-state-${process.pid}.json`);
 
 export interface E2eState {
   baseUrl: string;

@@ -58,6 +58,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   await mkdir(path.dirname(stateFile), { recursive: true });
   await writeFile(stateFile, JSON.stringify(state));
   process.env.CLOUDTRIM_URL = baseUrl;
+  process.env.CLOUDTRIM_E2E_STATE = stateFile;
 
   return async () => {
     server.kill('SIGTERM');
