@@ -1,5 +1,7 @@
-// Installs what is missing: the npm dependencies (npm ci, exactly the lock file) when
-// node_modules is absent or older than package-lock.json.
+// Installs what is missing: the npm dependencies, at the lock file's versions, when node_modules
+// is absent or older than package-lock.json. `npm install` rather than `npm ci`: the registry
+// here serves only some platforms' optional packages (rollup's), which npm leaves out of the lock
+// file, and `npm ci` then refuses the lock file it wrote itself.
 import { execSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -14,8 +16,8 @@ export function ensureDependencies() {
   const installed = path.join(root, 'node_modules', '.package-lock.json');
   const lock = path.join(root, 'package-lock.json');
   if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return;
-  console.log('Installing dependencies (npm ci)…');
-  run('npm ci --no-audit --no-fund');
+  console.log('Installing dependencies…');
+  run('npm install --no-audit --no-fund');
 }
 
 function newestModification(directory) {
