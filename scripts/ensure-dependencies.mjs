@@ -20,18 +20,11 @@ export function ensureDependencies() {
   run('npm install --no-audit --no-fund');
 }
 
-function newestModification(directory) {
-  let newest = 0;
-  for (const entry of readdirRecursive(directory)) newest = Math.max(newest, statSync(entry).mtimeMs);
-  return newest;
-}
-
-function* readdirRecursive(directory) {
-  for (const name of existsSync(directory) ? readdirSync(directory) : []) {
-    const full = path.join(directory, name);
-    if (statSync(full).isDirectory()) yield* readdirRecursive(full);
-    else yield full;
-  }
+function newestModification(entry) {
+  if (!existsSync(entry)) return 0;
+  const stats = statSync(entry);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  return Math.max(0, ...readdirSync(entry).map((name) => newestModification(path.join(entry, name))));
 }
 
 // Builds the web app when web/dist is missing or older than its sources or the contracts.

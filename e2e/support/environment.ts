@@ -4,7 +4,8 @@ import path from 'node:path';
 
 // One file per run (named by the global setup's process id), so two runs on one machine never mix.
 export const stateFile =
-  process.env.CLOUDTRIM_E2E_STATE ?? path.resolve(import.meta.dirname, `../../.tmp/e2e-state-${process.pid}.json`);
+  process.env.CLOUDTRIM_E2E_STATE ??
+  path.resolve(import.meta.dirname, `../../.tmp/e2e-state-${process.pid}.json`);
 
 export interface E2eState {
   baseUrl: string;
