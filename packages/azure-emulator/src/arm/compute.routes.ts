@@ -1,0 +1,352 @@
+import {
+  findVirtualMachineSize,
+  isSizeOfferedInRegion,
+  listSizesOfferedInRegion,
+  regions,
+  virtualMachineSizes,
+} from '../catalog/sku.catalog';
+import type { EmulatorServices } from '../emulator.services';
+import type { PowerState, VirtualMachineRecord } from '../fleet/fleet.model';
+import { readQuery, sendArmError, sendJson, type RequestContext } from '../http/http.context';
+import type { RouteParameters, Router } from '../http/http.router';
+import { compileFilter, FilterSyntaxError } from '../http/odata.filter';
+import { sendPage } from './arm.paging';
+import {
+  describeInstanceView,
+  describeResourceSku,
+  describeVirtualMachine,
+  describeVirtualMachineSize,
+  readCurrentPowerState,
+  readCurrentSize,
+} from './arm.views';
+import type { AsyncOperation } from './operation.store';
+import { sendResourceGroupNotFound, sendResourceNotFound } from './resource-manager.routes';
+
+const virtualMachineType = 'Microsoft.Compute/virtualMachines';
+const machinePath =
+  '/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Compute/virtualMachines/{vmName}';
+
+type PowerAction = 'start' | 'deallocate' | 'powerOff' | 'restart';
+
+const stateAfterAction: Readonly<Record<PowerAction, PowerState>> = {
+  start: 'running',
+  restart: 'running',
+  deallocate: 'deallocated',
+  powerOff: 'stopped',
+};
+
+function isInstanceViewRequested(context: RequestContext): boolean {
+  return (readQuery(context, '$expand') ?? '').toLowerCase().includes('instanceview');
+}
+
+function parseJsonBody(context: RequestContext): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(context.rawBody || '{}');
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
+  } catch {
+    // Reported below as Resource Manager reports unreadable bodies.
+  }
+  sendArmError(
+    context,
+    400,
+    'InvalidRequestContent',
+    'The request content was invalid and could not be deserialized.',
+  );
+  return undefined;
+}
+
+function readRequestedSize(body: Record<string, unknown>): string | undefined {
+  const properties = body.properties as { hardwareProfile?: { vmSize?: unknown } } | undefined;
+  const size = properties?.hardwareProfile?.vmSize;
+  return typeof size === 'string' ? size : undefined;
+}
+
+function readRequestedTags(body: Record<string, unknown>): Record<string, string> | undefined {
+  const tags = body.tags;
+  if (!tags || typeof tags !== 'object') return undefined;
+  return Object.fromEntries(Object.entries(tags).map(([key, value]) => [key, String(value)]));
+}
+
+/** Virtual machines, their power actions and resizes as long-running operations, and SKUs. */
+export function registerComputeRoutes(router: Router, services: EmulatorServices): void {
+  const { fleet, settings } = services;
+
+  function findMachine(
+    context: RequestContext,
+    parameters: RouteParameters,
+  ): VirtualMachineRecord | undefined {
+    const subscriptionId = parameters.subscriptionId ?? '';
+    const groupName = parameters.resourceGroupName ?? '';
+    if (!fleet.findResourceGroup(subscriptionId, groupName)) {
+      sendResourceGroupNotFound(context, groupName);
+      return undefined;
+    }
+    const machine = fleet.findVirtualMachine(
+      `/subscriptions/${subscriptionId}/resourceGroups/${groupName}/providers/${virtualMachineType}/${parameters.vmName ?? ''}`,
+    );
+    if (!machine) sendResourceNotFound(context, virtualMachineType, parameters.vmName ?? '', groupName);
+    return machine;
+  }
+
+  /** Compute's own per-VM update budget, on top of the subscription's write budget. */
+  function admitMachineUpdate(context: RequestContext, machine: VirtualMachineRecord): boolean {
+    const decision = services.throttle.takeVirtualMachineUpdate(machine.id.toLowerCase());
+    context.extraHeaders['x-ms-ratelimit-remaining-resource'] =
+      `Microsoft.Compute/UpdateVMPerVM;${decision.remaining}`;
+    if (decision.isAllowed) return true;
+    services.stats.throttled += 1;
+    sendArmError(
+      context,
+      429,
+      'TooManyRequests',
+      `The request is being throttled as the limit has been reached for operation group 'Microsoft.Compute/UpdateVMPerVM' on '${machine.name}'. Please retry after '${decision.retryAfterSeconds}' seconds.`,
+      { 'retry-after': String(decision.retryAfterSeconds) },
+    );
+    return false;
+  }
+
+  function buildOperationUrl(context: RequestContext, operation: AsyncOperation, isMonitor: boolean): string {
+    const apiVersion = encodeURIComponent(readQuery(context, 'api-version') ?? '2025-04-01');
+    return `${context.origin}/subscriptions/${operation.subscriptionId}/providers/Microsoft.Compute/locations/${operation.location}/operations/${operation.id}?${isMonitor ? 'monitor=true&' : ''}api-version=${apiVersion}`;
+  }
+
+  function startOperation(machine: VirtualMachineRecord, kind: 'resize' | PowerAction): AsyncOperation {
+    const operation = services.operations.create(machine.subscriptionId, machine.location);
+    machine.pendingOperation = { kind, completesAtMs: operation.completesAtMs };
+    return operation;
+  }
+
+  function listMachines(context: RequestContext, machines: readonly VirtualMachineRecord[]): void {
+    const isStatusIncluded =
+      readQuery(context, 'statusOnly')?.toLowerCase() === 'true' || isInstanceViewRequested(context);
+    sendPage(
+      context,
+      machines,
+      (machine) => describeVirtualMachine(fleet, machine, { isInstanceViewIncluded: isStatusIncluded }),
+      settings.pageSize,
+    );
+  }
+
+  function listSubscriptionMachines(subscriptionId: string): VirtualMachineRecord[] {
+    return fleet
+      .listResources(subscriptionId)
+      .filter((resource): resource is VirtualMachineRecord => resource.type === virtualMachineType);
+  }
+
+  function updateMachine(context: RequestContext, parameters: RouteParameters): void {
+    const machine = findMachine(context, parameters);
+    if (!machine) return;
+    const body = parseJsonBody(context);
+    if (!body) return;
+    if (!admitMachineUpdate(context, machine)) return;
+    const requestedSize = readRequestedSize(body);
+    if (requestedSize !== undefined) {
+      const size = findVirtualMachineSize(requestedSize);
+      if (!size) {
+        return sendJson(context, 400, {
+          error: {
+            code: 'InvalidParameter',
+            message: `The value ${requestedSize} provided for the VM size is not valid. The valid sizes in the current region are: ${listSizesOfferedInRegion(
+              machine.location,
+            )
+              .map((offered) => offered.name)
+              .join(',')}.`,
+            target: 'vmSize',
+          },
+        });
+      }
+      if (!isSizeOfferedInRegion(size.name, machine.location)) {
+        return sendArmError(
+          context,
+          409,
+          'SkuNotAvailable',
+          `The requested size for resource '${machine.id}' is currently not available in location '${machine.location}' zones '' for subscription '${machine.subscriptionId}'. Please try another size or deploy to a different location or zones. See https://aka.ms/azureskunotavailable for details.`,
+        );
+      }
+      if (size.name !== readCurrentSize(machine).name) {
+        fleet.recordResize(machine, size, settings.readNow().getTime());
+      }
+    }
+    const tags = readRequestedTags(body);
+    if (tags) machine.tags = tags;
+    const operation = startOperation(machine, 'resize');
+    sendJson(context, 200, describeVirtualMachine(fleet, machine), {
+      'azure-asyncoperation': buildOperationUrl(context, operation, false),
+    });
+  }
+
+  function runPowerAction(action: PowerAction) {
+    return (context: RequestContext, parameters: RouteParameters): void => {
+      const machine = findMachine(context, parameters);
+      if (!machine) return;
+      if (!admitMachineUpdate(context, machine)) return;
+      const targetState = stateAfterAction[action];
+      if (readCurrentPowerState(machine) !== targetState) {
+        fleet.recordPowerState(machine, targetState, settings.readNow().getTime());
+      }
+      const operation = startOperation(machine, action);
+      sendJson(context, 202, undefined, {
+        'azure-asyncoperation': buildOperationUrl(context, operation, false),
+        location: buildOperationUrl(context, operation, true),
+        'retry-after': String(services.operations.readRetryAfterSeconds(operation)),
+      });
+    };
+  }
+
+  router
+    .add(
+      'GET',
+      '/subscriptions/{subscriptionId}/providers/Microsoft.Compute/virtualMachines',
+      (context, parameters) => {
+        listMachines(context, listSubscriptionMachines(parameters.subscriptionId ?? ''));
+      },
+    )
+    .add(
+      'GET',
+      '/subscriptions/{subscriptionId}/providers/Microsoft.Compute/locations/{location}/virtualMachines',
+      (context, parameters) => {
+        const location = (parameters.location ?? '').toLowerCase();
+        listMachines(
+          context,
+          listSubscriptionMachines(parameters.subscriptionId ?? '').filter(
+            (machine) => machine.location === location,
+          ),
+        );
+      },
+    )
+    .add(
+      'GET',
+      '/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Compute/virtualMachines',
+      (context, parameters) => {
+        const group = fleet.findResourceGroup(
+          parameters.subscriptionId ?? '',
+          parameters.resourceGroupName ?? '',
+        );
+        if (!group) return sendResourceGroupNotFound(context, parameters.resourceGroupName ?? '');
+        const groupName = group.name.toLowerCase();
+        listMachines(
+          context,
+          listSubscriptionMachines(group.subscriptionId).filter(
+            (machine) => machine.resourceGroupName.toLowerCase() === groupName,
+          ),
+        );
+      },
+    )
+    .add('GET', machinePath, (context, parameters) => {
+      const machine = findMachine(context, parameters);
+      if (machine) {
+        sendJson(
+          context,
+          200,
+          describeVirtualMachine(fleet, machine, {
+            isInstanceViewIncluded: isInstanceViewRequested(context),
+          }),
+        );
+      }
+    })
+    .add('PATCH', machinePath, updateMachine)
+    .add('PUT', machinePath, updateMachine)
+    .add('GET', `${machinePath}/instanceView`, (context, parameters) => {
+      const machine = findMachine(context, parameters);
+      if (machine) sendJson(context, 200, describeInstanceView(fleet, machine));
+    })
+    .add('GET', `${machinePath}/vmSizes`, (context, parameters) => {
+      const machine = findMachine(context, parameters);
+      if (machine) {
+        sendJson(context, 200, {
+          value: listSizesOfferedInRegion(machine.location).map(describeVirtualMachineSize),
+        });
+      }
+    })
+    .add('POST', `${machinePath}/start`, runPowerAction('start'))
+    .add('POST', `${machinePath}/restart`, runPowerAction('restart'))
+    .add('POST', `${machinePath}/deallocate`, runPowerAction('deallocate'))
+    .add('POST', `${machinePath}/powerOff`, runPowerAction('powerOff'))
+    .add(
+      'GET',
+      '/subscriptions/{subscriptionId}/providers/Microsoft.Compute/locations/{location}/vmSizes',
+      (context, parameters) => {
+        sendJson(context, 200, {
+          value: listSizesOfferedInRegion((parameters.location ?? '').toLowerCase()).map(
+            describeVirtualMachineSize,
+          ),
+        });
+      },
+    )
+    .add('GET', '/subscriptions/{subscriptionId}/providers/Microsoft.Compute/skus', (context) => {
+      const entries = virtualMachineSizes.flatMap((size) =>
+        regions
+          .filter((region) => isSizeOfferedInRegion(size.name, region.name))
+          .map((region) => ({ size, location: region.name })),
+      );
+      const filterText = readQuery(context, '$filter');
+      let selected = entries;
+      if (filterText) {
+        try {
+          const predicate = compileFilter(
+            filterText,
+            (entry: (typeof entries)[number], field) =>
+              field.toLowerCase() === 'location' ? entry.location : undefined,
+            { isCaseSensitive: false },
+          );
+          selected = entries.filter(predicate);
+        } catch (error) {
+          if (!(error instanceof FilterSyntaxError)) throw error;
+          return sendArmError(
+            context,
+            400,
+            'InvalidFilterInQueryString',
+            `Invalid $filter '${filterText}': ${error.message}`,
+          );
+        }
+      }
+      sendJson(context, 200, {
+        value: selected.map((entry) => describeResourceSku(entry.size, entry.location)),
+      });
+    })
+    .add(
+      'GET',
+      '/subscriptions/{subscriptionId}/providers/Microsoft.Compute/locations/{location}/operations/{operationId}',
+      (context, parameters) => {
+        const operation = services.operations.find(
+          parameters.subscriptionId ?? '',
+          parameters.operationId ?? '',
+        );
+        if (!operation) {
+          return sendArmError(
+            context,
+            404,
+            'NotFound',
+            `The operation '${parameters.operationId ?? ''}' was not found.`,
+          );
+        }
+        const status = services.operations.readStatus(operation);
+        const isMonitor = readQuery(context, 'monitor')?.toLowerCase() === 'true';
+        if (isMonitor) {
+          // The Location URL: 202 while running, then an empty 200 as Compute answers for actions.
+          if (status === 'InProgress') {
+            return sendJson(context, 202, undefined, {
+              location: buildOperationUrl(context, operation, true),
+              'retry-after': String(services.operations.readRetryAfterSeconds(operation)),
+            });
+          }
+          return sendJson(context, 200, undefined);
+        }
+        const body = {
+          startTime: new Date(operation.startedAtMs).toISOString(),
+          ...(status === 'Succeeded' ? { endTime: new Date(operation.completesAtMs).toISOString() } : {}),
+          status,
+          name: operation.id,
+        };
+        sendJson(
+          context,
+          200,
+          body,
+          status === 'InProgress'
+            ? { 'retry-after': String(services.operations.readRetryAfterSeconds(operation)) }
+            : {},
+        );
+      },
+    );
+}

@@ -1,0 +1,24 @@
+import type { OperationStore } from './arm/operation.store';
+import type { EmulatorStats } from './emulator.stats';
+import type { FaultInjector } from './faults/fault.injector';
+import type { Fleet } from './fleet/fleet.model';
+import type { TokenService } from './identity/token.service';
+import type { ThrottlePolicy } from './throttle/throttle.policy';
+
+export interface EmulatorSettings {
+  /** Items per page of paged Resource Manager lists. */
+  readonly pageSize: number;
+  /** The emulated clock: metrics end here, and sizes and power states change here. */
+  readonly readNow: () => Date;
+}
+
+/** Everything a route needs, built once per emulator. */
+export interface EmulatorServices {
+  readonly fleet: Fleet;
+  readonly tokens: TokenService;
+  readonly throttle: ThrottlePolicy;
+  readonly operations: OperationStore;
+  readonly stats: EmulatorStats;
+  readonly faults: FaultInjector;
+  readonly settings: EmulatorSettings;
+}

@@ -1,0 +1,544 @@
+import {
+  findRegion,
+  findVirtualMachineSize,
+  isSizeOfferedInRegion,
+  type RegionDefinition,
+} from '../catalog/sku.catalog';
+import {
+  Fleet,
+  type AppServicePlanRecord,
+  type AppServicePlanSku,
+  type PowerState,
+  type PrincipalRecord,
+  type ResourceGroupRecord,
+  type SqlDatabaseRecord,
+  type SqlDatabaseSku,
+  type SqlServerRecord,
+  type SubscriptionRecord,
+  type TenantRecord,
+  type VirtualMachineRecord,
+} from './fleet.model';
+import { createSeededRandom, deriveGuid, deriveToken, hashText, mixHash } from './noise.hash';
+import { createWorkloadProfile, workloadKinds, type WorkloadKind } from './workload.model';
+
+export interface FleetGenerationOptions {
+  readonly seed: number;
+  /** Number of virtual machines across all subscriptions. */
+  readonly fleetSize: number;
+}
+
+interface SubscriptionPlan {
+  readonly label: string;
+  readonly displayName: string;
+  readonly environment: 'prod' | 'dev';
+  readonly regionNames: readonly string[];
+  /** Share of the fleet's virtual machines living here. */
+  readonly share: number;
+  readonly applications: readonly string[];
+}
+
+interface PrincipalPlan {
+  readonly label: string;
+  readonly displayName: string;
+  readonly canRead: boolean;
+  readonly canWrite: boolean;
+}
+
+interface TenantPlan {
+  readonly label: string;
+  readonly displayName: string;
+  readonly subscriptions: readonly SubscriptionPlan[];
+  readonly principals: readonly PrincipalPlan[];
+}
+
+// The first tenant's first principal is the demo tenant's connection: it must read and write.
+const tenantPlans: readonly TenantPlan[] = [
+  {
+    label: 'contoso',
+    displayName: 'Contoso',
+    subscriptions: [
+      {
+        label: 'contoso-production',
+        displayName: 'Contoso Production',
+        environment: 'prod',
+        regionNames: ['eastus', 'westus2'],
+        share: 0.5,
+        applications: ['shop', 'checkout', 'catalog', 'identity', 'search', 'reporting'],
+      },
+      {
+        label: 'contoso-development',
+        displayName: 'Contoso Development',
+        environment: 'dev',
+        regionNames: ['eastus'],
+        share: 0.2,
+        applications: ['shop', 'checkout', 'catalog', 'tools'],
+      },
+    ],
+    principals: [
+      { label: 'cloudtrim', displayName: 'cloudtrim-contoso', canRead: true, canWrite: true },
+      { label: 'no-access', displayName: 'contoso-no-access', canRead: false, canWrite: false },
+    ],
+  },
+  {
+    label: 'fabrikam',
+    displayName: 'Fabrikam',
+    subscriptions: [
+      {
+        label: 'fabrikam-production',
+        displayName: 'Fabrikam Production',
+        environment: 'prod',
+        regionNames: ['westeurope', 'northeurope'],
+        share: 0.3,
+        applications: ['erp', 'logistics', 'billing', 'portal', 'analytics'],
+      },
+    ],
+    principals: [
+      { label: 'cloudtrim', displayName: 'cloudtrim-fabrikam', canRead: true, canWrite: true },
+      { label: 'reader', displayName: 'fabrikam-reader', canRead: true, canWrite: false },
+    ],
+  },
+];
+
+interface RolePlan {
+  readonly name: string;
+  readonly weight: number;
+  readonly sizes: readonly string[];
+  readonly workloads: Readonly<Partial<Record<WorkloadKind, number>>>;
+}
+
+const rolePlans: readonly RolePlan[] = [
+  {
+    name: 'web',
+    weight: 4,
+    sizes: ['Standard_B2ms', 'Standard_B4ms', 'Standard_D2s_v5', 'Standard_D4s_v5', 'Standard_D8s_v5'],
+    workloads: { businessHours: 4, steady: 3, spiky: 2, growing: 1, idle: 1 },
+  },
+  {
+    name: 'api',
+    weight: 3,
+    sizes: ['Standard_D4s_v5', 'Standard_D8s_v5', 'Standard_F4s_v2', 'Standard_F8s_v2', 'Standard_D16s_v5'],
+    workloads: { steady: 3, businessHours: 3, spiky: 2, growing: 2 },
+  },
+  {
+    name: 'app',
+    weight: 3,
+    sizes: ['Standard_B4ms', 'Standard_D4s_v5', 'Standard_E4s_v5', 'Standard_D8s_v5'],
+    workloads: { businessHours: 3, steady: 3, idle: 2, spiky: 1, growing: 1 },
+  },
+  {
+    name: 'worker',
+    weight: 2,
+    sizes: ['Standard_F4s_v2', 'Standard_F8s_v2', 'Standard_F16s_v2', 'Standard_D8s_v5'],
+    workloads: { steady: 3, spiky: 3, weeklyBatch: 2, idle: 1 },
+  },
+  {
+    name: 'sql',
+    weight: 1.5,
+    sizes: ['Standard_E4s_v5', 'Standard_E8s_v5', 'Standard_E16s_v5', 'Standard_E32s_v5'],
+    workloads: { steady: 4, businessHours: 3, growing: 2 },
+  },
+  {
+    name: 'cache',
+    weight: 1,
+    sizes: ['Standard_E2s_v5', 'Standard_E4s_v5', 'Standard_E8s_v5'],
+    workloads: { steady: 5, growing: 2, idle: 1 },
+  },
+  {
+    name: 'batch',
+    weight: 1,
+    sizes: ['Standard_F16s_v2', 'Standard_F32s_v2', 'Standard_D16s_v5', 'Standard_E8s_v5'],
+    workloads: { weeklyBatch: 6, idle: 2, spiky: 1 },
+  },
+  {
+    name: 'etl',
+    weight: 1,
+    sizes: ['Standard_D8s_v5', 'Standard_E8s_v5', 'Standard_F16s_v2'],
+    workloads: { weeklyBatch: 4, steady: 2, growing: 2 },
+  },
+  {
+    name: 'build',
+    weight: 1,
+    sizes: ['Standard_F8s_v2', 'Standard_D16s_v5', 'Standard_F16s_v2'],
+    workloads: { businessHours: 4, spiky: 3, idle: 2 },
+  },
+  {
+    name: 'jump',
+    weight: 0.5,
+    sizes: ['Standard_B1ms', 'Standard_B2s', 'Standard_B2ms'],
+    workloads: { idle: 6, businessHours: 2 },
+  },
+];
+
+const appServicePlanSkus: readonly AppServicePlanSku[] = [
+  {
+    name: 'P1v3',
+    tier: 'PremiumV3',
+    size: 'P1v3',
+    family: 'Pv3',
+    capacity: 1,
+    vcpusPerWorker: 2,
+    memoryGiBPerWorker: 8,
+  },
+  {
+    name: 'P2v3',
+    tier: 'PremiumV3',
+    size: 'P2v3',
+    family: 'Pv3',
+    capacity: 1,
+    vcpusPerWorker: 4,
+    memoryGiBPerWorker: 16,
+  },
+  {
+    name: 'P1v2',
+    tier: 'PremiumV2',
+    size: 'P1v2',
+    family: 'Pv2',
+    capacity: 1,
+    vcpusPerWorker: 1,
+    memoryGiBPerWorker: 3.5,
+  },
+  {
+    name: 'S1',
+    tier: 'Standard',
+    size: 'S1',
+    family: 'S',
+    capacity: 1,
+    vcpusPerWorker: 1,
+    memoryGiBPerWorker: 1.75,
+  },
+  {
+    name: 'B2',
+    tier: 'Basic',
+    size: 'B2',
+    family: 'B',
+    capacity: 1,
+    vcpusPerWorker: 2,
+    memoryGiBPerWorker: 3.5,
+  },
+];
+
+const sqlDatabaseSkus: readonly SqlDatabaseSku[] = [
+  { name: 'GP_Gen5', tier: 'GeneralPurpose', family: 'Gen5', capacity: 2, serviceObjective: 'GP_Gen5_2' },
+  { name: 'GP_Gen5', tier: 'GeneralPurpose', family: 'Gen5', capacity: 4, serviceObjective: 'GP_Gen5_4' },
+  { name: 'GP_Gen5', tier: 'GeneralPurpose', family: 'Gen5', capacity: 8, serviceObjective: 'GP_Gen5_8' },
+  { name: 'BC_Gen5', tier: 'BusinessCritical', family: 'Gen5', capacity: 4, serviceObjective: 'BC_Gen5_4' },
+  { name: 'Standard', tier: 'Standard', family: undefined, capacity: 100, serviceObjective: 'S3' },
+];
+
+const secretAlphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789~._-';
+const hexAlphabet = '0123456789abcdef';
+const creationWindowStartMs = Date.UTC(2023, 0, 1);
+const creationWindowMs = Date.UTC(2024, 11, 31) - creationWindowStartMs;
+
+function pickWeighted<Item>(random: () => number, entries: readonly (readonly [Item, number])[]): Item {
+  const total = entries.reduce((sum, [, weight]) => sum + weight, 0);
+  let remaining = random() * total;
+  for (const [item, weight] of entries) {
+    remaining -= weight;
+    if (remaining < 0) return item;
+  }
+  const last = entries[entries.length - 1];
+  if (!last) throw new Error('Cannot pick from an empty list.');
+  return last[0];
+}
+
+function pickOne<Item>(random: () => number, items: readonly Item[]): Item {
+  const item = items[Math.floor(random() * items.length)];
+  if (item === undefined) throw new Error('Cannot pick from an empty list.');
+  return item;
+}
+
+function requireRegion(name: string): RegionDefinition {
+  const region = findRegion(name);
+  if (!region) throw new Error(`Unknown region ${name}`);
+  return region;
+}
+
+function splitFleet(fleetSize: number, shares: readonly number[]): number[] {
+  const counts = shares.map((share) => Math.floor(fleetSize * share));
+  let missing = fleetSize - counts.reduce((sum, count) => sum + count, 0);
+  for (let index = 0; missing > 0; index = (index + 1) % counts.length, missing -= 1) {
+    counts[index] = (counts[index] ?? 0) + 1;
+  }
+  return counts;
+}
+
+interface GenerationState {
+  readonly seed: number;
+  readonly seedKey: number;
+  readonly resourceGroups: Map<string, ResourceGroupRecord>;
+  readonly virtualMachines: VirtualMachineRecord[];
+  readonly appServicePlans: AppServicePlanRecord[];
+  readonly sqlServers: SqlServerRecord[];
+  readonly sqlDatabases: SqlDatabaseRecord[];
+}
+
+function ensureResourceGroup(
+  state: GenerationState,
+  subscription: SubscriptionRecord,
+  application: string,
+  region: RegionDefinition,
+): ResourceGroupRecord {
+  const name = `rg-${application}-${subscription.environment}-${region.shortName}`;
+  const id = `/subscriptions/${subscription.subscriptionId}/resourceGroups/${name}`;
+  const existing = state.resourceGroups.get(id);
+  if (existing) return existing;
+  const group: ResourceGroupRecord = {
+    id,
+    name,
+    subscriptionId: subscription.subscriptionId,
+    location: region.name,
+    tags: { application, environment: subscription.environment },
+  };
+  state.resourceGroups.set(id, group);
+  return group;
+}
+
+function drawCreatedMs(random: () => number): number {
+  return creationWindowStartMs + Math.floor((random() * creationWindowMs) / 1000) * 1000;
+}
+
+function generateVirtualMachines(
+  state: GenerationState,
+  subscription: SubscriptionRecord,
+  plan: SubscriptionPlan,
+  count: number,
+  firstGlobalIndex: number,
+): void {
+  const random = createSeededRandom(state.seed, `vms:${plan.label}`);
+  const counters = new Map<string, number>();
+  const roleEntries = rolePlans.map((role) => [role, role.weight] as const);
+  for (let index = 0; index < count; index += 1) {
+    const globalIndex = firstGlobalIndex + index;
+    const role = pickWeighted(random, roleEntries);
+    const region = requireRegion(
+      plan.regionNames.length > 1 && random() < 0.35
+        ? (plan.regionNames[1] ?? '')
+        : (plan.regionNames[0] ?? ''),
+    );
+    const application = pickOne(random, plan.applications);
+    const group = ensureResourceGroup(state, subscription, application, region);
+    const counterKey = `${role.name}-${region.shortName}`;
+    const number = (counters.get(counterKey) ?? 0) + 1;
+    counters.set(counterKey, number);
+    const name = `${role.name}-${plan.environment}-${region.shortName}-${String(number).padStart(3, '0')}`;
+    const offeredSizes = role.sizes.filter((size) => isSizeOfferedInRegion(size, region.name));
+    const size = findVirtualMachineSize(pickOne(random, offeredSizes));
+    if (!size) throw new Error(`Unknown size for role ${role.name}`);
+    // The first machines of the fleet show every workload kind, so even a small demo fleet does.
+    let kind: WorkloadKind =
+      globalIndex < workloadKinds.length
+        ? (workloadKinds[globalIndex] ?? 'steady')
+        : pickWeighted(random, Object.entries(role.workloads) as [WorkloadKind, number][]);
+    if (plan.environment === 'dev' && globalIndex >= workloadKinds.length && random() < 0.35) kind = 'idle';
+    const workload = createWorkloadProfile(
+      kind,
+      { vcpus: size.vcpus, memoryGiB: size.memoryGiB, utcOffsetHours: region.utcOffsetHours },
+      random,
+    );
+    const stateDraw = random();
+    const deallocatedShare = plan.environment === 'dev' ? 0.12 : 0.03;
+    const initialPowerState: PowerState =
+      globalIndex < workloadKinds.length || stateDraw >= deallocatedShare + 0.015
+        ? 'running'
+        : stateDraw < deallocatedShare
+          ? 'deallocated'
+          : 'stopped';
+    const id = `${group.id}/providers/Microsoft.Compute/virtualMachines/${name}`;
+    state.virtualMachines.push({
+      type: 'Microsoft.Compute/virtualMachines',
+      id,
+      name,
+      subscriptionId: subscription.subscriptionId,
+      resourceGroupName: group.name,
+      location: region.name,
+      tags: { application, environment: plan.environment, role: role.name },
+      createdMs: drawCreatedMs(random),
+      streamKey: mixHash(hashText(id.toLowerCase())),
+      workload,
+      imageSku: random() < 0.7 ? '22_04-lts-gen2' : '20_04-lts-gen2',
+      sizeHistory: [{ fromMinute: Number.NEGATIVE_INFINITY, size }],
+      powerHistory: [{ fromMinute: Number.NEGATIVE_INFINITY, state: initialPowerState }],
+      pendingOperation: undefined,
+    });
+  }
+}
+
+function generatePlatformServices(
+  state: GenerationState,
+  subscription: SubscriptionRecord,
+  plan: SubscriptionPlan,
+  machineCount: number,
+): void {
+  const random = createSeededRandom(state.seed, `platform:${plan.label}`);
+  const planCount = Math.min(12, Math.max(1, Math.round(machineCount / 20)));
+  for (let index = 0; index < planCount; index += 1) {
+    const application = plan.applications[index % plan.applications.length] ?? 'app';
+    const region = requireRegion(plan.regionNames[index % plan.regionNames.length] ?? 'eastus');
+    const group = ensureResourceGroup(state, subscription, application, region);
+    const suffix =
+      index >= plan.applications.length ? `-${Math.floor(index / plan.applications.length) + 1}` : '';
+    const name = `asp-${application}-${plan.environment}-${region.shortName}${suffix}`;
+    const skuTemplate = pickOne(random, appServicePlanSkus);
+    const sku = {
+      ...skuTemplate,
+      capacity: 1 + Math.floor(random() * (plan.environment === 'prod' ? 4 : 2)),
+    };
+    const id = `${group.id}/providers/Microsoft.Web/serverfarms/${name}`;
+    const kind: WorkloadKind = pickWeighted(random, [
+      ['businessHours', 3],
+      ['steady', 3],
+      ['idle', 2],
+      ['growing', 1],
+    ]);
+    state.appServicePlans.push({
+      type: 'Microsoft.Web/serverfarms',
+      id,
+      name,
+      subscriptionId: subscription.subscriptionId,
+      resourceGroupName: group.name,
+      location: region.name,
+      tags: { application, environment: plan.environment },
+      createdMs: drawCreatedMs(random),
+      streamKey: mixHash(hashText(id.toLowerCase())),
+      workload: createWorkloadProfile(
+        kind,
+        {
+          vcpus: sku.vcpusPerWorker * sku.capacity,
+          memoryGiB: sku.memoryGiBPerWorker * sku.capacity,
+          utcOffsetHours: region.utcOffsetHours,
+        },
+        random,
+      ),
+      kind: random() < 0.7 ? 'linux' : 'app',
+      sku,
+      numberOfSites: 1 + Math.floor(random() * 5),
+    });
+  }
+
+  const serverCount = machineCount > 400 ? 2 : 1;
+  for (let serverIndex = 0; serverIndex < serverCount; serverIndex += 1) {
+    const application = plan.applications[serverIndex % plan.applications.length] ?? 'data';
+    const region = requireRegion(plan.regionNames[0] ?? 'eastus');
+    const group = ensureResourceGroup(state, subscription, application, region);
+    const serverName = `sql-${application}-${plan.environment}-${region.shortName}-${deriveToken(state.seed, `sql:${plan.label}:${serverIndex}`, 4, hexAlphabet)}`;
+    const serverId = `${group.id}/providers/Microsoft.Sql/servers/${serverName}`;
+    state.sqlServers.push({
+      type: 'Microsoft.Sql/servers',
+      id: serverId,
+      name: serverName,
+      subscriptionId: subscription.subscriptionId,
+      resourceGroupName: group.name,
+      location: region.name,
+      tags: { application, environment: plan.environment },
+      createdMs: drawCreatedMs(random),
+      administratorLogin: 'sqladmin',
+    });
+    const databaseNames = [`${application}db`, `${application}-reporting`, `${application}-audit`].slice(
+      0,
+      2 + Math.floor(random() * 2),
+    );
+    for (const databaseName of databaseNames) {
+      const sku = pickOne(random, sqlDatabaseSkus);
+      const id = `${serverId}/databases/${databaseName}`;
+      const vcores = sku.family ? sku.capacity : sku.capacity / 25;
+      state.sqlDatabases.push({
+        type: 'Microsoft.Sql/servers/databases',
+        id,
+        name: databaseName,
+        serverName,
+        subscriptionId: subscription.subscriptionId,
+        resourceGroupName: group.name,
+        location: region.name,
+        tags: { application, environment: plan.environment },
+        createdMs: drawCreatedMs(random),
+        streamKey: mixHash(hashText(id.toLowerCase())),
+        workload: createWorkloadProfile(
+          pickWeighted(random, [
+            ['businessHours', 3],
+            ['steady', 3],
+            ['weeklyBatch', 1],
+            ['growing', 1],
+          ]),
+          { vcpus: vcores, memoryGiB: vcores * 5.1, utcOffsetHours: region.utcOffsetHours },
+          random,
+        ),
+        databaseId: deriveGuid(state.seed, `database-id:${id}`),
+        sku,
+        maxSizeBytes: (sku.family ? 32 : 250) * 1024 ** 3 * (1 + Math.floor(random() * 4)),
+        usedSizeFraction: 0.1 + random() * 0.7,
+      });
+    }
+  }
+}
+
+/** Builds the whole estate from a seed: the same seed always gives the same fleet, ids included. */
+export function generateFleet(options: FleetGenerationOptions): Fleet {
+  const seed = Math.trunc(options.seed);
+  const fleetSize = Math.max(0, Math.trunc(options.fleetSize));
+  const state: GenerationState = {
+    seed,
+    seedKey: mixHash(hashText(`seed:${seed}`)),
+    resourceGroups: new Map(),
+    virtualMachines: [],
+    appServicePlans: [],
+    sqlServers: [],
+    sqlDatabases: [],
+  };
+  const subscriptionPlans = tenantPlans.flatMap((tenant) => tenant.subscriptions);
+  const machineCounts = splitFleet(
+    fleetSize,
+    subscriptionPlans.map((plan) => plan.share),
+  );
+  let globalIndex = 0;
+  let planIndex = 0;
+  const tenants: TenantRecord[] = tenantPlans.map((tenantPlan) => {
+    const tenantId = deriveGuid(seed, `tenant:${tenantPlan.label}`);
+    const subscriptions: SubscriptionRecord[] = tenantPlan.subscriptions.map((plan) => {
+      const subscription: SubscriptionRecord = {
+        subscriptionId: deriveGuid(seed, `subscription:${plan.label}`),
+        displayName: plan.displayName,
+        tenantId,
+        environment: plan.environment,
+        regionNames: plan.regionNames,
+      };
+      const count = machineCounts[planIndex] ?? 0;
+      planIndex += 1;
+      generateVirtualMachines(state, subscription, plan, count, globalIndex);
+      generatePlatformServices(state, subscription, plan, count);
+      globalIndex += count;
+      return subscription;
+    });
+    const subscriptionIds = subscriptions.map((subscription) => subscription.subscriptionId);
+    const principals: PrincipalRecord[] = tenantPlan.principals.map((principal) => {
+      const label = `${tenantPlan.label}:${principal.label}`;
+      const secretBody = deriveToken(seed, `secret:${label}`, 37, secretAlphabet);
+      return {
+        applicationId: deriveGuid(seed, `application:${label}`),
+        objectId: deriveGuid(seed, `principal-object:${label}`),
+        secret: `${secretBody.slice(0, 3)}8Q~${secretBody.slice(3)}`,
+        displayName: principal.displayName,
+        tenantId,
+        readSubscriptionIds: principal.canRead ? subscriptionIds : [],
+        writeSubscriptionIds: principal.canWrite ? subscriptionIds : [],
+      };
+    });
+    return {
+      tenantId,
+      displayName: tenantPlan.displayName,
+      defaultDomain: `${tenantPlan.label}.onmicrosoft.com`,
+      subscriptions,
+      principals,
+    };
+  });
+  return new Fleet({
+    seed,
+    seedKey: state.seedKey,
+    tenants,
+    resourceGroups: [...state.resourceGroups.values()],
+    virtualMachines: state.virtualMachines,
+    appServicePlans: state.appServicePlans,
+    sqlServers: state.sqlServers,
+    sqlDatabases: state.sqlDatabases,
+  });
+}

@@ -1,0 +1,358 @@
+import type { VirtualMachineSize } from '../catalog/sku.catalog';
+import { deriveGuid, deriveToken } from './noise.hash';
+import { computeDemandInto, type Demand, type WorkloadKind, type WorkloadProfile } from './workload.model';
+
+export type PowerState = 'running' | 'stopped' | 'deallocated';
+
+export interface SizeChange {
+  readonly fromMinute: number;
+  readonly size: VirtualMachineSize;
+}
+
+export interface PowerChange {
+  readonly fromMinute: number;
+  readonly state: PowerState;
+}
+
+export interface SubscriptionRecord {
+  readonly subscriptionId: string;
+  readonly displayName: string;
+  readonly tenantId: string;
+  readonly environment: 'prod' | 'dev';
+  readonly regionNames: readonly string[];
+}
+
+export interface PrincipalRecord {
+  readonly applicationId: string;
+  readonly objectId: string;
+  readonly secret: string;
+  readonly displayName: string;
+  readonly tenantId: string;
+  readonly readSubscriptionIds: readonly string[];
+  readonly writeSubscriptionIds: readonly string[];
+}
+
+export interface TenantRecord {
+  readonly tenantId: string;
+  readonly displayName: string;
+  readonly defaultDomain: string;
+  readonly subscriptions: readonly SubscriptionRecord[];
+  readonly principals: readonly PrincipalRecord[];
+}
+
+export interface ResourceGroupRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly subscriptionId: string;
+  readonly location: string;
+  readonly tags: Readonly<Record<string, string>>;
+}
+
+interface ResourceBase {
+  readonly id: string;
+  readonly name: string;
+  readonly subscriptionId: string;
+  readonly resourceGroupName: string;
+  readonly location: string;
+  readonly tags: Readonly<Record<string, string>>;
+  readonly createdMs: number;
+  /** Hash key of this resource's noise streams. */
+  readonly streamKey: number;
+  readonly workload: WorkloadProfile;
+}
+
+export interface PendingOperation {
+  readonly kind: 'resize' | 'start' | 'deallocate' | 'powerOff' | 'restart';
+  readonly completesAtMs: number;
+}
+
+export interface VirtualMachineRecord extends ResourceBase {
+  readonly type: 'Microsoft.Compute/virtualMachines';
+  /** Tags can be replaced through an update. */
+  tags: Readonly<Record<string, string>>;
+  readonly imageSku: string;
+  readonly sizeHistory: SizeChange[];
+  readonly powerHistory: PowerChange[];
+  pendingOperation: PendingOperation | undefined;
+}
+
+export interface AppServicePlanSku {
+  readonly name: string;
+  readonly tier: string;
+  readonly size: string;
+  readonly family: string;
+  readonly capacity: number;
+  readonly vcpusPerWorker: number;
+  readonly memoryGiBPerWorker: number;
+}
+
+export interface AppServicePlanRecord extends ResourceBase {
+  readonly type: 'Microsoft.Web/serverfarms';
+  readonly kind: 'linux' | 'app';
+  readonly sku: AppServicePlanSku;
+  readonly numberOfSites: number;
+}
+
+export interface SqlServerRecord extends Omit<ResourceBase, 'workload' | 'streamKey'> {
+  readonly type: 'Microsoft.Sql/servers';
+  readonly administratorLogin: string;
+}
+
+export interface SqlDatabaseSku {
+  readonly name: string;
+  readonly tier: string;
+  readonly family: string | undefined;
+  readonly capacity: number;
+  readonly serviceObjective: string;
+}
+
+export interface SqlDatabaseRecord extends ResourceBase {
+  readonly type: 'Microsoft.Sql/servers/databases';
+  readonly serverName: string;
+  readonly databaseId: string;
+  readonly sku: SqlDatabaseSku;
+  readonly maxSizeBytes: number;
+  readonly usedSizeFraction: number;
+}
+
+export type FleetResource = VirtualMachineRecord | AppServicePlanRecord | SqlServerRecord | SqlDatabaseRecord;
+
+export interface FleetContents {
+  readonly seed: number;
+  readonly seedKey: number;
+  readonly tenants: readonly TenantRecord[];
+  readonly resourceGroups: readonly ResourceGroupRecord[];
+  readonly virtualMachines: readonly VirtualMachineRecord[];
+  readonly appServicePlans: readonly AppServicePlanRecord[];
+  readonly sqlServers: readonly SqlServerRecord[];
+  readonly sqlDatabases: readonly SqlDatabaseRecord[];
+}
+
+/** What a backtest or a test may read about one virtual machine. */
+export interface VirtualMachineSummary {
+  readonly id: string;
+  readonly name: string;
+  readonly subscriptionId: string;
+  readonly resourceGroupName: string;
+  readonly location: string;
+  readonly size: string;
+  readonly powerState: PowerState;
+  readonly workloadKind: WorkloadKind;
+}
+
+export class UnknownResourceError extends Error {
+  constructor(resourceId: string) {
+    super(`The fleet has no resource '${resourceId}'.`);
+    this.name = 'UnknownResourceError';
+  }
+}
+
+export function toMinute(timeMs: number): number {
+  return Math.floor(timeMs / 60000);
+}
+
+/** Finds the entry in force at `minute` in a history sorted by `fromMinute`. */
+export function findHistoryEntry<Entry extends { readonly fromMinute: number }>(
+  history: readonly Entry[],
+  minute: number,
+): Entry {
+  let found = history[0];
+  for (let index = 1; index < history.length; index += 1) {
+    const entry = history[index];
+    if (!entry || entry.fromMinute > minute) break;
+    found = entry;
+  }
+  if (!found) throw new Error('A history always has its initial entry.');
+  return found;
+}
+
+/**
+ * The living estate: tenants, principals and resources generated from a seed, plus the changes
+ * made through the API (sizes and power states, each kept as a history with change times).
+ */
+export class Fleet {
+  readonly seed: number;
+  readonly seedKey: number;
+  readonly tenants: readonly TenantRecord[];
+  readonly resourceGroups: readonly ResourceGroupRecord[];
+  readonly virtualMachines: readonly VirtualMachineRecord[];
+  readonly appServicePlans: readonly AppServicePlanRecord[];
+  readonly sqlServers: readonly SqlServerRecord[];
+  readonly sqlDatabases: readonly SqlDatabaseRecord[];
+  private readonly resourcesByKey = new Map<string, FleetResource>();
+  private readonly resourceGroupsByKey = new Map<string, ResourceGroupRecord>();
+  private readonly subscriptionsById = new Map<string, SubscriptionRecord>();
+  private readonly resourcesBySubscription = new Map<string, FleetResource[]>();
+  private readonly demandScratch: Demand = { cpuCores: 0, memoryGiB: 0 };
+
+  constructor(contents: FleetContents) {
+    this.seed = contents.seed;
+    this.seedKey = contents.seedKey;
+    this.tenants = contents.tenants;
+    this.resourceGroups = contents.resourceGroups;
+    this.virtualMachines = contents.virtualMachines;
+    this.appServicePlans = contents.appServicePlans;
+    this.sqlServers = contents.sqlServers;
+    this.sqlDatabases = contents.sqlDatabases;
+    for (const tenant of this.tenants) {
+      for (const subscription of tenant.subscriptions) {
+        this.subscriptionsById.set(subscription.subscriptionId, subscription);
+        this.resourcesBySubscription.set(subscription.subscriptionId, []);
+      }
+    }
+    for (const group of this.resourceGroups) {
+      this.resourceGroupsByKey.set(group.id.toLowerCase(), group);
+    }
+    const everyResource: FleetResource[] = [
+      ...this.virtualMachines,
+      ...this.appServicePlans,
+      ...this.sqlServers,
+      ...this.sqlDatabases,
+    ];
+    // Listing order follows resource groups, as ARM returns resources grouped that way.
+    const keyed = everyResource.map((resource) => ({ key: resource.id.toLowerCase(), resource }));
+    keyed.sort((first, second) => compareText(first.key, second.key));
+    for (const { key, resource } of keyed) {
+      this.resourcesByKey.set(key, resource);
+      this.resourcesBySubscription.get(resource.subscriptionId)?.push(resource);
+    }
+  }
+
+  findSubscription(subscriptionId: string): SubscriptionRecord | undefined {
+    return this.subscriptionsById.get(subscriptionId.toLowerCase());
+  }
+
+  findTenant(tenantIdOrDomain: string): TenantRecord | undefined {
+    const wanted = tenantIdOrDomain.toLowerCase();
+    return this.tenants.find((tenant) => tenant.tenantId === wanted || tenant.defaultDomain === wanted);
+  }
+
+  findPrincipal(tenantId: string, applicationId: string): PrincipalRecord | undefined {
+    const tenant = this.findTenant(tenantId);
+    const wanted = applicationId.toLowerCase();
+    return tenant?.principals.find((principal) => principal.applicationId === wanted);
+  }
+
+  findResourceGroup(subscriptionId: string, name: string): ResourceGroupRecord | undefined {
+    return this.resourceGroupsByKey.get(
+      `/subscriptions/${subscriptionId}/resourcegroups/${name}`.toLowerCase(),
+    );
+  }
+
+  listResourceGroups(subscriptionId: string): ResourceGroupRecord[] {
+    const wanted = subscriptionId.toLowerCase();
+    return this.resourceGroups.filter((group) => group.subscriptionId === wanted);
+  }
+
+  findResource(resourceId: string): FleetResource | undefined {
+    return this.resourcesByKey.get(normalizeResourceId(resourceId));
+  }
+
+  findVirtualMachine(resourceId: string): VirtualMachineRecord | undefined {
+    const resource = this.findResource(resourceId);
+    return resource?.type === 'Microsoft.Compute/virtualMachines' ? resource : undefined;
+  }
+
+  /** Resources of a subscription in listing order. */
+  listResources(subscriptionId: string): readonly FleetResource[] {
+    return this.resourcesBySubscription.get(subscriptionId.toLowerCase()) ?? [];
+  }
+
+  requireVirtualMachine(resourceId: string): VirtualMachineRecord {
+    const machine = this.findVirtualMachine(resourceId);
+    if (!machine) throw new UnknownResourceError(resourceId);
+    return machine;
+  }
+
+  /** The VM's unique id; derived on demand so a large fleet stores no extra strings. */
+  readVmId(machine: VirtualMachineRecord): string {
+    return deriveGuid(this.seed, `vm-id:${machine.id}`);
+  }
+
+  readOsDiskName(machine: VirtualMachineRecord): string {
+    return `${machine.name}_OsDisk_1_${deriveToken(this.seed, `disk:${machine.id}`, 32, '0123456789abcdef')}`;
+  }
+
+  /** The true demand of a virtual machine at the minute holding `date`, past or future. */
+  demandAt(resourceId: string, date: Date): Demand {
+    const machine = this.requireVirtualMachine(resourceId);
+    const demand = computeDemandInto(
+      machine.workload,
+      this.seedKey,
+      machine.streamKey,
+      toMinute(date.getTime()),
+      {
+        cpuCores: 0,
+        memoryGiB: 0,
+      },
+    );
+    return { cpuCores: demand.cpuCores, memoryGiB: demand.memoryGiB };
+  }
+
+  /** CPU use in percent of the size in force at `date` (capped at 100), or undefined when not running. */
+  cpuPercentAt(resourceId: string, date: Date): number | undefined {
+    const machine = this.requireVirtualMachine(resourceId);
+    const minute = toMinute(date.getTime());
+    if (findHistoryEntry(machine.powerHistory, minute).state !== 'running') return undefined;
+    const size = findHistoryEntry(machine.sizeHistory, minute).size;
+    const demand = computeDemandInto(
+      machine.workload,
+      this.seedKey,
+      machine.streamKey,
+      minute,
+      this.demandScratch,
+    );
+    return Math.min(100, (demand.cpuCores / size.vcpus) * 100);
+  }
+
+  sizeAt(resourceId: string, date: Date): string {
+    return findHistoryEntry(this.requireVirtualMachine(resourceId).sizeHistory, toMinute(date.getTime())).size
+      .name;
+  }
+
+  powerStateAt(resourceId: string, date: Date): PowerState {
+    return findHistoryEntry(this.requireVirtualMachine(resourceId).powerHistory, toMinute(date.getTime()))
+      .state;
+  }
+
+  summarizeVirtualMachines(date: Date): VirtualMachineSummary[] {
+    const minute = toMinute(date.getTime());
+    return this.virtualMachines.map((machine) => ({
+      id: machine.id,
+      name: machine.name,
+      subscriptionId: machine.subscriptionId,
+      resourceGroupName: machine.resourceGroupName,
+      location: machine.location,
+      size: findHistoryEntry(machine.sizeHistory, minute).size.name,
+      powerState: findHistoryEntry(machine.powerHistory, minute).state,
+      workloadKind: machine.workload.kind,
+    }));
+  }
+
+  /** Records a new size from the minute after `atMs`, so whole minutes keep one capacity. */
+  recordResize(machine: VirtualMachineRecord, size: VirtualMachineSize, atMs: number): void {
+    appendHistory(machine.sizeHistory, { fromMinute: Math.ceil(atMs / 60000), size });
+  }
+
+  recordPowerState(machine: VirtualMachineRecord, state: PowerState, atMs: number): void {
+    appendHistory(machine.powerHistory, { fromMinute: Math.ceil(atMs / 60000), state });
+  }
+}
+
+function appendHistory<Entry extends { readonly fromMinute: number }>(history: Entry[], entry: Entry): void {
+  // A change replaces any later entries: a clock moved backwards in a test rewrites the future.
+  while (history.length > 1 && (history[history.length - 1]?.fromMinute ?? 0) >= entry.fromMinute) {
+    history.pop();
+  }
+  history.push(entry);
+}
+
+function compareText(first: string, second: string): number {
+  if (first < second) return -1;
+  return first > second ? 1 : 0;
+}
+
+export function normalizeResourceId(resourceId: string): string {
+  const trimmed = resourceId.trim().replace(/\/+/g, '/').replace(/\/$/, '');
+  return (trimmed.startsWith('/') ? trimmed : `/${trimmed}`).toLowerCase();
+}
