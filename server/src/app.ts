@@ -26,6 +26,10 @@ import { isDatabaseReachable } from './db/database';
 import { HttpError } from './lib/http-errors';
 import { accountRoutes } from './modules/account/account.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { captchaRoutes } from './modules/captcha/captcha.routes';
+import { passwordRoutes } from './modules/password/password.routes';
+import { signupRoutes } from './modules/signup/signup.routes';
+import { teamRoutes } from './modules/team/team.routes';
 import { registerAuthentication } from './plugins/authenticate';
 
 export interface BuildAppOptions {
@@ -81,6 +85,10 @@ export async function buildApp(
 
   await app.register(authRoutes(container.auth));
   await app.register(accountRoutes(container.account));
+  await app.register(captchaRoutes(container.captcha));
+  await app.register(signupRoutes(container.signup));
+  await app.register(passwordRoutes(container.password));
+  await app.register(teamRoutes(container.team));
 
   await registerWebApp(app, options.webRoot ?? defaultWebRoot);
   return app;

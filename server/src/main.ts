@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   await applyMigrations(database);
 
   const queue = new JobQueue(database.url, log);
-  const container = createContainer({ config, secrets, database, queue });
+  const container = createContainer({ config, secrets, database, queue, log });
   await queue.start(createJobDefinitions(container));
   stops.push(() => queue.stop());
 

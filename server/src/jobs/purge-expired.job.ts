@@ -4,7 +4,7 @@ import type { JobDefinition } from './queue';
 
 const payload = z.object({});
 
-// Hourly housekeeping: old rate-limit windows and long-expired sessions.
+// Hourly housekeeping: old rate-limit windows, long-expired sessions, captchas and links.
 export function purgeExpiredJob(container: Container): JobDefinition<typeof payload> {
   return {
     name: 'purge-expired',
@@ -13,6 +13,9 @@ export function purgeExpiredJob(container: Container): JobDefinition<typeof payl
     handle: async () => {
       await container.throttle.purgeExpired();
       await container.auth.purgeExpiredSessions();
+      await container.captcha.purgeExpired();
+      await container.signup.purgeExpired();
+      await container.password.purgeExpired();
     },
   };
 }

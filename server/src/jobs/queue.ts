@@ -11,6 +11,8 @@ export interface JobDefinition<Payload extends z.ZodType> {
   // Jobs over this run time are failed and retried; every Azure-bound job sets its own.
   expireInSeconds?: number;
   batchSize?: number;
+  // How often an idle worker looks for jobs (pg-boss's default 2 s; at least 0.5 s).
+  pollingIntervalSeconds?: number;
   handle(payload: z.infer<Payload>): Promise<void>;
 }
 
@@ -53,7 +55,11 @@ export class JobQueue {
 
   async work(): Promise<void> {
     for (const definition of this.definitions.values()) {
-      await this.boss.work(definition.name, { batchSize: definition.batchSize ?? 1 }, async (jobs) => {
+      const workOptions = {
+        batchSize: definition.batchSize ?? 1,
+        pollingIntervalSeconds: definition.pollingIntervalSeconds ?? 2,
+      };
+      await this.boss.work(definition.name, workOptions, async (jobs) => {
         for (const job of jobs) {
           const payload = definition.payload.parse(job.data);
           try {
@@ -74,8 +80,9 @@ export class JobQueue {
     for (const job of jobs) await this.boss.schedule(job.name, job.cron, job.payload ?? {}, { tz: 'UTC' });
   }
 
+  // Takes only the name and payload schema, so a service can enqueue without the handler it feeds.
   async send<Payload extends z.ZodType>(
-    definition: JobDefinition<Payload>,
+    definition: Pick<JobDefinition<Payload>, 'name' | 'payload'>,
     payload: z.infer<Payload>,
     options: SendOptions = {},
   ): Promise<string | null> {

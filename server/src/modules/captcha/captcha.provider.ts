@@ -1,0 +1,34 @@
+import type {
+  AltchaChallengeResponse,
+  CaptchaProvider as CaptchaProviderName,
+} from '@cloudtrim/contracts/captcha';
+import type { CaptchaConfig } from '../../config';
+import { AltchaProvider, deriveAltchaKey } from './altcha.provider';
+import { RecaptchaProvider } from './recaptcha.provider';
+
+export interface CaptchaVerdict {
+  isSolved: boolean;
+  // Set when the provider cannot tell a replayed answer itself: the answer is then remembered under
+  // this key until it expires.
+  replayKey?: string;
+  expiresAt?: Date;
+}
+
+export interface CaptchaProvider {
+  readonly name: CaptchaProviderName;
+  readonly siteKey: string | undefined;
+  // Undefined when the provider serves its own challenges (reCAPTCHA).
+  createChallenge(now: Date): Promise<AltchaChallengeResponse | undefined>;
+  verify(answer: string, clientAddress: string, now: Date): Promise<CaptchaVerdict>;
+}
+
+export function createCaptchaProvider(config: CaptchaConfig, jwtSecret: string): CaptchaProvider {
+  if (config.provider === 'recaptcha') {
+    return new RecaptchaProvider(
+      config.recaptchaSiteKey!,
+      config.recaptchaSecret!,
+      config.recaptchaVerifyUrl,
+    );
+  }
+  return new AltchaProvider(deriveAltchaKey(jwtSecret), config.altchaMaxNumber);
+}

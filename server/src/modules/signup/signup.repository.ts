@@ -1,0 +1,160 @@
+import { and, count, eq, gt, isNull, lt, max } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { invitations, oneTimeTokens, teams, users } from '../../db/schema';
+import type { NewUser, User } from '../account/user.repository';
+
+export interface VerifyToken {
+  email: string;
+  expiresAt: Date;
+  usedAt: Date | null;
+}
+
+export interface Invitation {
+  teamId: string;
+  email: string;
+  expiresAt: Date;
+  acceptedAt: Date | null;
+}
+
+export interface SendHistory {
+  count: number;
+  lastSentAt: Date | undefined;
+}
+
+export type CompletionResult =
+  | { status: 'created'; user: User }
+  | { status: 'link-unavailable' | 'account-exists' };
+
+type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+// The sign-up links: verify tokens (one_time_token, purpose 'verify') and invitations, and the account
+// a link completes, created in the transaction that consumes the link.
+export class SignupRepository {
+  constructor(private readonly db: Db) {}
+
+  async insertVerifyToken(email: string, tokenHash: string, createdAt: Date, expiresAt: Date): Promise<void> {
+    await this.db.insert(oneTimeTokens).values({ purpose: 'verify', email, tokenHash, createdAt, expiresAt });
+  }
+
+  async getVerifySendHistory(email: string, since: Date): Promise<SendHistory> {
+    const [row] = await this.db
+      .select({ count: count(), lastSentAt: max(oneTimeTokens.createdAt) })
+      .from(oneTimeTokens)
+      .where(
+        and(
+          eq(oneTimeTokens.purpose, 'verify'),
+          eq(oneTimeTokens.email, email),
+          gt(oneTimeTokens.createdAt, since),
+        ),
+      );
+    return { count: row?.count ?? 0, lastSentAt: row?.lastSentAt ?? undefined };
+  }
+
+  async findVerifyToken(tokenHash: string): Promise<VerifyToken | undefined> {
+    const [row] = await this.db
+      .select({
+        email: oneTimeTokens.email,
+        expiresAt: oneTimeTokens.expiresAt,
+        usedAt: oneTimeTokens.usedAt,
+      })
+      .from(oneTimeTokens)
+      .where(and(eq(oneTimeTokens.tokenHash, tokenHash), eq(oneTimeTokens.purpose, 'verify')));
+    return row;
+  }
+
+  async findInvitation(tokenHash: string): Promise<Invitation | undefined> {
+    const [row] = await this.db
+      .select({
+        teamId: invitations.teamId,
+        email: invitations.email,
+        expiresAt: invitations.expiresAt,
+        acceptedAt: invitations.acceptedAt,
+      })
+      .from(invitations)
+      .where(eq(invitations.tokenHash, tokenHash));
+    return row;
+  }
+
+  // Consumes the verify token and creates the user in a team of their own, both or neither.
+  completeFromVerifyToken(tokenHash: string, user: NewUser, now: Date): Promise<CompletionResult> {
+    return this.completeInTransaction(async (transaction) => {
+      const consumed = await transaction
+        .update(oneTimeTokens)
+        .set({ usedAt: now })
+        .where(
+          and(
+            eq(oneTimeTokens.tokenHash, tokenHash),
+            eq(oneTimeTokens.purpose, 'verify'),
+            eq(oneTimeTokens.email, user.email),
+            isNull(oneTimeTokens.usedAt),
+            gt(oneTimeTokens.expiresAt, now),
+          ),
+        )
+        .returning({ id: oneTimeTokens.id });
+      if (consumed.length === 0) return undefined;
+      const [team] = await transaction
+        .insert(teams)
+        .values({ name: user.company?.trim() || `${user.firstName} ${user.lastName}'s team` })
+        .returning({ id: teams.id });
+      return team!.id;
+    }, user);
+  }
+
+  // Accepts the invitation and creates the user in the inviting team, both or neither.
+  completeFromInvitation(tokenHash: string, user: NewUser, now: Date): Promise<CompletionResult> {
+    return this.completeInTransaction(async (transaction) => {
+      const [accepted] = await transaction
+        .update(invitations)
+        .set({ acceptedAt: now })
+        .where(
+          and(
+            eq(invitations.tokenHash, tokenHash),
+            eq(invitations.email, user.email),
+            isNull(invitations.acceptedAt),
+            gt(invitations.expiresAt, now),
+          ),
+        )
+        .returning({ teamId: invitations.teamId });
+      return accepted?.teamId;
+    }, user);
+  }
+
+  async deleteExpiredLinks(cutoff: Date): Promise<void> {
+    await this.db
+      .delete(oneTimeTokens)
+      .where(and(eq(oneTimeTokens.purpose, 'verify'), lt(oneTimeTokens.expiresAt, cutoff)));
+    await this.db
+      .delete(invitations)
+      .where(and(isNull(invitations.acceptedAt), lt(invitations.expiresAt, cutoff)));
+  }
+
+  // `consumeLink` answers the team the user joins, or undefined when the link cannot be used.
+  private async completeInTransaction(
+    consumeLink: (transaction: Transaction) => Promise<string | undefined>,
+    user: NewUser,
+  ): Promise<CompletionResult> {
+    try {
+      return await this.db.transaction(async (transaction) => {
+        const teamId = await consumeLink(transaction);
+        if (!teamId) return { status: 'link-unavailable' } as const;
+        const [created] = await transaction
+          .insert(users)
+          .values({ ...user, teamId })
+          .returning();
+        // A pending invitation to someone who now has an account can never be accepted.
+        await transaction
+          .delete(invitations)
+          .where(and(eq(invitations.email, user.email), isNull(invitations.acceptedAt)));
+        return { status: 'created', user: created! } as const;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) return { status: 'account-exists' };
+      throw error;
+    }
+  }
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  const cause = error instanceof Error && 'cause' in error ? error.cause : error;
+  return typeof cause === 'object' && cause !== null && 'code' in cause && cause.code === '23505';
+}

@@ -1,0 +1,121 @@
+import { and, asc, count, eq, gt, isNull, lte } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { invitations, teams, users } from '../../db/schema';
+import { isUniqueViolation } from '../signup/signup.repository';
+
+export interface Member {
+  userId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+}
+
+export interface NewInvitation {
+  teamId: string;
+  email: string;
+  invitedBy: string;
+  tokenHash: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export class TeamRepository {
+  constructor(private readonly db: Db) {}
+
+  async findTeamName(teamId: string): Promise<string | undefined> {
+    const [row] = await this.db.select({ name: teams.name }).from(teams).where(eq(teams.id, teamId));
+    return row?.name;
+  }
+
+  listMembers(teamId: string): Promise<Member[]> {
+    return this.db
+      .select({ userId: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName })
+      .from(users)
+      .where(eq(users.teamId, teamId))
+      .orderBy(asc(users.email));
+  }
+
+  async findMember(teamId: string, email: string): Promise<Member | undefined> {
+    const [row] = await this.db
+      .select({ userId: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName })
+      .from(users)
+      .where(and(eq(users.teamId, teamId), eq(users.email, email)));
+    return row;
+  }
+
+  async listPendingInvitationEmails(teamId: string, now: Date): Promise<string[]> {
+    const rows = await this.db
+      .select({ email: invitations.email })
+      .from(invitations)
+      .where(
+        and(eq(invitations.teamId, teamId), isNull(invitations.acceptedAt), gt(invitations.expiresAt, now)),
+      )
+      .orderBy(asc(invitations.email));
+    return rows.map((row) => row.email);
+  }
+
+  async hasPendingInvitation(email: string, now: Date): Promise<boolean> {
+    const [row] = await this.db
+      .select({ count: count() })
+      .from(invitations)
+      .where(
+        and(eq(invitations.email, email), isNull(invitations.acceptedAt), gt(invitations.expiresAt, now)),
+      );
+    return (row?.count ?? 0) > 0;
+  }
+
+  // False when the address already holds a pending invitation. An expired one is replaced: the
+  // database allows one unaccepted invitation per address.
+  async createInvitation(invitation: NewInvitation): Promise<boolean> {
+    try {
+      await this.db.transaction(async (transaction) => {
+        await transaction
+          .delete(invitations)
+          .where(
+            and(
+              eq(invitations.email, invitation.email),
+              isNull(invitations.acceptedAt),
+              lte(invitations.expiresAt, invitation.createdAt),
+            ),
+          );
+        await transaction.insert(invitations).values(invitation);
+      });
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+
+  async deletePendingInvitation(teamId: string, email: string): Promise<boolean> {
+    const deleted = await this.db
+      .delete(invitations)
+      .where(
+        and(eq(invitations.teamId, teamId), eq(invitations.email, email), isNull(invitations.acceptedAt)),
+      )
+      .returning({ id: invitations.id });
+    return deleted.length > 0;
+  }
+
+  // Moves a member out into a new team of their own. The team row is locked so two removals at once
+  // cannot empty it; false when the member is its last one.
+  async moveToOwnTeam(member: Member, teamId: string, newTeamName: string): Promise<boolean> {
+    return this.db.transaction(async (transaction) => {
+      await transaction.select({ id: teams.id }).from(teams).where(eq(teams.id, teamId)).for('update');
+      const [members] = await transaction
+        .select({ count: count() })
+        .from(users)
+        .where(eq(users.teamId, teamId));
+      if ((members?.count ?? 0) <= 1) return false;
+      const [team] = await transaction
+        .insert(teams)
+        .values({ name: newTeamName })
+        .returning({ id: teams.id });
+      await transaction
+        .update(users)
+        .set({ teamId: team!.id, updatedAt: new Date() })
+        .where(and(eq(users.id, member.userId), eq(users.teamId, teamId)));
+      return true;
+    });
+  }
+}

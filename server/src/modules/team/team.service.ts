@@ -1,0 +1,102 @@
+import type { MessageResponse } from '@cloudtrim/contracts/common';
+import { inviteConflictText, inviteSuccessText } from '@cloudtrim/contracts/messages';
+import type { TeamResponse } from '@cloudtrim/contracts/team';
+import { conflict, notFound, tooManyRequests } from '../../lib/http-errors';
+import { createOneTimeToken, hashToken } from '../../lib/secret-box';
+import type { UserRepository } from '../account/user.repository';
+import type { AuthContext, AuthService } from '../auth/auth.service';
+import type { MailService } from '../mail/mail.service';
+import { buildVerifyLink, describeDuration, renderInvitationEmail } from '../mail/mail.templates';
+import type { ThrottleRule, ThrottleService } from '../throttle/throttle.service';
+import type { TeamRepository } from './team.repository';
+
+// An invitation lives 7 days. A user may send 20 invitations an hour: each answer also tells whether
+// an address has an account, so the bound limits probing too.
+export const teamRules = {
+  invitationLifetimeSeconds: 7 * 86_400,
+  invitationsPerUser: { limit: 20, windowSeconds: 3600 },
+} satisfies Record<string, number | ThrottleRule>;
+
+export const lastMemberText = 'The last member of a team cannot be removed: a team always keeps one member.';
+export const notInTeamText = 'There is no member or invitation with that email address in your team.';
+const tooManyInvitationsText = 'Too many invitations. Please wait a while before inviting more colleagues.';
+
+// Everything here is scoped to the caller's team: another team's member answers 404.
+export class TeamService {
+  constructor(
+    private readonly teams: TeamRepository,
+    private readonly users: UserRepository,
+    private readonly auth: AuthService,
+    private readonly throttle: ThrottleService,
+    private readonly mail: MailService,
+    private readonly publicUrl: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async listTeam(auth: AuthContext): Promise<TeamResponse> {
+    const members = await this.teams.listMembers(auth.teamId);
+    const invitedEmails = await this.teams.listPendingInvitationEmails(auth.teamId, this.now());
+    return [
+      ...members.map((member) => ({
+        EmailAddress: member.email,
+        FirstName: member.firstName,
+        LastName: member.lastName,
+        Status: 'Active' as const,
+      })),
+      ...invitedEmails.map((email) => ({
+        EmailAddress: email,
+        FirstName: '',
+        LastName: '',
+        Status: 'Invited' as const,
+      })),
+    ];
+  }
+
+  // The link leads to the sign-up completion screen; the account it creates joins the inviter's team.
+  async invite(auth: AuthContext, email: string): Promise<MessageResponse> {
+    if (await this.throttle.hit(`invite:${auth.userId}`, teamRules.invitationsPerUser)) {
+      throw tooManyRequests(tooManyInvitationsText);
+    }
+    const now = this.now();
+    if ((await this.users.findByEmail(email)) || (await this.teams.hasPendingInvitation(email, now))) {
+      throw conflict(inviteConflictText(email));
+    }
+    const token = createOneTimeToken();
+    const isCreated = await this.teams.createInvitation({
+      teamId: auth.teamId,
+      email,
+      invitedBy: auth.userId,
+      tokenHash: hashToken(token),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + teamRules.invitationLifetimeSeconds * 1000),
+    });
+    if (!isCreated) throw conflict(inviteConflictText(email));
+    const inviter = await this.users.findById(auth.userId);
+    await this.mail.enqueue(
+      email,
+      renderInvitationEmail({
+        link: buildVerifyLink(this.publicUrl, token),
+        validFor: describeDuration(teamRules.invitationLifetimeSeconds),
+        inviterName: inviter ? `${inviter.firstName} ${inviter.lastName}` : auth.firstName,
+        inviterEmail: auth.email,
+        teamName: (await this.teams.findTeamName(auth.teamId)) ?? 'your team',
+      }),
+    );
+    return { message: inviteSuccessText };
+  }
+
+  // A removed member keeps their account, moved into a new team of their own, and is logged out.
+  async removeFromTeam(auth: AuthContext, email: string): Promise<MessageResponse> {
+    const member = await this.teams.findMember(auth.teamId, email);
+    if (member) {
+      const newTeamName = `${member.firstName} ${member.lastName}'s team`;
+      if (!(await this.teams.moveToOwnTeam(member, auth.teamId, newTeamName))) throw conflict(lastMemberText);
+      await this.auth.logOutEverywhere(member.userId);
+      return { message: `${email} has been removed from your team.` };
+    }
+    if (await this.teams.deletePendingInvitation(auth.teamId, email)) {
+      return { message: `The invitation to ${email} has been withdrawn.` };
+    }
+    throw notFound(notInTeamText);
+  }
+}
