@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { generateFleet } from './fleet.generator';
+import { findVirtualMachineSize } from '../catalog/sku.catalog';
+
+describe('generateFleet', () => {
+  it('gives the same estate for the same seed, ids and secrets included', () => {
+    const first = generateFleet({ seed: 42, fleetSize: 120 });
+    const second = generateFleet({ seed: 42, fleetSize: 120 });
+    expect(second.tenants).toEqual(first.tenants);
+    expect(second.virtualMachines.map((machine) => [machine.id, machine.workload])).toEqual(
+      first.virtualMachines.map((machine) => [machine.id, machine.workload]),
+    );
+    const other = generateFleet({ seed: 43, fleetSize: 120 });
+    expect(other.tenants[0]?.tenantId).not.toBe(first.tenants[0]?.tenantId);
+  });
+
+  it('lays out two tenants with read-write, reader and no-access principals', () => {
+    const fleet = generateFleet({ seed: 1, fleetSize: 60 });
+    expect(fleet.tenants.map((tenant) => [tenant.displayName, tenant.subscriptions.length])).toEqual([
+      ['Contoso', 2],
+      ['Fabrikam', 1],
+    ]);
+    const [contoso, fabrikam] = fleet.tenants;
+    expect(contoso?.principals[0]?.writeSubscriptionIds).toHaveLength(2);
+    expect(contoso?.principals[1]?.readSubscriptionIds).toEqual([]);
+    expect(fabrikam?.principals[1]?.readSubscriptionIds).toHaveLength(1);
+    expect(fabrikam?.principals[1]?.writeSubscriptionIds).toEqual([]);
+  });
+
+  it('names machines like a real estate and spreads them over families, regions and workloads', () => {
+    const fleet = generateFleet({ seed: 42, fleetSize: 60 });
+    expect(fleet.virtualMachines).toHaveLength(60);
+    for (const machine of fleet.virtualMachines)
+      expect(machine.name).toMatch(/^[a-z]+-(prod|dev)-(eus|wus2|weu|neu)-\d{3}$/);
+    const families = new Set(fleet.virtualMachines.map((machine) => machine.sizeHistory[0]?.size.series));
+    expect([...families].sort()).toEqual(['B', 'Dsv5', 'Esv5', 'Fsv2']);
+    expect(new Set(fleet.virtualMachines.map((machine) => machine.location)).size).toBeGreaterThanOrEqual(3);
+    expect(new Set(fleet.virtualMachines.map((machine) => machine.workload.kind)).size).toBe(6);
+    expect(fleet.appServicePlans.length).toBeGreaterThan(0);
+    expect(fleet.sqlDatabases.length).toBeGreaterThan(0);
+  });
+
+  it('builds a 10,000-machine fleet quickly', () => {
+    const started = performance.now();
+    const fleet = generateFleet({ seed: 3, fleetSize: 10_000 });
+    expect(fleet.virtualMachines).toHaveLength(10_000);
+    expect(new Set(fleet.virtualMachines.map((machine) => machine.id.toLowerCase())).size).toBe(10_000);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('bases CPU use on the size in force at each minute', () => {
+    const fleet = generateFleet({ seed: 5, fleetSize: 30 });
+    const machine = fleet.virtualMachines.find((candidate) => candidate.powerHistory[0]?.state === 'running');
+    const smaller = findVirtualMachineSize('Standard_B1ms');
+    if (!machine || !smaller) throw new Error('The fleet has a running machine');
+    const changeMs = Date.UTC(2026, 10, 18, 12, 0);
+    fleet.recordResize(machine, smaller, changeMs);
+    const before = new Date(changeMs - 60_000);
+    const after = new Date(changeMs + 60_000);
+    const originalVcpus = machine.sizeHistory[0]?.size.vcpus ?? 1;
+    expect(fleet.cpuPercentAt(machine.id, before)).toBeCloseTo(
+      Math.min(100, (fleet.demandAt(machine.id, before).cpuCores / originalVcpus) * 100),
+      6,
+    );
+    expect(fleet.cpuPercentAt(machine.id, after)).toBeCloseTo(
+      Math.min(100, fleet.demandAt(machine.id, after).cpuCores * 100),
+      6,
+    );
+    expect(fleet.sizeAt(machine.id, after)).toBe('Standard_B1ms');
+    fleet.recordPowerState(machine, 'deallocated', changeMs + 120_000);
+    expect(fleet.cpuPercentAt(machine.id, new Date(changeMs + 180_000))).toBeUndefined();
+    expect(fleet.demandAt(machine.id, new Date(changeMs + 180_000)).cpuCores).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { generateFleet } from '../fleet/fleet.generator';
+import { virtualMachineNamespace } from './metric.catalog';
+import { computeSeries, type SeriesWindow } from './metric.series';
+
+const startMinute = Date.UTC(2026, 10, 18, 9, 0) / 60000;
+const window: SeriesWindow = {
+  startMinute,
+  endMinute: startMinute + 60,
+  intervalMinutes: 1,
+  lastCompleteMinute: startMinute + 1000,
+};
+const allMetrics = [0, 1, 2, 3, 4, 5];
+
+describe('computeSeries', () => {
+  it('derives Percentage CPU from demand over the current capacity', () => {
+    const fleet = generateFleet({ seed: 9, fleetSize: 20 });
+    const machine = fleet.virtualMachines.find((candidate) => candidate.powerHistory[0]?.state === 'running');
+    if (!machine) throw new Error('The fleet has a running machine');
+    const [cpu, memory] = computeSeries(fleet, machine, virtualMachineNamespace, [0, 1], window);
+    const vcpus = machine.sizeHistory[0]?.size.vcpus ?? 1;
+    const memoryGiB = machine.sizeHistory[0]?.size.memoryGiB ?? 1;
+    for (let minute = 0; minute < 60; minute += 1) {
+      const demand = fleet.demandAt(machine.id, new Date((startMinute + minute) * 60000));
+      expect(cpu?.sum[minute]).toBeCloseTo(Math.min(100, (demand.cpuCores / vcpus) * 100), 9);
+      expect(cpu?.minimum[minute]).toBeLessThanOrEqual(cpu?.sum[minute] ?? 0);
+      expect(memory?.sum[minute]).toBeCloseTo(
+        Math.max(memoryGiB * 0.02, memoryGiB - demand.memoryGiB) * 1024 ** 3,
+        0,
+      );
+    }
+  });
+
+  it('reports nothing for minutes not yet over', () => {
+    const fleet = generateFleet({ seed: 9, fleetSize: 20 });
+    const machine = fleet.virtualMachines.find((candidate) => candidate.powerHistory[0]?.state === 'running');
+    if (!machine) throw new Error('The fleet has a running machine');
+    const [cpu] = computeSeries(fleet, machine, virtualMachineNamespace, [0], {
+      ...window,
+      lastCompleteMinute: startMinute + 29,
+    });
+    expect(cpu?.count.slice(0, 30).every((count) => count === 1)).toBe(true);
+    expect(cpu?.count.slice(30).every((count) => count === 0)).toBe(true);
+  });
+
+  it('computes a getBatch worth of series (50 machines, 6 metrics, 60 points) in a few milliseconds', () => {
+    const fleet = generateFleet({ seed: 11, fleetSize: 10_000 });
+    const machines = fleet.virtualMachines.slice(0, 50);
+    const run = () => {
+      for (const machine of machines)
+        computeSeries(fleet, machine, virtualMachineNamespace, allMetrics, window);
+    };
+    run();
+    const started = performance.now();
+    const rounds = 20;
+    for (let round = 0; round < rounds; round += 1) run();
+    const perBatchMs = (performance.now() - started) / rounds;
+    expect(perBatchMs).toBeLessThan(10);
+  });
+});
