@@ -1,5 +1,11 @@
+import { ActivityLogList } from '../../../components/activity-log-list';
 import { PageHeading } from '../../../components/page-heading';
 
 export function RecentActivity() {
-  return <PageHeading title="Recent Activity" />;
+  return (
+    <>
+      <PageHeading title="Recent Activity" />
+      <ActivityLogList />
+    </>
+  );
 }

@@ -1,5 +1,99 @@
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import Button from 'react-bootstrap/Button';
+import Spinner from 'react-bootstrap/Spinner';
+import {
+  activityLogsForText,
+  backToCloudResourcesText,
+  cloudResourcesFetchErrorText,
+  noCloudResourcesText,
+} from '@cloudtrim/contracts/messages';
+import { getLastPathSegment, type CloudResource } from '@cloudtrim/contracts/resources';
+import { ActivityLogList } from '../../../components/activity-log-list';
 import { PageHeading } from '../../../components/page-heading';
+import { isNetworkFailure } from '../../../lib/load-failure';
+import { useCloudResources } from '../api/get-cloud-resources';
+import { CloudResourceTable } from './cloud-resource-table';
+import '../../../components/data-views.css';
+import './cloud-resources.css';
+
+// The logs view lives in the URL, so the browser's back button also returns to the table.
+const resourceParam = 'resource';
+
+function ResourceActivity({ resourceId, onBack }: { resourceId: string; onBack: () => void }) {
+  // A view of its own, so it opens at the top like a screen (SPEC §9).
+  useEffect(() => window.scrollTo(0, 0), [resourceId]);
+  return (
+    <>
+      <PageHeading title={`${activityLogsForText} ${getLastPathSegment(resourceId)}`} />
+      <Button variant="outline-primary" size="sm" className="mb-3" onClick={onBack}>
+        {backToCloudResourcesText}
+      </Button>
+      <ActivityLogList key={resourceId} resourceId={resourceId} />
+    </>
+  );
+}
+
+function CloudResourceList({
+  page,
+  onPageChange,
+  onOpenLogs,
+}: {
+  page: number;
+  onPageChange: (page: number) => void;
+  onOpenLogs: (resource: CloudResource) => void;
+}) {
+  const cloudResources = useCloudResources();
+
+  useEffect(() => {
+    if (cloudResources.error) console.error(cloudResourcesFetchErrorText, cloudResources.error);
+  }, [cloudResources.error]);
+
+  if (cloudResources.isPending) {
+    return (
+      <div className="data-loading">
+        <Spinner animation="border" variant="primary" role="status">
+          <span className="visually-hidden">Loading cloud resources</span>
+        </Spinner>
+      </div>
+    );
+  }
+  // SPEC §8: a failed load hides the list, unless the network failed, which reads as empty.
+  if (cloudResources.isError && !isNetworkFailure(cloudResources.error)) return null;
+  if (cloudResources.isError || cloudResources.data.length === 0) {
+    return (
+      <div className="data-panel">
+        <p className="data-empty">{noCloudResourcesText}</p>
+      </div>
+    );
+  }
+  return (
+    <CloudResourceTable
+      resources={cloudResources.data}
+      page={page}
+      onPageChange={onPageChange}
+      onOpenLogs={onOpenLogs}
+    />
+  );
+}
 
 export function CloudResources() {
-  return <PageHeading title="Cloud Resources" />;
+  const [searchParams, setSearchParams] = useSearchParams();
+  const [page, setPage] = useState(1);
+  const resourceId = searchParams.get(resourceParam);
+
+  if (resourceId) {
+    return <ResourceActivity resourceId={resourceId} onBack={() => setSearchParams({})} />;
+  }
+
+  return (
+    <>
+      <PageHeading title="Cloud Resources" />
+      <CloudResourceList
+        page={page}
+        onPageChange={setPage}
+        onOpenLogs={(resource) => setSearchParams({ [resourceParam]: resource.ResourceId })}
+      />
+    </>
+  );
 }

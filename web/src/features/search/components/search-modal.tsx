@@ -1,29 +1,75 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
+import Spinner from 'react-bootstrap/Spinner';
+import { noSearchResultsText } from '@cloudtrim/contracts/messages';
+import { AutomationResourceList } from '../../../components/automation-resource-list';
+import { describeLoadError } from '../../../lib/load-failure';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { useFindResources } from '../api/find-resources';
+
+// SPEC §9: the search waits for 600 ms of quiet typing.
+const searchDebounceMs = 600;
 
 interface SearchModalProps {
   isShown: boolean;
   onHide: () => void;
 }
 
+function SearchResults({ search }: { search: string }) {
+  const results = useFindResources(search);
+  if (search === '') return null;
+  if (results.isPending) {
+    return (
+      <div className="data-loading">
+        <Spinner animation="border" variant="primary" role="status">
+          <span className="visually-hidden">Searching</span>
+        </Spinner>
+      </div>
+    );
+  }
+  if (results.isError) {
+    return (
+      <p className="text-danger mb-0" role="alert">
+        {describeLoadError(results.error)}
+      </p>
+    );
+  }
+  if (results.data.length === 0) return <p className="data-empty">{noSearchResultsText(search)}</p>;
+  return <AutomationResourceList resources={results.data} />;
+}
+
 /** The global resource search opened from the top bar. */
 export function SearchModal({ isShown, onHide }: SearchModalProps) {
   const titleId = useId();
+  const [searchText, setSearchText] = useState('');
+  const trimmedSearch = searchText.trim();
+  const debouncedSearch = useDebouncedValue(trimmedSearch, searchDebounceMs);
+  // Clearing the box clears the results at once; typing waits for the debounce.
+  const search = trimmedSearch === '' ? '' : debouncedSearch;
+
   return (
-    <Modal show={isShown} onHide={onHide} aria-labelledby={titleId} size="lg">
+    <Modal show={isShown} onHide={onHide} aria-labelledby={titleId} size="xl" fullscreen="lg-down">
       <Modal.Header closeButton>
         <Modal.Title as="h2" id={titleId}>
           Search
         </Modal.Title>
       </Modal.Header>
       <Modal.Body>
-        <Form role="search" onSubmit={(event) => event.preventDefault()}>
+        <Form role="search" className="mb-3" onSubmit={(event) => event.preventDefault()}>
           <Form.Group controlId="global-search">
             <Form.Label visuallyHidden>Search resources</Form.Label>
-            <Form.Control type="search" placeholder="Search resources by name" autoComplete="off" autoFocus />
+            <Form.Control
+              type="search"
+              placeholder="Search resources by name"
+              autoComplete="off"
+              autoFocus
+              value={searchText}
+              onChange={(event) => setSearchText(event.target.value)}
+            />
           </Form.Group>
         </Form>
+        <SearchResults search={search} />
       </Modal.Body>
     </Modal>
   );

@@ -1,0 +1,157 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import Table from 'react-bootstrap/Table';
+import { pageSize } from '@cloudtrim/contracts/paging';
+import { cloudResourceSaveErrorText } from '@cloudtrim/contracts/messages';
+import type { CloudResource } from '@cloudtrim/contracts/resources';
+import { Pagination } from '../../../components/pagination';
+import { clampPage, getPageCount } from '../../../components/pagination-pages';
+import { useSaveCloudResource } from '../api/save-cloud-resource';
+import { createCloudResourceRows, sortCloudResources } from '../utils/group-cloud-resources';
+import {
+  createResourceDraft,
+  createSaveItem,
+  hasLocalChange,
+  type ResourceDraft,
+} from '../utils/resource-draft';
+import { CloudResourceRow, type SaveOutcome } from './cloud-resource-row';
+
+// SPEC §9: 'Values Updated' and 'Error saving values' clear after 3 seconds.
+const saveOutcomeMs = 3000;
+const columnCount = 9;
+
+interface CloudResourceTableProps {
+  resources: readonly CloudResource[];
+  page: number;
+  onPageChange: (page: number) => void;
+  onOpenLogs: (resource: CloudResource) => void;
+}
+
+function useSaveOutcomes() {
+  const [outcomes, setOutcomes] = useState<Readonly<Record<string, SaveOutcome>>>({});
+  const timers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+
+  useEffect(() => {
+    const pendingTimers = timers.current;
+    return () => pendingTimers.forEach((timer) => clearTimeout(timer));
+  }, []);
+
+  const showOutcome = useCallback((resourceId: string, outcome: SaveOutcome) => {
+    clearTimeout(timers.current.get(resourceId));
+    setOutcomes((current) => ({ ...current, [resourceId]: outcome }));
+    timers.current.set(
+      resourceId,
+      setTimeout(() => {
+        timers.current.delete(resourceId);
+        setOutcomes(({ [resourceId]: _cleared, ...rest }) => rest);
+      }, saveOutcomeMs),
+    );
+  }, []);
+
+  return { outcomes, showOutcome };
+}
+
+export function CloudResourceTable({ resources, page, onPageChange, onOpenLogs }: CloudResourceTableProps) {
+  const [drafts, setDrafts] = useState<Readonly<Record<string, ResourceDraft>>>({});
+  const [savingIds, setSavingIds] = useState<ReadonlySet<string>>(new Set());
+  const { outcomes, showOutcome } = useSaveOutcomes();
+  const saveResource = useSaveCloudResource();
+
+  const sortedResources = useMemo(() => sortCloudResources(resources), [resources]);
+  const currentPage = clampPage(page, getPageCount(sortedResources.length, pageSize));
+  const rows = useMemo(
+    () =>
+      createCloudResourceRows(sortedResources.slice((currentPage - 1) * pageSize, currentPage * pageSize)),
+    [sortedResources, currentPage],
+  );
+
+  function onDraftChange(resource: CloudResource, draft: ResourceDraft) {
+    setDrafts((current) => ({ ...current, [resource.ResourceId]: draft }));
+  }
+
+  function setSaving(resourceId: string, isSaving: boolean) {
+    setSavingIds((current) => {
+      const next = new Set(current);
+      if (isSaving) next.add(resourceId);
+      else next.delete(resourceId);
+      return next;
+    });
+  }
+
+  function onSave(resource: CloudResource) {
+    const draft = drafts[resource.ResourceId];
+    const item = draft ? createSaveItem(resource, draft) : null;
+    if (!item) return;
+    setSaving(resource.ResourceId, true);
+    saveResource.mutate(item, {
+      onSuccess: () => {
+        setDrafts(({ [resource.ResourceId]: _saved, ...rest }) => rest);
+        showOutcome(resource.ResourceId, 'saved');
+      },
+      onError: (error) => {
+        console.error(cloudResourceSaveErrorText, error);
+        showOutcome(resource.ResourceId, 'failed');
+      },
+      onSettled: () => setSaving(resource.ResourceId, false),
+    });
+  }
+
+  return (
+    <>
+      <div className="data-panel">
+        <Table responsive className="data-table cloud-resource-table">
+          <thead>
+            <tr>
+              <th scope="col">RESOURCE NAME</th>
+              <th scope="col">TYPE</th>
+              <th scope="col">SUBSCRIPTION</th>
+              <th scope="col">RESOURCE GROUP</th>
+              <th scope="col">LAST READ</th>
+              <th scope="col">AUTOMATED</th>
+              <th scope="col">HOURS START</th>
+              <th scope="col">HOURS END</th>
+              <th scope="col">ACTION</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => {
+              if (row.kind === 'divider') {
+                return (
+                  <tr key={row.key} className="group-divider">
+                    <th scope="rowgroup" colSpan={columnCount}>
+                      <span className="group-divider-tenant">{row.tenantName}</span>
+                      <span className="group-divider-separator" aria-hidden="true">
+                        ›
+                      </span>
+                      <span className="group-divider-group">{row.resourceGroup}</span>
+                    </th>
+                  </tr>
+                );
+              }
+              const { resource } = row;
+              const draft = drafts[resource.ResourceId] ?? createResourceDraft(resource);
+              return (
+                <CloudResourceRow
+                  key={row.key}
+                  resource={resource}
+                  draft={draft}
+                  hasChange={hasLocalChange(resource, draft)}
+                  isSaving={savingIds.has(resource.ResourceId)}
+                  saveOutcome={outcomes[resource.ResourceId]}
+                  onDraftChange={onDraftChange}
+                  onSave={onSave}
+                  onOpenLogs={onOpenLogs}
+                />
+              );
+            })}
+          </tbody>
+        </Table>
+      </div>
+      <Pagination
+        label="Cloud resource pages"
+        currentPage={currentPage}
+        totalEntries={sortedResources.length}
+        onPageChange={onPageChange}
+      />
+    </>
+  );
+}

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import type { CloudResource } from '@cloudtrim/contracts/resources';
+import { createCloudResourceRows, sortCloudResources, type CloudResourceRow } from './group-cloud-resources';
+
+function createResource(
+  name: string,
+  tenantName: string | null,
+  resourceGroup: string | null,
+  tenantId: string | null = tenantName,
+): CloudResource {
+  return {
+    ResourceId: `/subscriptions/s/resourceGroups/${resourceGroup ?? 'x'}/providers/Microsoft.Compute/virtualMachines/${name}`,
+    ResourceType: 'Microsoft.Compute/virtualMachines',
+    SubscriptionName: 'Production',
+    ResourceGroup: resourceGroup,
+    TenantId: tenantId,
+    TenantName: tenantName,
+    LastRead: null,
+    Automated: 0,
+    ActiveHoursStart: null,
+    ActiveHoursEnd: null,
+  };
+}
+
+/** Reads rows the way the table shows them: '# Tenant / Group' for a divider, the name for a resource. */
+function describeRows(rows: CloudResourceRow[]): string[] {
+  return rows.map((row) =>
+    row.kind === 'divider'
+      ? `# ${row.tenantName} / ${row.resourceGroup}`
+      : row.resource.ResourceId.split('/').at(-1)!,
+  );
+}
+
+describe('sortCloudResources', () => {
+  it('orders by tenant, then resource group, then name, with missing tenants and groups last', () => {
+    const sorted = sortCloudResources([
+      createResource('vm-9', null, 'rg-a'),
+      createResource('vm-3', 'Fabrikam', 'rg-b'),
+      createResource('vm-2', 'Contoso', null),
+      createResource('vm-10', 'Contoso', 'rg-shop'),
+      createResource('vm-1', 'Contoso', 'rg-api'),
+      createResource('vm-2', 'Contoso', 'rg-shop'),
+    ]);
+    expect(
+      sorted.map(
+        (resource) =>
+          `${resource.TenantName}/${resource.ResourceGroup}/${resource.ResourceId.split('/').at(-1)}`,
+      ),
+    ).toEqual([
+      'Contoso/rg-api/vm-1',
+      'Contoso/rg-shop/vm-2',
+      'Contoso/rg-shop/vm-10',
+      'Contoso/null/vm-2',
+      'Fabrikam/rg-b/vm-3',
+      'null/rg-a/vm-9',
+    ]);
+  });
+
+  it('leaves the given list untouched', () => {
+    const resources = [createResource('b', 'T', 'g'), createResource('a', 'T', 'g')];
+    sortCloudResources(resources);
+    expect(resources.map((resource) => resource.ResourceId.at(-1))).toEqual(['b', 'a']);
+  });
+});
+
+describe('createCloudResourceRows', () => {
+  it('opens the page with a divider and adds one whenever the tenant or group changes', () => {
+    const rows = createCloudResourceRows([
+      createResource('vm-1', 'Contoso', 'rg-api'),
+      createResource('vm-2', 'Contoso', 'rg-api'),
+      createResource('vm-3', 'Contoso', 'rg-shop'),
+      createResource('vm-4', 'Fabrikam', 'rg-shop'),
+    ]);
+    expect(describeRows(rows)).toEqual([
+      '# Contoso / rg-api',
+      'vm-1',
+      'vm-2',
+      '# Contoso / rg-shop',
+      'vm-3',
+      '# Fabrikam / rg-shop',
+      'vm-4',
+    ]);
+  });
+
+  it("labels a missing tenant 'Unknown Tenant' and a missing group 'Default Group'", () => {
+    const rows = createCloudResourceRows([createResource('vm-1', null, null)]);
+    expect(describeRows(rows)).toEqual(['# Unknown Tenant / Default Group', 'vm-1']);
+  });
+
+  it('treats group names that differ only in letter case as one group', () => {
+    const rows = createCloudResourceRows([
+      createResource('vm-1', 'Contoso', 'RG-Shop'),
+      createResource('vm-2', 'Contoso', 'rg-shop'),
+    ]);
+    expect(describeRows(rows)).toEqual(['# Contoso / RG-Shop', 'vm-1', 'vm-2']);
+  });
+
+  it('tells apart two tenants that share a name', () => {
+    const rows = createCloudResourceRows([
+      createResource('vm-1', 'Contoso', 'rg', 'tenant-1'),
+      createResource('vm-2', 'Contoso', 'rg', 'tenant-2'),
+    ]);
+    expect(describeRows(rows)).toEqual(['# Contoso / rg', 'vm-1', '# Contoso / rg', 'vm-2']);
+  });
+
+  it('gives an empty page no rows', () => {
+    expect(createCloudResourceRows([])).toEqual([]);
+  });
+});
