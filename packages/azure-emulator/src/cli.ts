@@ -1,9 +1,11 @@
+#!/usr/bin/env -S node --import tsx
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startAzureEmulator, type AzureEmulator } from './emulator';
 
-const usage = `Usage: npm run emulator -- [options]
+const usage = `Usage: npm run emulator -- -- [options]   (from the repository root)
+       npm start -w @cloudtrim/azure-emulator -- [options]
 
   --port <number>        port on 127.0.0.1 (default 0: any free port)
   --seed <number>        fleet seed; the same seed gives the same fleet and credentials (default 42)

@@ -1,5 +1,6 @@
 import { ComputeManagementClient } from '@azure/arm-compute';
 import { ResourceManagementClient } from '@azure/arm-resources';
+import { createPipelineRequest } from '@azure/core-rest-pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from './testing/emulator.fixture';
 
@@ -43,6 +44,17 @@ describe('Resource Manager through @azure/arm-resources and raw calls', () => {
       token: await kit.readToken(0, 1),
     });
     expect((restricted.body as { value: unknown[] }).value).toEqual([]);
+  });
+
+  it('lists subscriptions through an ARM client pipeline, which adds the token and the agent', async () => {
+    const client = new ResourceManagementClient(kit.createCredential(1, 0), fabrikamProduction, kit.armOptions);
+    const response = await client.sendRequest(
+      createPipelineRequest({ url: `${kit.emulator.url}/subscriptions?api-version=2022-12-01`, method: 'GET' }),
+    );
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.bodyAsText ?? '{}')).toMatchObject({
+      value: [{ subscriptionId: fabrikamProduction, displayName: 'Fabrikam Production' }],
+    });
   });
 
   it('pages the resource listing with nextLink and shows every category', async () => {
