@@ -21,6 +21,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ZodError } from 'zod';
+import { cloudRoutes } from './cloud/cloud-routes';
 import type { Container } from './container';
 import { isDatabaseReachable } from './db/database';
 import { HttpError } from './lib/http-errors';
@@ -89,6 +90,7 @@ export async function buildApp(
   await app.register(signupRoutes(container.signup));
   await app.register(passwordRoutes(container.password));
   await app.register(teamRoutes(container.team));
+  await app.register(cloudRoutes(container));
 
   await registerWebApp(app, options.webRoot ?? defaultWebRoot);
   return app;

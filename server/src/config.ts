@@ -49,6 +49,17 @@ const environmentSchema = z.object({
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SESSION_HOURS: z.coerce.number().int().min(1).max(720).default(12),
+  AZURE_AUTHORITY_HOST: optionalText.pipe(z.url().default('https://login.microsoftonline.com')),
+  AZURE_RESOURCE_MANAGER_URL: optionalText.pipe(z.url().default('https://management.azure.com')),
+  AZURE_METRICS_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^https?:\/\/\S+$/, 'must be an http(s):// URL, where {region} stands for the region')
+      .default('https://{region}.metrics.monitor.azure.com'),
+  ),
+  AZURE_PRICES_URL: optionalText.pipe(z.url().default('https://prices.azure.com')),
+  AZURE_CA_FILE: optionalText,
+  AZURE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
 });
 
 export type Role = 'all' | 'api' | 'worker';
@@ -69,6 +80,19 @@ export interface Config {
   role: Role;
   logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL'];
   sessionHours: number;
+  azure: AzureConfig;
+}
+
+// Every Azure endpoint comes from here, so the same code talks to Azure and to the emulator.
+export interface AzureConfig {
+  authorityHost: string;
+  resourceManagerUrl: string;
+  // The Azure Monitor metrics endpoint of the batch call; {region}, if present, becomes the region.
+  metricsUrlTemplate: string;
+  pricesUrl: string;
+  // An extra CA certificate (PEM) to trust besides the system's, e.g. the emulator's.
+  caFile: string | undefined;
+  timeoutMs: number;
 }
 
 export interface CaptchaConfig {
@@ -122,6 +146,14 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     role: values.ROLE,
     logLevel: values.LOG_LEVEL,
     sessionHours: values.SESSION_HOURS,
+    azure: {
+      authorityHost: values.AZURE_AUTHORITY_HOST.replace(/\/+$/, ''),
+      resourceManagerUrl: values.AZURE_RESOURCE_MANAGER_URL.replace(/\/+$/, ''),
+      metricsUrlTemplate: values.AZURE_METRICS_URL.replace(/\/+$/, ''),
+      pricesUrl: values.AZURE_PRICES_URL.replace(/\/+$/, ''),
+      caFile: values.AZURE_CA_FILE ? path.resolve(values.AZURE_CA_FILE) : undefined,
+      timeoutMs: values.AZURE_TIMEOUT_SECONDS * 1000,
+    },
   };
 }
 

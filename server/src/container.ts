@@ -1,6 +1,7 @@
 // The composition root: repositories, adapters and services, built once and shared by the HTTP
 // routes and the background jobs.
 import pino, { type Logger } from 'pino';
+import { createCloudServices } from './cloud/cloud-services';
 import type { Config, Secrets } from './config';
 import type { Database } from './db/database';
 import type { JobQueue } from './jobs/queue';
@@ -95,6 +96,7 @@ export function createContainer({
       now,
     ),
     team: new TeamService(new TeamRepository(database.db), users, auth, throttle, mail, publicUrl, now),
+    ...createCloudServices({ config, secrets, database, queue, now }),
   };
 }
 

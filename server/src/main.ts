@@ -2,6 +2,7 @@
 // queue, then the API and/or the workers by ROLE. SIGTERM and SIGINT stop it gracefully.
 import pino from 'pino';
 import { buildApp } from './app';
+import { describeDemoCloud, startDemoCloud } from './cloud/azure/demo-cloud';
 import { ConfigError, loadConfig, resolveSecrets } from './config';
 import { createContainer } from './container';
 import { applyMigrations, openDatabase, startEmbeddedPostgres, type EmbeddedServer } from './db/database';
@@ -13,7 +14,7 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const log = pino({
     level: config.logLevel,
-    redact: ['req.headers.authorization', '*.secret', '*.password'],
+    redact: logRedactions,
   });
   const stops: Array<() => Promise<unknown>> = [];
   let isStopping = false;
@@ -40,25 +41,42 @@ async function main(): Promise<void> {
   stops.push(() => database.close());
   await applyMigrations(database);
 
+  const demoCloud = config.isDemo ? await startDemoCloud(config) : undefined;
+  if (demoCloud) stops.push(() => demoCloud.stop());
+
   const queue = new JobQueue(database.url, log);
-  const container = createContainer({ config, secrets, database, queue, log });
+  const container = createContainer({ config: demoCloud?.config ?? config, secrets, database, queue, log });
   await queue.start(createJobDefinitions(container));
   stops.push(() => queue.stop());
 
-  if (config.isDemo) await container.demo.seedDemoAccount();
+  if (config.isDemo) {
+    const { teamId } = await container.demo.seedDemoAccount();
+    if (demoCloud) await container.tenants.connectDemoTenant(teamId, demoCloud.demoTenant);
+  }
 
   if (config.role !== 'api') {
     await queue.work();
     await queue.schedule(scheduledJobs);
   }
   if (config.role !== 'worker') {
-    const app = await buildApp(container, { logger: { level: config.logLevel } });
+    const app = await buildApp(container, { logger: { level: config.logLevel, redact: logRedactions } });
     await app.listen({ port: config.port, host: config.host });
     // Fastify's close stops accepting connections and waits for in-flight requests.
     stops.push(() => app.close());
   }
   printBanner(config);
+  if (demoCloud) process.stdout.write(`${describeDemoCloud(demoCloud).join('\n')}\n\n`);
 }
+
+// Secrets never reach the log, whatever object carries them.
+const logRedactions = [
+  'req.headers.authorization',
+  '*.secret',
+  '*.password',
+  '*.ServicePrincipalSecret',
+  '*.encryptedSecret',
+  '*.clientSecret',
+];
 
 function printBanner(config: ReturnType<typeof loadConfig>): void {
   const lines = [

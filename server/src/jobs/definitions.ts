@@ -1,13 +1,41 @@
 // Every background job the workers run, by name. Each handler calls a service.
 import type { z } from 'zod';
 import type { Container } from '../container';
+import { inventorySyncAllJob, metricsCollectAllJob, metricsPurgeJob } from './cloud-work';
 import type { JobDefinition, ScheduledJob } from './queue';
+import { createInventorySyncAllJob } from './inventory-sync-all.job';
+import { createInventorySyncJob } from './inventory-sync.job';
+import { createMetricsBackfillJob } from './metrics-backfill.job';
+import { createMetricsCollectAllJob } from './metrics-collect-all.job';
+import { createMetricsCollectJob } from './metrics-collect.job';
+import { createMetricsPurgeJob } from './metrics-purge.job';
 import { purgeExpiredJob } from './purge-expired.job';
 import { sendEmailJob } from './send-email.job';
 import { sendPasswordResetJob } from './send-password-reset.job';
 
 export function createJobDefinitions(container: Container): JobDefinition<z.ZodType>[] {
-  return [purgeExpiredJob(container), sendEmailJob(container), sendPasswordResetJob(container)];
+  return [
+    purgeExpiredJob(container),
+    sendEmailJob(container),
+    sendPasswordResetJob(container),
+    ...createCloudJobs(container),
+  ];
 }
 
-export const scheduledJobs: ScheduledJob[] = [{ name: 'purge-expired', cron: '17 * * * *' }];
+function createCloudJobs(container: Container): JobDefinition<z.ZodType>[] {
+  return [
+    createInventorySyncJob(container),
+    createInventorySyncAllJob(container),
+    createMetricsCollectJob(container),
+    createMetricsCollectAllJob(container),
+    createMetricsBackfillJob(container),
+    createMetricsPurgeJob(container),
+  ];
+}
+
+export const scheduledJobs: ScheduledJob[] = [
+  { name: 'purge-expired', cron: '17 * * * *' },
+  { name: inventorySyncAllJob.name, cron: '*/15 * * * *' },
+  { name: metricsCollectAllJob.name, cron: '*/5 * * * *' },
+  { name: metricsPurgeJob.name, cron: '41 * * * *' },
+];

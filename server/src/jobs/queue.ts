@@ -13,6 +13,11 @@ export interface JobDefinition<Payload extends z.ZodType> {
   batchSize?: number;
   // How often an idle worker looks for jobs (pg-boss's default 2 s; at least 0.5 s).
   pollingIntervalSeconds?: number;
+  // Jobs of this queue run side by side in each worker process (per-tenant work must not queue
+  // behind one slow tenant).
+  concurrency?: number;
+  // 'stately' with a singletonKey keeps at most one queued and one running job per key.
+  policy?: 'standard' | 'stately';
   handle(payload: z.infer<Payload>): Promise<void>;
 }
 
@@ -45,6 +50,7 @@ export class JobQueue {
     for (const definition of definitions) {
       this.definitions.set(definition.name, definition);
       await this.boss.createQueue(definition.name, {
+        policy: definition.policy ?? 'standard',
         retryLimit: definition.retryLimit ?? 5,
         retryDelay: definition.retryDelaySeconds ?? 10,
         retryBackoff: true,
@@ -57,6 +63,7 @@ export class JobQueue {
     for (const definition of this.definitions.values()) {
       const workOptions = {
         batchSize: definition.batchSize ?? 1,
+        localConcurrency: definition.concurrency ?? 1,
         pollingIntervalSeconds: definition.pollingIntervalSeconds ?? 2,
       };
       await this.boss.work(definition.name, workOptions, async (jobs) => {

@@ -1,0 +1,451 @@
+// The CloudProvider on Azure: Entra ID sign-in (ClientSecretCredential), Resource Manager
+// (subscriptions, resources, virtual machines, sizes), Azure Monitor (batch and per-resource
+// metrics) and the Retail Prices API. Every endpoint and the trusted CA come from config.
+import { ComputeManagementClient } from '@azure/arm-compute';
+import { MonitorClient } from '@azure/arm-monitor';
+import { ResourceManagementClient } from '@azure/arm-resources';
+import {
+  createDefaultHttpClient,
+  createPipelineFromOptions,
+  createPipelineRequest,
+  type HttpClient,
+  type Pipeline,
+  type PipelineRetryOptions,
+} from '@azure/core-rest-pipeline';
+import { ClientSecretCredential } from '@azure/identity';
+import { MetricsClient, type MetricsQueryResourcesOptions } from '@azure/monitor-query-metrics';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import https from 'node:https';
+import tls from 'node:tls';
+import type { AzureConfig } from '../../config';
+import type {
+  CloudCallOptions,
+  CloudCredentials,
+  CloudProvider,
+  CloudResource,
+  CloudSubscription,
+  CloudVmSize,
+  MetricAggregation,
+  MetricBatch,
+  MetricSeries,
+  MetricWindow,
+  RetailPrice,
+  RetailPriceQuery,
+} from '../cloud-provider';
+import { CloudError } from '../cloud-provider';
+import { toCloudError } from './azure-errors';
+
+// The SDK's retry policy waits out Retry-After on 429 and 503 (its throttling strategy) and backs
+// off exponentially on other transient failures; the operation deadline bounds the whole.
+const retryOptions: PipelineRetryOptions = { maxRetries: 8, retryDelayInMs: 500, maxRetryDelayInMs: 20_000 };
+const subscriptionsApiVersion = '2022-12-01';
+const virtualMachineType = 'microsoft.compute/virtualmachines';
+const maxCachedPrincipals = 500;
+
+interface PrincipalClients {
+  credential: ClientSecretCredential;
+  resourceClients: Map<string, ResourceManagementClient>;
+  computeClients: Map<string, ComputeManagementClient>;
+  monitorClients: Map<string, MonitorClient>;
+  metricsClients: Map<string, MetricsClient>;
+}
+
+// Reads the extra CA once, at start-up.
+export function createAzureGateway(config: AzureConfig): AzureGateway {
+  return new AzureGateway(config, config.caFile ? readFileSync(config.caFile, 'utf8') : undefined);
+}
+
+export class AzureGateway implements CloudProvider {
+  private readonly agent: https.Agent;
+  private readonly principals = new Map<string, PrincipalClients>();
+  private readonly httpClient: HttpClient = createDefaultHttpClient();
+  private readonly pricesPipeline: Pipeline;
+  private readonly scope: string;
+
+  constructor(
+    private readonly config: AzureConfig,
+    extraCaPem?: string,
+  ) {
+    // Passing `ca` replaces Node's bundled roots, so they are kept alongside the extra CA.
+    this.agent = new https.Agent({
+      keepAlive: true,
+      maxSockets: 64,
+      ca: extraCaPem ? [...tls.rootCertificates, extraCaPem] : undefined,
+    });
+    this.pricesPipeline = createPipelineFromOptions({ agent: this.agent, retryOptions });
+    this.scope = `${config.resourceManagerUrl}/.default`;
+  }
+
+  async listSubscriptions(
+    credentials: CloudCredentials,
+    options?: CloudCallOptions,
+  ): Promise<CloudSubscription[]> {
+    return this.run('Listing subscriptions', options, async (abortSignal) => {
+      const client = this.getResourceClient(credentials, '00000000-0000-0000-0000-000000000000');
+      const subscriptions: CloudSubscription[] = [];
+      let url: string | undefined =
+        `${this.config.resourceManagerUrl}/subscriptions?api-version=${subscriptionsApiVersion}`;
+      while (url) {
+        const response = await client.sendRequest(createPipelineRequest({ url, method: 'GET', abortSignal }));
+        if (response.status !== 200) throw restErrorOf(response.status, response.bodyAsText ?? undefined);
+        const page = JSON.parse(response.bodyAsText ?? '{}') as SubscriptionPage;
+        for (const item of page.value ?? []) {
+          subscriptions.push({
+            subscriptionId: item.subscriptionId.toLowerCase(),
+            displayName: item.displayName ?? item.subscriptionId,
+            state: item.state ?? 'Enabled',
+          });
+        }
+        url = page.nextLink ?? undefined;
+      }
+      return subscriptions;
+    });
+  }
+
+  async listResources(
+    credentials: CloudCredentials,
+    subscriptionId: string,
+    options?: CloudCallOptions,
+  ): Promise<CloudResource[]> {
+    return this.run(`Listing resources of subscription ${subscriptionId}`, options, async (abortSignal) => {
+      const resourceClient = this.getResourceClient(credentials, subscriptionId);
+      const computeClient = this.getComputeClient(credentials, subscriptionId);
+      const [genericResources, machines] = await Promise.all([
+        collectPages(resourceClient.resources.list({ abortSignal }).byPage()),
+        collectPages(computeClient.virtualMachines.listAll({ statusOnly: 'true', abortSignal }).byPage()),
+      ]);
+      const machinesById = new Map(machines.map((machine) => [machine.id?.toLowerCase(), machine]));
+      const resources: CloudResource[] = [];
+      for (const resource of genericResources) {
+        if (!resource.id || !resource.type) continue;
+        const isVirtualMachine = resource.type.toLowerCase() === virtualMachineType;
+        const machine = isVirtualMachine ? machinesById.get(resource.id.toLowerCase()) : undefined;
+        resources.push({
+          id: resource.id,
+          name: resource.name ?? resource.id.split('/').at(-1) ?? resource.id,
+          type: resource.type,
+          resourceGroup: readResourceGroup(resource.id),
+          region: (resource.location ?? '').toLowerCase(),
+          sku: machine?.hardwareProfile?.vmSize ?? resource.sku?.name ?? null,
+          powerState: isVirtualMachine ? readPowerState(machine?.instanceView?.statuses) : null,
+        });
+      }
+      return resources;
+    });
+  }
+
+  async listVmSizes(
+    credentials: CloudCredentials,
+    subscriptionId: string,
+    region: string,
+    options?: CloudCallOptions,
+  ): Promise<CloudVmSize[]> {
+    return this.run(`Listing VM sizes of ${region}`, options, async (abortSignal) => {
+      const client = this.getComputeClient(credentials, subscriptionId);
+      const sizes = await collectPages(client.virtualMachineSizes.list(region, { abortSignal }).byPage());
+      return sizes.map((size) => ({
+        name: size.name ?? '',
+        vcpus: size.numberOfCores ?? 0,
+        memoryGiB: (size.memoryInMB ?? 0) / 1024,
+        maxDataDisks: size.maxDataDiskCount ?? 0,
+      }));
+    });
+  }
+
+  async getMetricBatch(
+    credentials: CloudCredentials,
+    batch: MetricBatch,
+    window: MetricWindow,
+    options?: CloudCallOptions,
+  ): Promise<MetricSeries[]> {
+    if (batch.resourceIds.length === 0) return [];
+    if (batch.resourceIds.length > 50) {
+      throw new CloudError('invalidRequest', 'A metrics batch holds at most 50 resources.');
+    }
+    return this.run(
+      `Reading metrics of ${batch.resourceIds.length} resources`,
+      options,
+      async (abortSignal) => {
+        const client = this.getMetricsClient(credentials, batch.region);
+        // The public options type omits abortSignal, but the client hands every option to the
+        // request, so the deadline reaches the HTTP call.
+        const queryOptions: MetricsQueryResourcesOptions & { abortSignal: AbortSignal } = {
+          startTime: window.start,
+          endTime: window.end,
+          interval: window.interval,
+          aggregation: window.aggregations.join(','),
+          abortSignal,
+        };
+        const results = await client.queryResources(
+          batch.resourceIds,
+          window.metricNames,
+          window.resourceType,
+          queryOptions,
+        );
+        const series: MetricSeries[] = [];
+        for (const result of results) {
+          if (!result.resourceId) continue;
+          for (const metric of result.metrics) {
+            if (metric.errorCode && metric.errorCode !== 'Success') continue;
+            series.push(
+              toSeries(result.resourceId, metric.name, metric.unit, metric.timeseries, window.aggregations),
+            );
+          }
+        }
+        return series;
+      },
+    );
+  }
+
+  async getResourceMetrics(
+    credentials: CloudCredentials,
+    resourceId: string,
+    window: MetricWindow,
+    options?: CloudCallOptions,
+  ): Promise<MetricSeries[]> {
+    return this.run(`Reading metrics of ${resourceId}`, options, async (abortSignal) => {
+      const client = this.getMonitorClient(credentials, readSubscriptionId(resourceId));
+      const response = await client.metrics.list(resourceId, {
+        timespan: `${window.start.toISOString()}/${window.end.toISOString()}`,
+        interval: window.interval,
+        metricnames: window.metricNames.join(','),
+        aggregation: window.aggregations.map(capitalize).join(','),
+        metricnamespace: window.resourceType,
+        abortSignal,
+      });
+      return response.value.map((metric) =>
+        toSeries(resourceId, metric.name.value, metric.unit, metric.timeseries ?? [], window.aggregations),
+      );
+    });
+  }
+
+  async listRetailPrices(query: RetailPriceQuery, options?: CloudCallOptions): Promise<RetailPrice[]> {
+    return this.run(`Reading retail prices of ${query.serviceName}`, options, async (abortSignal) => {
+      const filters = [`serviceName eq '${escapeOData(query.serviceName)}'`, "priceType eq 'Consumption'"];
+      if (query.region) filters.push(`armRegionName eq '${escapeOData(query.region)}'`);
+      if (query.skuNames && query.skuNames.length > 0) {
+        filters.push(`(${query.skuNames.map((sku) => `armSkuName eq '${escapeOData(sku)}'`).join(' or ')})`);
+      }
+      const parameters = new URLSearchParams({
+        'api-version': '2023-01-01-preview',
+        currencyCode: query.currencyCode ?? 'USD',
+        $filter: filters.join(' and '),
+      });
+      const prices: RetailPrice[] = [];
+      let url: string | undefined = `${this.config.pricesUrl}/api/retail/prices?${parameters.toString()}`;
+      while (url) {
+        const request = createPipelineRequest({ url, method: 'GET', abortSignal });
+        const response = await this.pricesPipeline.sendRequest(this.httpClient, request);
+        if (response.status !== 200) throw restErrorOf(response.status, response.bodyAsText ?? undefined);
+        const page = JSON.parse(response.bodyAsText ?? '{}') as RetailPricePage;
+        for (const item of page.Items ?? []) {
+          prices.push({
+            skuName: item.skuName,
+            armSkuName: item.armSkuName,
+            productName: item.productName,
+            meterName: item.meterName,
+            region: item.armRegionName,
+            retailPrice: item.retailPrice,
+            unitOfMeasure: item.unitOfMeasure,
+            currencyCode: item.currencyCode,
+            type: item.type,
+          });
+        }
+        url = page.NextPageLink ?? undefined;
+      }
+      return prices;
+    });
+  }
+
+  forgetCredentials(credentials: CloudCredentials): void {
+    this.principals.delete(principalKey(credentials));
+  }
+
+  // Every operation: one deadline over all its pages and retries, errors made safe.
+  private async run<Result>(
+    operation: string,
+    options: CloudCallOptions | undefined,
+    call: (abortSignal: AbortSignal) => Promise<Result>,
+  ): Promise<Result> {
+    const deadline = AbortSignal.timeout(this.config.timeoutMs);
+    const abortSignal = options?.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+    try {
+      return await call(abortSignal);
+    } catch (error) {
+      throw toCloudError(error, operation);
+    }
+  }
+
+  private getPrincipal(credentials: CloudCredentials): PrincipalClients {
+    const key = principalKey(credentials);
+    let principal = this.principals.get(key);
+    if (!principal) {
+      if (this.principals.size >= maxCachedPrincipals) this.principals.clear();
+      principal = {
+        // One credential per principal keeps its token cached across calls and jobs.
+        credential: new ClientSecretCredential(
+          credentials.tenantId,
+          credentials.applicationId,
+          credentials.secret,
+          {
+            authorityHost: this.config.authorityHost,
+            disableInstanceDiscovery: true,
+            agent: this.agent,
+            retryOptions,
+          },
+        ),
+        resourceClients: new Map(),
+        computeClients: new Map(),
+        monitorClients: new Map(),
+        metricsClients: new Map(),
+      };
+      this.principals.set(key, principal);
+    }
+    return principal;
+  }
+
+  private getResourceClient(credentials: CloudCredentials, subscriptionId: string): ResourceManagementClient {
+    const principal = this.getPrincipal(credentials);
+    return getOrCreate(principal.resourceClients, subscriptionId, () => {
+      return new ResourceManagementClient(principal.credential, subscriptionId, this.armOptions());
+    });
+  }
+
+  private getComputeClient(credentials: CloudCredentials, subscriptionId: string): ComputeManagementClient {
+    const principal = this.getPrincipal(credentials);
+    return getOrCreate(principal.computeClients, subscriptionId, () => {
+      return new ComputeManagementClient(principal.credential, subscriptionId, this.armOptions());
+    });
+  }
+
+  private getMonitorClient(credentials: CloudCredentials, subscriptionId: string): MonitorClient {
+    const principal = this.getPrincipal(credentials);
+    return getOrCreate(principal.monitorClients, subscriptionId, () => {
+      return new MonitorClient(principal.credential, subscriptionId, this.armOptions());
+    });
+  }
+
+  private getMetricsClient(credentials: CloudCredentials, region: string): MetricsClient {
+    const principal = this.getPrincipal(credentials);
+    return getOrCreate(principal.metricsClients, region, () => {
+      const endpoint = this.config.metricsUrlTemplate.replaceAll('{region}', encodeURIComponent(region));
+      // Scopes rather than `audience`: the client appends no '/.default' to an audience it is given.
+      return new MetricsClient(endpoint, principal.credential, {
+        credentials: { scopes: [this.scope] },
+        agent: this.agent,
+        retryOptions,
+      });
+    });
+  }
+
+  private armOptions() {
+    return {
+      endpoint: this.config.resourceManagerUrl,
+      credentialScopes: [this.scope],
+      agent: this.agent,
+      retryOptions,
+    };
+  }
+}
+
+interface SubscriptionPage {
+  value?: { subscriptionId: string; displayName?: string; state?: string }[];
+  nextLink?: string | null;
+}
+
+interface RetailPricePage {
+  Items?: {
+    skuName: string;
+    armSkuName: string;
+    productName: string;
+    meterName: string;
+    armRegionName: string;
+    retailPrice: number;
+    unitOfMeasure: string;
+    currencyCode: string;
+    type: string;
+  }[];
+  NextPageLink?: string | null;
+}
+
+interface TimeSeriesLike {
+  data?: ({ timeStamp: Date } & Partial<Record<MetricAggregation, number>>)[];
+}
+
+function toSeries(
+  resourceId: string,
+  metricName: string,
+  unit: string,
+  timeseries: TimeSeriesLike[],
+  aggregations: MetricAggregation[],
+): MetricSeries {
+  const times: number[] = [];
+  const columns = aggregations.map((aggregation) => ({ aggregation, values: [] as (number | null)[] }));
+  // Platform metrics without dimensions come as one time series.
+  for (const point of timeseries[0]?.data ?? []) {
+    times.push(point.timeStamp.getTime());
+    for (const column of columns) column.values.push(point[column.aggregation] ?? null);
+  }
+  const values = Object.fromEntries(columns.map((column) => [column.aggregation, column.values]));
+  return { resourceId, metricName, unit, times, values };
+}
+
+async function collectPages<Item>(pages: AsyncIterableIterator<Item[]>): Promise<Item[]> {
+  const items: Item[] = [];
+  for await (const page of pages) items.push(...page);
+  return items;
+}
+
+function getOrCreate<Value>(map: Map<string, Value>, key: string, create: () => Value): Value {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = create();
+    map.set(key, value);
+  }
+  return value;
+}
+
+function principalKey(credentials: CloudCredentials): string {
+  const secretHash = createHash('sha256').update(credentials.secret).digest('base64url');
+  return `${credentials.tenantId.toLowerCase()}|${credentials.applicationId.toLowerCase()}|${secretHash}`;
+}
+
+function readResourceGroup(resourceId: string): string {
+  return /\/resourceGroups\/([^/]+)/i.exec(resourceId)?.[1] ?? '';
+}
+
+function readSubscriptionId(resourceId: string): string {
+  const subscriptionId = /\/subscriptions\/([^/]+)/i.exec(resourceId)?.[1];
+  if (!subscriptionId) throw new CloudError('invalidRequest', `Not a resource id: ${resourceId}`);
+  return subscriptionId;
+}
+
+function readPowerState(statuses: { code?: string }[] | undefined): string | null {
+  const code = statuses?.find((status) => status.code?.toLowerCase().startsWith('powerstate/'))?.code;
+  return code ? code.slice('PowerState/'.length).toLowerCase() : null;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function escapeOData(text: string): string {
+  return text.replaceAll("'", "''");
+}
+
+function restErrorOf(
+  statusCode: number,
+  body: string | undefined,
+): Error & { statusCode: number; code?: string } {
+  let code: string | undefined;
+  let message = `HTTP ${statusCode}`;
+  try {
+    const parsed = JSON.parse(body ?? '{}') as { error?: { code?: string; message?: string } };
+    code = parsed.error?.code;
+    message = parsed.error?.message ?? message;
+  } catch {
+    // Not JSON: the status says enough.
+  }
+  return Object.assign(new Error(message), { statusCode, code });
+}

@@ -1,0 +1,146 @@
+// What the services need from a cloud, in the services' terms. Only server/src/cloud/azure
+// implements it with the Azure SDK; services and jobs never see the SDK.
+
+export interface CloudCredentials {
+  tenantId: string;
+  applicationId: string;
+  secret: string;
+}
+
+export interface CloudCallOptions {
+  // Cancels the call; the provider also applies its own deadline.
+  signal?: AbortSignal;
+}
+
+export interface CloudSubscription {
+  subscriptionId: string;
+  displayName: string;
+  state: string;
+}
+
+export interface CloudResource {
+  // The ARM id as Azure spells it.
+  id: string;
+  name: string;
+  type: string;
+  resourceGroup: string;
+  region: string;
+  // The VM size for virtual machines, otherwise the SKU name when the resource has one.
+  sku: string | null;
+  // 'running', 'stopped', 'deallocated', … for virtual machines; null where Azure has none.
+  powerState: string | null;
+}
+
+export interface CloudVmSize {
+  name: string;
+  vcpus: number;
+  memoryGiB: number;
+  maxDataDisks: number;
+}
+
+export type MetricAggregation = 'average' | 'maximum' | 'minimum' | 'total';
+export type MetricInterval = 'PT1M' | 'PT1H';
+
+// What to read, for whichever resources a call names.
+export interface MetricWindow {
+  metricNames: string[];
+  // The resource type, which is also Azure Monitor's metric namespace for platform metrics.
+  resourceType: string;
+  start: Date;
+  end: Date;
+  interval: MetricInterval;
+  aggregations: MetricAggregation[];
+}
+
+export interface MetricBatch {
+  subscriptionId: string;
+  region: string;
+  resourceIds: string[];
+}
+
+// One resource's values for one metric. Parallel arrays keep a large answer cheap to hold.
+export interface MetricSeries {
+  resourceId: string;
+  metricName: string;
+  unit: string;
+  times: number[];
+  // One array per aggregation asked for, aligned with `times`; null where Azure has no value.
+  values: Partial<Record<MetricAggregation, (number | null)[]>>;
+}
+
+export interface RetailPriceQuery {
+  serviceName: string;
+  region?: string;
+  skuNames?: string[];
+  currencyCode?: string;
+}
+
+export interface RetailPrice {
+  skuName: string;
+  armSkuName: string;
+  productName: string;
+  meterName: string;
+  region: string;
+  retailPrice: number;
+  unitOfMeasure: string;
+  currencyCode: string;
+  type: string;
+}
+
+export interface CloudProvider {
+  // Signs in and lists the subscriptions the principal can read; the credentials check of "add tenant".
+  listSubscriptions(credentials: CloudCredentials, options?: CloudCallOptions): Promise<CloudSubscription[]>;
+  listResources(
+    credentials: CloudCredentials,
+    subscriptionId: string,
+    options?: CloudCallOptions,
+  ): Promise<CloudResource[]>;
+  listVmSizes(
+    credentials: CloudCredentials,
+    subscriptionId: string,
+    region: string,
+    options?: CloudCallOptions,
+  ): Promise<CloudVmSize[]>;
+  // One call for up to 50 resources of one subscription, region and type.
+  getMetricBatch(
+    credentials: CloudCredentials,
+    batch: MetricBatch,
+    window: MetricWindow,
+    options?: CloudCallOptions,
+  ): Promise<MetricSeries[]>;
+  // One resource's metrics, for types the batch call does not serve.
+  getResourceMetrics(
+    credentials: CloudCredentials,
+    resourceId: string,
+    window: MetricWindow,
+    options?: CloudCallOptions,
+  ): Promise<MetricSeries[]>;
+  listRetailPrices(query: RetailPriceQuery, options?: CloudCallOptions): Promise<RetailPrice[]>;
+  // Drops cached sign-ins and clients of credentials no longer in use (a deleted tenant).
+  forgetCredentials(credentials: CloudCredentials): void;
+}
+
+export type CloudErrorKind =
+  | 'authentication'
+  | 'authorization'
+  | 'notFound'
+  | 'throttled'
+  | 'timeout'
+  | 'unavailable'
+  | 'invalidRequest';
+
+// A failed cloud call, with a message safe to show and to log: never a secret or a token.
+export class CloudError extends Error {
+  constructor(
+    readonly kind: CloudErrorKind,
+    message: string,
+    readonly statusCode?: number,
+  ) {
+    super(message);
+    this.name = 'CloudError';
+  }
+}
+
+export function isCloudError(error: unknown, kind?: CloudErrorKind): error is CloudError {
+  return error instanceof CloudError && (kind === undefined || error.kind === kind);
+}

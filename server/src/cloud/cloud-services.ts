@@ -1,0 +1,63 @@
+// Wires the cloud-facing services (tenants, inventory, metrics, resources, activity) for the
+// composition root; the container spreads the result into its own.
+import type { Config, Secrets } from '../config';
+import type { Database } from '../db/database';
+import { PgBossCloudWorkQueue } from '../jobs/cloud-work';
+import type { JobQueue } from '../jobs/queue';
+import { SecretBox } from '../lib/secret-box';
+import { ActivityRepository } from '../modules/activity/activity.repository';
+import { ActivityService } from '../modules/activity/activity.service';
+import { InventoryRepository } from '../modules/inventory/inventory.repository';
+import { InventoryService } from '../modules/inventory/inventory.service';
+import { MetricsRepository } from '../modules/metrics/metrics.repository';
+import { MetricsService } from '../modules/metrics/metrics.service';
+import { ResourcesRepository } from '../modules/resources/resources.repository';
+import { ResourcesService } from '../modules/resources/resources.service';
+import { TenantRepository } from '../modules/tenants/tenant.repository';
+import { TenantService } from '../modules/tenants/tenants.service';
+import { createAzureGateway } from './azure/azure-gateway';
+import type { CloudProvider } from './cloud-provider';
+
+export interface CloudServicesInput {
+  config: Config;
+  secrets: Secrets;
+  database: Database;
+  queue: JobQueue;
+  now: () => Date;
+  cloud?: CloudProvider;
+}
+
+export function createCloudServices({ config, secrets, database, queue, now, cloud }: CloudServicesInput) {
+  const cloudProvider = cloud ?? createAzureGateway(config.azure);
+  const work = new PgBossCloudWorkQueue(queue);
+  const activity = new ActivityService(new ActivityRepository(database.db));
+  const tenants = new TenantService(
+    new TenantRepository(database.db),
+    cloudProvider,
+    new SecretBox(secrets.encryptionKey),
+    work,
+    activity,
+  );
+  return {
+    cloud: cloudProvider,
+    activity,
+    tenants,
+    inventory: new InventoryService(
+      tenants,
+      new InventoryRepository(database.db),
+      cloudProvider,
+      activity,
+      work,
+      now,
+    ),
+    metrics: new MetricsService(
+      tenants,
+      new MetricsRepository(database.db),
+      cloudProvider,
+      activity,
+      work,
+      now,
+    ),
+    resources: new ResourcesService(new ResourcesRepository(database.db)),
+  };
+}

@@ -1,0 +1,38 @@
+// The per-tenant cloud jobs by name and payload, and the one way services enqueue them. The job
+// files (inventory-sync.job.ts, metrics-*.job.ts) attach the handlers.
+import { z } from 'zod';
+import type { JobQueue } from './queue';
+
+export const tenantJobPayload = z.object({ tenantId: z.guid() });
+export const emptyJobPayload = z.object({});
+
+export const inventorySyncJob = { name: 'inventory-sync', payload: tenantJobPayload };
+export const inventorySyncAllJob = { name: 'inventory-sync-all', payload: emptyJobPayload };
+export const metricsCollectJob = { name: 'metrics-collect', payload: tenantJobPayload };
+export const metricsCollectAllJob = { name: 'metrics-collect-all', payload: emptyJobPayload };
+export const metricsBackfillJob = { name: 'metrics-backfill', payload: tenantJobPayload };
+export const metricsPurgeJob = { name: 'metrics-purge', payload: emptyJobPayload };
+
+export interface CloudWorkQueue {
+  enqueueInventorySync(tenantId: string): Promise<void>;
+  enqueueMetricsCollection(tenantId: string): Promise<void>;
+  enqueueMetricsBackfill(tenantId: string): Promise<void>;
+}
+
+// One queued job per tenant and kind at a time (stately queues keyed by tenant): a schedule that
+// fires while a tenant's previous run is still queued adds nothing.
+export class PgBossCloudWorkQueue implements CloudWorkQueue {
+  constructor(private readonly queue: JobQueue) {}
+
+  async enqueueInventorySync(tenantId: string): Promise<void> {
+    await this.queue.send(inventorySyncJob, { tenantId }, { singletonKey: tenantId });
+  }
+
+  async enqueueMetricsCollection(tenantId: string): Promise<void> {
+    await this.queue.send(metricsCollectJob, { tenantId }, { singletonKey: tenantId });
+  }
+
+  async enqueueMetricsBackfill(tenantId: string): Promise<void> {
+    await this.queue.send(metricsBackfillJob, { tenantId }, { singletonKey: tenantId });
+  }
+}

@@ -1,0 +1,15 @@
+import type { Container } from '../container';
+import { inventorySyncAllJob } from './cloud-work';
+import type { JobDefinition } from './queue';
+
+// The schedule's fan-out: one inventory-sync job per active tenant.
+export function createInventorySyncAllJob(
+  container: Container,
+): JobDefinition<typeof inventorySyncAllJob.payload> {
+  return {
+    ...inventorySyncAllJob,
+    expireInSeconds: 120,
+    retryLimit: 1,
+    handle: () => container.inventory.enqueueSyncForAllTenants(),
+  };
+}

@@ -1,0 +1,25 @@
+import type { Container } from '../container';
+import { metricsBackfillJob } from './cloud-work';
+import type { JobDefinition } from './queue';
+
+const expireInSeconds = 1800;
+
+// 14 days of hourly history for a tenant's resources that have none, queued by a sync that found
+// new resources.
+export function createMetricsBackfillJob(
+  container: Container,
+): JobDefinition<typeof metricsBackfillJob.payload> {
+  return {
+    ...metricsBackfillJob,
+    policy: 'stately',
+    concurrency: 2,
+    expireInSeconds,
+    retryLimit: 2,
+    retryDelaySeconds: 120,
+    handle: async ({ tenantId }) => {
+      await container.metrics.backfillTenant(tenantId, {
+        signal: AbortSignal.timeout((expireInSeconds - 60) * 1000),
+      });
+    },
+  };
+}

@@ -1,0 +1,15 @@
+import type { Container } from '../container';
+import { metricsCollectAllJob } from './cloud-work';
+import type { JobDefinition } from './queue';
+
+// The schedule's fan-out: one metrics-collect job per active tenant.
+export function createMetricsCollectAllJob(
+  container: Container,
+): JobDefinition<typeof metricsCollectAllJob.payload> {
+  return {
+    ...metricsCollectAllJob,
+    expireInSeconds: 60,
+    retryLimit: 0,
+    handle: () => container.metrics.enqueueCollectionForAllTenants(),
+  };
+}

@@ -1,0 +1,15 @@
+import type { Container } from '../container';
+import { metricsPurgeJob } from './cloud-work';
+import type { JobDefinition } from './queue';
+
+// Hourly: 1-minute points past 48 hours and hourly aggregates past 90 days.
+export function createMetricsPurgeJob(container: Container): JobDefinition<typeof metricsPurgeJob.payload> {
+  return {
+    ...metricsPurgeJob,
+    expireInSeconds: 1800,
+    retryLimit: 1,
+    handle: async () => {
+      await container.metrics.purgeExpired();
+    },
+  };
+}

@@ -1,0 +1,162 @@
+// The inventory side of PostgreSQL: subscriptions and resources as the last sync saw them, and the
+// metric rows each resource gets. Bulk statements pass whole columns as arrays (unnest), so a sync
+// of thousands of resources is a handful of round trips.
+import { and, eq, notInArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { subscriptions, tenants } from '../../db/schema';
+
+export interface InventoryResource {
+  armId: string;
+  name: string;
+  type: string;
+  category: string;
+  subcategory: string;
+  resourceGroup: string;
+  region: string;
+  sku: string | null;
+  powerState: string | null;
+}
+
+export interface SubscriptionRow {
+  id: string;
+  subscriptionId: string;
+  displayName: string;
+}
+
+export interface RemovedResource {
+  armId: string;
+  name: string;
+}
+
+export interface MetricDefinitionRow {
+  type: string;
+  name: string;
+  unit: string;
+}
+
+const upsertChunkSize = 2000;
+
+export class InventoryRepository {
+  constructor(private readonly db: Db) {}
+
+  // Subscriptions the principal no longer reads go, and their resources with them.
+  async replaceSubscriptions(
+    tenantId: string,
+    seen: { subscriptionId: string; displayName: string; state: string }[],
+  ): Promise<{ rows: SubscriptionRow[]; removed: SubscriptionRow[] }> {
+    return this.db.transaction(async (transaction) => {
+      const removed = await transaction
+        .delete(subscriptions)
+        .where(
+          and(
+            eq(subscriptions.tenantId, tenantId),
+            seen.length > 0
+              ? notInArray(
+                  subscriptions.subscriptionId,
+                  seen.map((subscription) => subscription.subscriptionId),
+                )
+              : undefined,
+          ),
+        )
+        .returning({
+          id: subscriptions.id,
+          subscriptionId: subscriptions.subscriptionId,
+          displayName: subscriptions.displayName,
+        });
+      const rows: SubscriptionRow[] = [];
+      for (const subscription of seen) {
+        const [row] = await transaction
+          .insert(subscriptions)
+          .values({ tenantId, ...subscription })
+          .onConflictDoUpdate({
+            target: [subscriptions.tenantId, subscriptions.subscriptionId],
+            set: { displayName: subscription.displayName, state: subscription.state },
+          })
+          .returning({
+            id: subscriptions.id,
+            subscriptionId: subscriptions.subscriptionId,
+            displayName: subscriptions.displayName,
+          });
+        rows.push(row!);
+      }
+      return { rows, removed };
+    });
+  }
+
+  // Upserts what Azure listed and deletes what it no longer lists, in one transaction, so the
+  // resource list never shows half a sync. User settings (automation, active hours) are untouched.
+  async replaceSubscriptionResources(
+    tenantId: string,
+    subscriptionRowId: string,
+    listed: InventoryResource[],
+    readAt: Date,
+  ): Promise<{ insertedCount: number; removed: RemovedResource[] }> {
+    return this.db.transaction(async (transaction) => {
+      let insertedCount = 0;
+      for (let start = 0; start < listed.length; start += upsertChunkSize) {
+        const chunk = listed.slice(start, start + upsertChunkSize);
+        const result = await transaction.execute<{ inserted: number }>(sql`
+          with upserted as (
+            insert into resource (tenant_id, subscription_id, arm_id, name, type, category, subcategory,
+                                  resource_group, region, sku, power_state, last_read)
+            select ${tenantId}::uuid, ${subscriptionRowId}::uuid, listed.*, ${readAt.toISOString()}::timestamptz
+            from unnest(
+              ${sql.param(chunk.map((resource) => resource.armId))}::text[],
+              ${sql.param(chunk.map((resource) => resource.name))}::text[],
+              ${sql.param(chunk.map((resource) => resource.type))}::text[],
+              ${sql.param(chunk.map((resource) => resource.category))}::text[],
+              ${sql.param(chunk.map((resource) => resource.subcategory))}::text[],
+              ${sql.param(chunk.map((resource) => resource.resourceGroup))}::text[],
+              ${sql.param(chunk.map((resource) => resource.region))}::text[],
+              ${sql.param(chunk.map((resource) => resource.sku))}::text[],
+              ${sql.param(chunk.map((resource) => resource.powerState))}::text[]
+            ) as listed
+            on conflict (tenant_id, lower(arm_id)) do update set
+              subscription_id = excluded.subscription_id,
+              arm_id = excluded.arm_id,
+              name = excluded.name,
+              type = excluded.type,
+              category = excluded.category,
+              subcategory = excluded.subcategory,
+              resource_group = excluded.resource_group,
+              region = excluded.region,
+              sku = excluded.sku,
+              power_state = excluded.power_state,
+              last_read = excluded.last_read
+            returning (xmax = 0) as is_inserted
+          )
+          select count(*) filter (where is_inserted)::int as inserted from upserted
+        `);
+        insertedCount += result.rows[0]?.inserted ?? 0;
+      }
+      const removed = await transaction.execute<{ armId: string; name: string }>(sql`
+        delete from resource
+        where subscription_id = ${subscriptionRowId}::uuid
+          and last_read is distinct from ${readAt.toISOString()}::timestamptz
+        returning arm_id as "armId", name
+      `);
+      await transaction
+        .update(tenants)
+        .set({ resourcesVersion: sql`${tenants.resourcesVersion} + 1` })
+        .where(eq(tenants.id, tenantId));
+      return { insertedCount, removed: removed.rows };
+    });
+  }
+
+  // Gives every resource of a catalogued type its metric rows; existing rows keep their history.
+  async ensureMetrics(tenantId: string, definitions: MetricDefinitionRow[]): Promise<number> {
+    const result = await this.db.execute(sql`
+      insert into metric (resource_id, name, unit)
+      select resource.id, definition.name, definition.unit
+      from resource
+      join unnest(
+        ${sql.param(definitions.map((definition) => definition.type.toLowerCase()))}::text[],
+        ${sql.param(definitions.map((definition) => definition.name))}::text[],
+        ${sql.param(definitions.map((definition) => definition.unit))}::text[]
+      ) as definition(type, name, unit) on lower(resource.type) = definition.type
+      where resource.tenant_id = ${tenantId}::uuid
+      on conflict (resource_id, name) do nothing
+    `);
+    return result.rowCount ?? 0;
+  }
+}

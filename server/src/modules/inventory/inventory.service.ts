@@ -1,0 +1,132 @@
+import type { CloudCallOptions, CloudProvider, CloudResource } from '../../cloud/cloud-provider';
+import { isCloudError } from '../../cloud/cloud-provider';
+import type { CloudWorkQueue } from '../../jobs/cloud-work';
+import type { NewActivityEntry } from '../activity/activity.repository';
+import { activityServiceNames, type ActivityService } from '../activity/activity.service';
+import { listMetricCatalogs } from '../metrics/metric-catalog';
+import type { TenantService } from '../tenants/tenants.service';
+import type { InventoryRepository, InventoryResource } from './inventory.repository';
+import { categorizeResourceType } from './resource-category';
+
+export interface SyncSummary {
+  subscriptionCount: number;
+  resourceCount: number;
+  insertedCount: number;
+  removedCount: number;
+  failures: string[];
+}
+
+const metricDefinitions = listMetricCatalogs().flatMap((catalog) =>
+  catalog.metrics.map((metric) => ({ type: catalog.type, name: metric.name, unit: metric.unit })),
+);
+
+export class InventoryService {
+  constructor(
+    private readonly tenants: TenantService,
+    private readonly inventory: InventoryRepository,
+    private readonly cloud: CloudProvider,
+    private readonly activity: ActivityService,
+    private readonly work: CloudWorkQueue,
+    private readonly now: () => Date,
+  ) {}
+
+  async enqueueSyncForAllTenants(): Promise<void> {
+    for (const tenantId of await this.tenants.listActiveTenantIds())
+      await this.work.enqueueInventorySync(tenantId);
+  }
+
+  // Reads the tenant's subscriptions and resources into PostgreSQL. Azure failures end up in the
+  // tenant's status and the activity log, not in an exception: the next scheduled sync tries again.
+  // Undefined when the tenant is gone (deleted after the job was queued).
+  async syncTenant(tenantId: string, options: CloudCallOptions = {}): Promise<SyncSummary | undefined> {
+    const tenant = await this.tenants.findTenant(tenantId);
+    if (!tenant || !tenant.isActive) return undefined;
+    const summary: SyncSummary = {
+      subscriptionCount: 0,
+      resourceCount: 0,
+      insertedCount: 0,
+      removedCount: 0,
+      failures: [],
+    };
+    const log: NewActivityEntry[] = [];
+    const addLog = (logText: string, resourceArmId: string | null = null) =>
+      log.push({
+        teamId: tenant.teamId,
+        tenantId,
+        serviceName: activityServiceNames.inventory,
+        resourceArmId,
+        logText,
+      });
+    try {
+      const credentials = this.tenants.readCredentials(tenant);
+      if (!credentials) throw new MissingSecretError();
+      const listed = await this.cloud.listSubscriptions(credentials, options);
+      const { rows, removed } = await this.inventory.replaceSubscriptions(tenantId, listed);
+      for (const subscription of removed)
+        addLog(`Subscription removed: ${subscription.displayName} is no longer readable`);
+      summary.subscriptionCount = rows.length;
+      for (const subscription of rows) {
+        try {
+          const resources = await this.cloud.listResources(credentials, subscription.subscriptionId, options);
+          const result = await this.inventory.replaceSubscriptionResources(
+            tenantId,
+            subscription.id,
+            resources.map(toInventoryResource),
+            this.now(),
+          );
+          summary.resourceCount += resources.length;
+          summary.insertedCount += result.insertedCount;
+          summary.removedCount += result.removed.length;
+          const newText = result.insertedCount > 0 ? ` (${result.insertedCount} new)` : '';
+          addLog(
+            `Discovered ${resources.length} resources in subscription ${subscription.displayName}${newText}`,
+          );
+          for (const resource of result.removed) addLog(`Resource removed: ${resource.name}`, resource.armId);
+        } catch (error) {
+          if (!isCloudError(error)) throw error;
+          summary.failures.push(`${subscription.displayName}: ${error.message}`);
+          addLog(`Sync failed: subscription ${subscription.displayName}: ${error.message}`);
+        }
+      }
+      await this.inventory.ensureMetrics(tenantId, metricDefinitions);
+      if (summary.failures.length > 0) {
+        await this.tenants.recordSyncFailure(tenantId, summary.failures.join('; '), this.now());
+      } else {
+        await this.tenants.recordSyncSuccess(tenantId, this.now());
+      }
+      // New resources (all of them on the first sync) get their 14 days of hourly history.
+      if (summary.insertedCount > 0) await this.work.enqueueMetricsBackfill(tenantId);
+    } catch (error) {
+      // A tenant deleted while its sync ran leaves nothing to report to.
+      if (!(await this.tenants.findTenant(tenantId))) return undefined;
+      if (!isCloudError(error) && !(error instanceof MissingSecretError)) throw error;
+      summary.failures.push(error.message);
+      addLog(`Sync failed: ${error.message}`);
+      await this.tenants.recordSyncFailure(tenantId, error.message, this.now());
+    }
+    await this.activity.record(log);
+    return summary;
+  }
+}
+
+class MissingSecretError extends Error {
+  constructor() {
+    super('No service principal secret is stored for this tenant.');
+    this.name = 'MissingSecretError';
+  }
+}
+
+function toInventoryResource(resource: CloudResource): InventoryResource {
+  const { category, subcategory } = categorizeResourceType(resource.type);
+  return {
+    armId: resource.id,
+    name: resource.name,
+    type: resource.type,
+    category,
+    subcategory,
+    resourceGroup: resource.resourceGroup,
+    region: resource.region,
+    sku: resource.sku,
+    powerState: resource.powerState,
+  };
+}

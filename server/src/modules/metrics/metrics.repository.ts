@@ -1,0 +1,201 @@
+// Metrics in PostgreSQL: metric rows per resource, 1-minute points (48 hours) and hourly aggregates
+// (90 days). Writes pass whole columns as arrays (unnest), one statement per batch of resources.
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+
+export interface CollectionTarget {
+  armId: string;
+  type: string;
+  region: string;
+  azureSubscriptionId: string;
+  metricIds: string[];
+  metricNames: string[];
+  // The oldest last_collected_at of its metrics; null before the first collection.
+  collectedUntil: Date | null;
+}
+
+type CollectionTargetRow = { [Key in keyof CollectionTarget]: CollectionTarget[Key] };
+
+export interface MinutePoints {
+  metricIds: string[];
+  times: string[];
+  values: number[];
+}
+
+export interface HourlyAggregates {
+  metricIds: string[];
+  hours: string[];
+  averages: number[];
+  maximums: number[];
+  p95s: number[];
+}
+
+export interface MinuteBatchWrite {
+  points: MinutePoints;
+  // Every metric of the batch, with or without values: its window is done.
+  collectedMetricIds: string[];
+  collectedUntil: Date;
+  // Whole hours whose aggregates are (re)computed from the stored points, if any.
+  rollUp?: { from: Date; to: Date };
+}
+
+const purgeChunkSize = 20_000;
+
+export class MetricsRepository {
+  constructor(private readonly db: Db) {}
+
+  // Resources with metrics, one row each; deallocated virtual machines report nothing, so they wait.
+  async listCollectionTargets(
+    tenantId: string,
+    options: { isBackfill: boolean },
+  ): Promise<CollectionTarget[]> {
+    const backfillFilter = options.isBackfill
+      ? sql`and not exists (select 1 from metric_hourly where metric_hourly.metric_id = metric.id)`
+      : sql`and resource.power_state is distinct from 'deallocated'`;
+    const result = await this.db.execute<CollectionTargetRow>(sql`
+      select resource.arm_id as "armId",
+             resource.type,
+             resource.region,
+             subscription.subscription_id as "azureSubscriptionId",
+             array_agg(metric.id::text order by metric.name) as "metricIds",
+             array_agg(metric.name order by metric.name) as "metricNames",
+             min(metric.last_collected_at) as "collectedUntil"
+      from resource
+      join subscription on subscription.id = resource.subscription_id
+      join metric on metric.resource_id = resource.id
+      where resource.tenant_id = ${tenantId}::uuid ${backfillFilter}
+      group by resource.id, subscription.subscription_id
+      order by resource.region, resource.type, resource.arm_id
+    `);
+    return result.rows.map((row) => ({
+      ...row,
+      collectedUntil: row.collectedUntil ? new Date(row.collectedUntil) : null,
+    }));
+  }
+
+  async writeMinuteBatch(write: MinuteBatchWrite): Promise<void> {
+    await this.db.transaction(async (transaction) => {
+      if (write.points.metricIds.length > 0) {
+        await transaction.execute(sql`
+          insert into metric_point (metric_id, time, value)
+          select * from unnest(
+            ${sql.param(write.points.metricIds)}::uuid[],
+            ${sql.param(write.points.times)}::timestamptz[],
+            ${sql.param(write.points.values)}::float8[]
+          )
+          on conflict (metric_id, time) do nothing
+        `);
+      }
+      if (write.rollUp && write.rollUp.from < write.rollUp.to) {
+        await transaction.execute(sql`
+          insert into metric_hourly (metric_id, hour, average, maximum, p95)
+          select metric_id, date_trunc('hour', time), avg(value), max(value),
+                 percentile_cont(0.95) within group (order by value)
+          from metric_point
+          where metric_id = any(${sql.param(write.collectedMetricIds)}::uuid[])
+            and time >= ${write.rollUp.from.toISOString()}::timestamptz
+            and time < ${write.rollUp.to.toISOString()}::timestamptz
+          group by metric_id, date_trunc('hour', time)
+          on conflict (metric_id, hour) do update
+            set average = excluded.average, maximum = excluded.maximum, p95 = excluded.p95
+        `);
+      }
+      await transaction.execute(sql`
+        update metric set last_collected_at = ${write.collectedUntil.toISOString()}::timestamptz
+        where id = any(${sql.param(write.collectedMetricIds)}::uuid[])
+      `);
+    });
+  }
+
+  // Back-filled hours never replace hours computed from real 1-minute points.
+  async insertHourly(aggregates: HourlyAggregates): Promise<number> {
+    if (aggregates.metricIds.length === 0) return 0;
+    const result = await this.db.execute(sql`
+      insert into metric_hourly (metric_id, hour, average, maximum, p95)
+      select * from unnest(
+        ${sql.param(aggregates.metricIds)}::uuid[],
+        ${sql.param(aggregates.hours)}::timestamptz[],
+        ${sql.param(aggregates.averages)}::float8[],
+        ${sql.param(aggregates.maximums)}::float8[],
+        ${sql.param(aggregates.p95s)}::float8[]
+      )
+      on conflict (metric_id, hour) do nothing
+    `);
+    return result.rowCount ?? 0;
+  }
+
+  // Undefined when the team has no such resource.
+  async listMetricsOfResource(
+    teamId: string,
+    armId: string,
+  ): Promise<{ id: string; name: string }[] | undefined> {
+    const result = await this.db.execute<{ resourceId: string; id: string | null; name: string | null }>(sql`
+      select resource.id as "resourceId", metric.id, metric.name
+      from resource
+      join tenant on tenant.id = resource.tenant_id
+      left join metric on metric.resource_id = resource.id
+      where tenant.team_id = ${teamId}::uuid and lower(resource.arm_id) = ${armId.toLowerCase()}
+      order by metric.name
+    `);
+    if (result.rows.length === 0) return undefined;
+    return result.rows.flatMap((row) => (row.id && row.name ? [{ id: row.id, name: row.name }] : []));
+  }
+
+  async isMetricOfTeam(teamId: string, metricId: string): Promise<boolean> {
+    const result = await this.db.execute(sql`
+      select 1
+      from metric
+      join resource on resource.id = metric.resource_id
+      join tenant on tenant.id = resource.tenant_id
+      where metric.id = ${metricId}::uuid and tenant.team_id = ${teamId}::uuid
+    `);
+    return result.rows.length > 0;
+  }
+
+  async listPoints(metricId: string, since: Date): Promise<{ time: string; value: number }[]> {
+    const result = await this.db.execute<{ time: string; value: number }>(sql`
+      select to_char(time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as time, value
+      from metric_point
+      where metric_id = ${metricId}::uuid and time >= ${since.toISOString()}::timestamptz
+      order by time
+    `);
+    return result.rows;
+  }
+
+  async listHourly(
+    metricId: string,
+    since: Date,
+  ): Promise<{ hour: Date; average: number; maximum: number; p95: number }[]> {
+    const result = await this.db.execute<{ hour: string; average: number; maximum: number; p95: number }>(sql`
+      select hour, average, maximum, p95 from metric_hourly
+      where metric_id = ${metricId}::uuid and hour >= ${since.toISOString()}::timestamptz
+      order by hour
+    `);
+    return result.rows.map((row) => ({ ...row, hour: new Date(row.hour) }));
+  }
+
+  // In chunks, so no statement holds locks on millions of rows at once.
+  async purgeOlderThan(pointCutoff: Date, hourlyCutoff: Date): Promise<{ points: number; hours: number }> {
+    let points = 0;
+    let hours = 0;
+    for (;;) {
+      const result = await this.db.execute(sql`
+        delete from metric_point where ctid = any(array(
+          select ctid from metric_point where time < ${pointCutoff.toISOString()}::timestamptz limit ${purgeChunkSize}
+        ))
+      `);
+      points += result.rowCount ?? 0;
+      if ((result.rowCount ?? 0) < purgeChunkSize) break;
+    }
+    for (;;) {
+      const result = await this.db.execute(sql`
+        delete from metric_hourly where ctid = any(array(
+          select ctid from metric_hourly where hour < ${hourlyCutoff.toISOString()}::timestamptz limit ${purgeChunkSize}
+        ))
+      `);
+      hours += result.rowCount ?? 0;
+      if ((result.rowCount ?? 0) < purgeChunkSize) break;
+    }
+    return { points, hours };
+  }
+}

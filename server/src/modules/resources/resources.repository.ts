@@ -1,0 +1,111 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { resources, tenants } from '../../db/schema';
+
+export interface ResourceSettingsRow {
+  id: string;
+  tenantId: string;
+  automated: number;
+}
+
+export interface ResourceSearchRow {
+  armId: string;
+  name: string;
+  category: string;
+  subcategory: string;
+  automated: number;
+  maintenanceWindow: number | null;
+  predictionMethod: string;
+  tenantId: string;
+  subscriptionName: string | null;
+  resourceGroup: string;
+}
+
+export class ResourcesRepository {
+  constructor(private readonly db: Db) {}
+
+  // Changes whenever any of the team's tenants changes its resources, or a tenant comes or goes.
+  async readTeamVersion(teamId: string): Promise<string> {
+    const result = await this.db.execute<{ version: string }>(sql`
+      select coalesce(string_agg(id::text || ':' || resources_version, ',' order by id), '') as version
+      from tenant where team_id = ${teamId}::uuid
+    `);
+    return result.rows[0]?.version ?? '';
+  }
+
+  // The Cloud Resources list as JSON text built by PostgreSQL, in the contract's field names and
+  // order (tenant, resource group, name): Node neither parses rows nor serialises objects.
+  async readCloudResourcesJson(teamId: string): Promise<string> {
+    const result = await this.db.execute<{ body: string }>(sql`
+      select '[' || coalesce(string_agg(listed.json, ',' order by listed.tenant_name, listed.tenant_id,
+                                        listed.group_order, listed.name_order, listed.id), '') || ']' as body
+      from (
+        select row_to_json(fields)::text as json,
+               tenant.friendly_name as tenant_name,
+               tenant.id as tenant_id,
+               lower(resource.resource_group) as group_order,
+               lower(resource.name) as name_order,
+               resource.id
+        from resource
+        join tenant on tenant.id = resource.tenant_id
+        left join subscription on subscription.id = resource.subscription_id
+        cross join lateral (
+          select resource.arm_id as "ResourceId",
+                 resource.type as "ResourceType",
+                 subscription.display_name as "SubscriptionName",
+                 nullif(resource.resource_group, '') as "ResourceGroup",
+                 tenant.id as "TenantId",
+                 tenant.friendly_name as "TenantName",
+                 to_char(resource.last_read at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "LastRead",
+                 case when resource.automated = 1 then 1 else 0 end as "Automated",
+                 resource.active_hours_start as "ActiveHoursStart",
+                 resource.active_hours_end as "ActiveHoursEnd"
+        ) as fields
+        where tenant.team_id = ${teamId}::uuid
+      ) as listed
+    `);
+    return result.rows[0]?.body ?? '[]';
+  }
+
+  async findForTeam(teamId: string, armId: string): Promise<ResourceSettingsRow | undefined> {
+    const [row] = await this.db
+      .select({ id: resources.id, tenantId: resources.tenantId, automated: resources.automated })
+      .from(resources)
+      .innerJoin(tenants, eq(tenants.id, resources.tenantId))
+      .where(and(eq(tenants.teamId, teamId), eq(sql`lower(${resources.armId})`, armId.toLowerCase())))
+      .limit(1);
+    return row;
+  }
+
+  async updateSettings(
+    resource: ResourceSettingsRow,
+    settings: { automated: number; activeHoursStart: number; activeHoursEnd: number },
+  ): Promise<void> {
+    await this.db.transaction(async (transaction) => {
+      await transaction.update(resources).set(settings).where(eq(resources.id, resource.id));
+      await transaction
+        .update(tenants)
+        .set({ resourcesVersion: sql`${tenants.resourcesVersion} + 1` })
+        .where(eq(tenants.id, resource.tenantId));
+    });
+  }
+
+  // Case-insensitive substring of the name or the ARM id.
+  async search(teamId: string, text: string, limit: number): Promise<ResourceSearchRow[]> {
+    const pattern = `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    const result = await this.db.execute<{ [Key in keyof ResourceSearchRow]: ResourceSearchRow[Key] }>(sql`
+      select resource.arm_id as "armId", resource.name, resource.category, resource.subcategory,
+             resource.automated, resource.maintenance_window as "maintenanceWindow",
+             resource.prediction_method as "predictionMethod", resource.tenant_id as "tenantId",
+             subscription.display_name as "subscriptionName", resource.resource_group as "resourceGroup"
+      from resource
+      join tenant on tenant.id = resource.tenant_id
+      left join subscription on subscription.id = resource.subscription_id
+      where tenant.team_id = ${teamId}::uuid
+        and (resource.name ilike ${pattern} or resource.arm_id ilike ${pattern})
+      order by lower(resource.name), resource.id
+      limit ${limit}
+    `);
+    return result.rows;
+  }
+}

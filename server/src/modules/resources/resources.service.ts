@@ -1,0 +1,95 @@
+import { resourceSavedText } from '@cloudtrim/contracts/messages';
+import type {
+  AutomationResource,
+  FindResourcesResponse,
+  SaveCloudResourceRequest,
+  SaveCloudResourceResponse,
+} from '@cloudtrim/contracts/resources';
+import { saveCloudResourceRequestSchema } from '@cloudtrim/contracts/resources';
+import { notFound } from '../../lib/http-errors';
+import type { ResourcesRepository } from './resources.repository';
+
+export const searchResultLimit = 50;
+const cachedTeamLimit = 200;
+
+// The short texts of the PREDICTION METHOD column.
+const predictionMethodTexts: Readonly<Record<string, string>> = {
+  'p95-14d': 'P95 over 14 days',
+};
+
+interface CachedList {
+  version: string;
+  body: Promise<string>;
+}
+
+export class ResourcesService {
+  // Per team: the Cloud Resources JSON and the inventory version it was built from. A version read
+  // (one small indexed query) decides whether it is still current, so every process of a
+  // scaled-out API stays correct without telling the others.
+  private readonly cache = new Map<string, CachedList>();
+
+  constructor(private readonly resources: ResourcesRepository) {}
+
+  async readCloudResourcesJson(teamId: string): Promise<string> {
+    const version = await this.resources.readTeamVersion(teamId);
+    const cached = this.cache.get(teamId);
+    if (cached && cached.version === version) return cached.body;
+    // Concurrent requests for a stale list share one rebuild.
+    const body = this.resources.readCloudResourcesJson(teamId);
+    this.remember(teamId, { version, body });
+    try {
+      return await body;
+    } catch (error) {
+      this.cache.delete(teamId);
+      throw error;
+    }
+  }
+
+  async saveCloudResource(
+    teamId: string,
+    request: SaveCloudResourceRequest,
+  ): Promise<SaveCloudResourceResponse> {
+    const [item] = saveCloudResourceRequestSchema.parse(request);
+    const resource = await this.resources.findForTeam(teamId, item!.ResourceId);
+    if (!resource) throw notFound('Resource not found.');
+    // The list shows 'No Change' (2) as not automated; saving hours from it keeps 'No Change'.
+    const automated = item!.Automated === 1 ? 1 : resource.automated === 1 ? 0 : resource.automated;
+    await this.resources.updateSettings(resource, {
+      automated,
+      activeHoursStart: item!.ActiveHoursStart,
+      activeHoursEnd: item!.ActiveHoursEnd,
+    });
+    return { message: resourceSavedText };
+  }
+
+  async findResources(teamId: string, partialResource: string): Promise<FindResourcesResponse> {
+    const rows = await this.resources.search(teamId, partialResource.trim(), searchResultLimit);
+    return {
+      Data: rows.map(
+        (row): AutomationResource => ({
+          ResourceName: row.name,
+          ResourceCategory: row.category,
+          SubCategory: row.subcategory,
+          ResourceId: row.armId,
+          Automated: row.automated === 1 ? 1 : row.automated === 2 ? 2 : 0,
+          MaintenanceWindow: row.maintenanceWindow,
+          PredictionMethod: row.predictionMethod,
+          PredictionMethodFriendlyShortText:
+            predictionMethodTexts[row.predictionMethod] ?? row.predictionMethod,
+          TenantId: row.tenantId,
+          SubscriptionName: row.subscriptionName ?? '',
+          ResourceGroup: row.resourceGroup,
+        }),
+      ),
+    };
+  }
+
+  private remember(teamId: string, entry: CachedList): void {
+    this.cache.delete(teamId);
+    if (this.cache.size >= cachedTeamLimit) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+    this.cache.set(teamId, entry);
+  }
+}

@@ -1,0 +1,120 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { subscriptions, tenants } from '../../db/schema';
+
+export type TenantRow = typeof tenants.$inferSelect;
+
+export interface TenantSummary {
+  id: string;
+  friendlyName: string;
+  type: 'Azure';
+  azureTenantId: string;
+  applicationId: string;
+  hasSecret: boolean;
+  status: string;
+  isHealthy: boolean;
+  isActive: boolean;
+  lastSyncAt: Date | null;
+  resourceCount: number;
+}
+
+export interface NewTenant {
+  teamId: string;
+  friendlyName: string;
+  azureTenantId: string;
+  applicationId: string;
+  encryptedSecret: string;
+  subscriptions: { subscriptionId: string; displayName: string; state: string }[];
+}
+
+export class TenantRepository {
+  constructor(private readonly db: Db) {}
+
+  // One query for the whole list; the count reads the (tenant, arm id) index only.
+  async listForTeam(teamId: string): Promise<TenantSummary[]> {
+    return this.db
+      .select({
+        id: tenants.id,
+        friendlyName: tenants.friendlyName,
+        type: tenants.type,
+        azureTenantId: tenants.azureTenantId,
+        applicationId: tenants.applicationId,
+        hasSecret: sql<boolean>`${tenants.encryptedSecret} is not null`,
+        status: tenants.status,
+        isHealthy: tenants.isHealthy,
+        isActive: tenants.isActive,
+        lastSyncAt: tenants.lastSyncAt,
+        resourceCount: sql<number>`(select count(*)::int from resource where resource.tenant_id = tenant.id)`,
+      })
+      .from(tenants)
+      .where(eq(tenants.teamId, teamId))
+      .orderBy(asc(tenants.friendlyName), asc(tenants.id));
+  }
+
+  async findById(id: string): Promise<TenantRow | undefined> {
+    const [row] = await this.db.select().from(tenants).where(eq(tenants.id, id));
+    return row;
+  }
+
+  async findByAzureTenant(teamId: string, azureTenantId: string): Promise<TenantRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(tenants)
+      .where(and(eq(tenants.teamId, teamId), eq(tenants.azureTenantId, azureTenantId)));
+    return row;
+  }
+
+  async listActiveIds(): Promise<string[]> {
+    const rows = await this.db.select({ id: tenants.id }).from(tenants).where(eq(tenants.isActive, true));
+    return rows.map((row) => row.id);
+  }
+
+  // Undefined when the team already has this Azure tenant (the unique index decides, race-free).
+  async insert(tenant: NewTenant): Promise<TenantRow | undefined> {
+    return this.db.transaction(async (transaction) => {
+      const [created] = await transaction
+        .insert(tenants)
+        .values({
+          teamId: tenant.teamId,
+          friendlyName: tenant.friendlyName,
+          azureTenantId: tenant.azureTenantId,
+          applicationId: tenant.applicationId,
+          encryptedSecret: tenant.encryptedSecret,
+          status: 'Pending',
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (!created) return undefined;
+      if (tenant.subscriptions.length > 0) {
+        await transaction
+          .insert(subscriptions)
+          .values(tenant.subscriptions.map((subscription) => ({ ...subscription, tenantId: created.id })));
+      }
+      return created;
+    });
+  }
+
+  // Resources, subscriptions, metrics and their points go with it (foreign keys cascade).
+  async deleteForTeam(teamId: string, id: string): Promise<TenantRow | undefined> {
+    const [deleted] = await this.db
+      .delete(tenants)
+      .where(and(eq(tenants.teamId, teamId), eq(tenants.id, id)))
+      .returning();
+    return deleted;
+  }
+
+  async recordSyncResult(
+    id: string,
+    result: { status: string; isHealthy: boolean; error: string | null; at: Date },
+  ) {
+    await this.db
+      .update(tenants)
+      .set({
+        status: result.status,
+        isHealthy: result.isHealthy,
+        lastError: result.error,
+        ...(result.isHealthy ? { lastSyncAt: result.at } : {}),
+      })
+      .where(eq(tenants.id, id));
+  }
+}
