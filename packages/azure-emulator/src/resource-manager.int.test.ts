@@ -47,9 +47,16 @@ describe('Resource Manager through @azure/arm-resources and raw calls', () => {
   });
 
   it('lists subscriptions through an ARM client pipeline, which adds the token and the agent', async () => {
-    const client = new ResourceManagementClient(kit.createCredential(1, 0), fabrikamProduction, kit.armOptions);
+    const client = new ResourceManagementClient(
+      kit.createCredential(1, 0),
+      fabrikamProduction,
+      kit.armOptions,
+    );
     const response = await client.sendRequest(
-      createPipelineRequest({ url: `${kit.emulator.url}/subscriptions?api-version=2022-12-01`, method: 'GET' }),
+      createPipelineRequest({
+        url: `${kit.emulator.url}/subscriptions?api-version=2022-12-01`,
+        method: 'GET',
+      }),
     );
     expect(response.status).toBe(200);
     expect(JSON.parse(response.bodyAsText ?? '{}')).toMatchObject({
