@@ -26,28 +26,30 @@ export class Mailbox {
   private refusalsLeft = 0;
   refusedCount = 0;
 
-  private constructor(
-    private readonly server: SMTPServer,
-    readonly url: string,
-  ) {}
+  private readonly server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData: (stream, session, callback) => {
+      simpleParser(stream)
+        .then((parsed) => this.accept(parsed, session.envelope.rcptTo, callback))
+        .catch(callback);
+    },
+  });
+  private port = 0;
+
+  private constructor() {}
 
   static async start(): Promise<Mailbox> {
-    let mailbox: Mailbox | undefined;
-    const server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, session, callback) {
-        simpleParser(stream)
-          .then((parsed) => mailbox!.accept(parsed, session.envelope.rcptTo, callback))
-          .catch(callback);
-      },
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const address = server.server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    mailbox = new Mailbox(server, `smtp://127.0.0.1:${port}`);
+    const mailbox = new Mailbox();
+    await new Promise<void>((resolve) => mailbox.server.listen(0, '127.0.0.1', resolve));
+    const address = mailbox.server.server.address();
+    mailbox.port = typeof address === 'object' && address ? address.port : 0;
     return mailbox;
+  }
+
+  get url(): string {
+    return `smtp://127.0.0.1:${this.port}`;
   }
 
   // The next `count` deliveries are refused with a temporary failure (451).

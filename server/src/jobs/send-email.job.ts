@@ -22,7 +22,7 @@ export function sendEmailJob(container: Container): JobDefinition<typeof sendEma
     retryDelaySeconds: container.config.mailRetryDelaySeconds,
     expireInSeconds: 120,
     // Someone is waiting for this mail to follow its link.
-    pollingIntervalSeconds: 1,
+    pollingIntervalSeconds: 0.5,
     handle: (payload) => container.mail.deliver(payload),
   };
 }

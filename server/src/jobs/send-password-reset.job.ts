@@ -17,7 +17,7 @@ export function sendPasswordResetJob(
   return {
     ...sendPasswordResetQueue,
     retryLimit: 3,
-    pollingIntervalSeconds: 1,
+    pollingIntervalSeconds: 0.5,
     handle: ({ email }) => container.password.sendResetLink(email),
   };
 }

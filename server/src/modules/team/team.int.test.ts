@@ -1,0 +1,293 @@
+import { inviteConflictText, inviteSuccessText } from '@cloudtrim/contracts/messages';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bearer,
+  createTestContext,
+  createUser,
+  logIn,
+  type TestContext,
+  type TestUser,
+} from '../../../test/helper';
+import { Mailbox, waitForMailJobs } from '../../../test/mailbox';
+import { lastMemberText, notInTeamText, teamRules } from './team.service';
+
+let context: TestContext;
+let mailbox: Mailbox;
+let clockOffsetMs = 0;
+let emailCounter = 0;
+
+beforeAll(async () => {
+  mailbox = await Mailbox.start();
+  context = await createTestContext({
+    hasWorkers: true,
+    environment: { SMTP_URL: mailbox.url },
+    now: () => new Date(Date.now() + clockOffsetMs),
+  });
+});
+afterAll(async () => {
+  await context.close();
+  await mailbox.close();
+});
+
+function newEmail(): string {
+  emailCounter += 1;
+  return `colleague${emailCounter}-${Date.now()}@example.com`;
+}
+
+interface SignedInUser extends TestUser {
+  token: string;
+}
+
+async function createSignedInUser(teamId?: string, firstName = 'Ada'): Promise<SignedInUser> {
+  const user = await createUser(context, { teamId, firstName });
+  return { ...user, token: await logIn(context, user) };
+}
+
+const getTeam = (token: string) =>
+  context.app.inject({ method: 'GET', url: '/api/v1/team', headers: bearer(token) });
+
+const invite = (token: string, emailAddress: string) =>
+  context.app.inject({
+    method: 'POST',
+    url: `/api/v1/colleague?emailAddress=${encodeURIComponent(emailAddress)}`,
+    headers: bearer(token),
+  });
+
+const removeFromTeam = (token: string, emailAddress: string) =>
+  context.app.inject({
+    method: 'DELETE',
+    url: '/api/v1/team',
+    headers: bearer(token),
+    payload: { emailAddress },
+  });
+
+const getDetails = (token: string) =>
+  context.app.inject({ method: 'GET', url: '/api/v1/account/details', headers: bearer(token) });
+
+// The invitation link leads to the same /verify screen as a sign-up link.
+async function receiveInvitationToken(email: string): Promise<string> {
+  const mail = await mailbox.nextMailTo(email);
+  const match = /^http:\/\/cloudtrim\.test\/verify\?([A-Za-z0-9_-]+)$/.exec(mail.link);
+  if (!match) throw new Error(`unexpected link ${mail.link}`);
+  return match[1]!;
+}
+
+function completeSignup(guid: string, emailAddress: string) {
+  return context.app.inject({
+    method: 'PUT',
+    url: '/api/v1/emailaddress',
+    payload: { guid, emailAddress, password: 'Joined-Team-2026', firstName: 'Grace', lastName: 'Hopper' },
+  });
+}
+
+describe('GET /api/v1/team', () => {
+  it('lists the members of the caller’s team only', async () => {
+    const alice = await createSignedInUser(undefined, 'Alice');
+    const bob = await createSignedInUser(alice.teamId, 'Bob');
+    const outsider = await createSignedInUser();
+    const response = await getTeam(alice.token);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual(
+      [alice, bob]
+        .map((member, index) => ({
+          EmailAddress: member.email,
+          FirstName: index === 0 ? 'Alice' : 'Bob',
+          LastName: 'Lovelace',
+          Status: 'Active',
+        }))
+        .sort((left, right) => left.EmailAddress.localeCompare(right.EmailAddress)),
+    );
+    expect((await getTeam(outsider.token)).json()).toEqual([
+      { EmailAddress: outsider.email, FirstName: 'Ada', LastName: 'Lovelace', Status: 'Active' },
+    ]);
+  });
+
+  it('answers 401 without a session', async () => {
+    expect((await context.app.inject({ method: 'GET', url: '/api/v1/team' })).statusCode).toBe(401);
+  });
+});
+
+describe('POST /api/v1/colleague', () => {
+  it('invites by mail; the link signs the colleague up into the inviter’s team, once', async () => {
+    const inviter = await createSignedInUser(undefined, 'Alice');
+    const email = newEmail();
+    const response = await invite(inviter.token, email);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ message: inviteSuccessText });
+    expect((await getTeam(inviter.token)).json()).toContainEqual({
+      EmailAddress: email,
+      FirstName: '',
+      LastName: '',
+      Status: 'Invited',
+    });
+
+    const mail = await mailbox.nextMailTo(email);
+    expect(mail.subject).toBe('You have been invited to join a team on Cloudtrim');
+    expect(mail.text).toContain(`Alice Lovelace (${inviter.email})`);
+    expect(mail.text).toContain('expires in 7 days');
+    const token = /verify\?([A-Za-z0-9_-]+)$/.exec(mail.link)![1]!;
+
+    const link = await context.app.inject({ method: 'GET', url: `/api/v1/emailaddress?guid=${token}` });
+    expect(link.json()).toEqual({ EmailAddress: email });
+    expect((await completeSignup(token, email)).statusCode).toBe(200);
+    const colleagueToken = await logIn(context, { email, password: 'Joined-Team-2026' });
+    const team = (await getTeam(colleagueToken)).json();
+    expect(team).toContainEqual({
+      EmailAddress: email,
+      FirstName: 'Grace',
+      LastName: 'Hopper',
+      Status: 'Active',
+    });
+    expect(team).toContainEqual(expect.objectContaining({ EmailAddress: inviter.email, Status: 'Active' }));
+    expect(team.filter((member: { Status: string }) => member.Status === 'Invited')).toEqual([]);
+
+    expect((await completeSignup(token, email)).statusCode).toBe(401);
+  });
+
+  it('answers 409 for an address with an account or a pending invitation, from any team', async () => {
+    const inviter = await createSignedInUser();
+    const existing = await createUser(context);
+    const existingResponse = await invite(inviter.token, existing.email);
+    expect(existingResponse.statusCode).toBe(409);
+    expect(existingResponse.json().message).toBe(inviteConflictText(existing.email));
+    expect((await invite(inviter.token, inviter.email)).statusCode).toBe(409);
+
+    const email = newEmail();
+    expect((await invite(inviter.token, email)).statusCode).toBe(200);
+    expect((await invite(inviter.token, email)).statusCode).toBe(409);
+    const otherTeam = await createSignedInUser();
+    expect((await invite(otherTeam.token, email)).statusCode).toBe(409);
+    await mailbox.nextMailTo(email);
+  });
+
+  it('lets an invitation lapse after 7 days: the link is refused, the list drops it, a new one can be sent', async () => {
+    const inviter = await createSignedInUser();
+    const email = newEmail();
+    await invite(inviter.token, email);
+    const token = await receiveInvitationToken(email);
+    clockOffsetMs = teamRules.invitationLifetimeSeconds * 1000 + 1000;
+    try {
+      const link = await context.app.inject({ method: 'GET', url: `/api/v1/emailaddress?guid=${token}` });
+      expect(link.statusCode).toBe(401);
+      expect((await completeSignup(token, email)).statusCode).toBe(401);
+      // A week later the inviter's session has long expired.
+      const inviterToken = await logIn(context, inviter);
+      const team = await getTeam(inviterToken);
+      expect(team.statusCode).toBe(200);
+      expect(team.json()).not.toContainEqual(expect.objectContaining({ EmailAddress: email }));
+      expect((await invite(inviterToken, email)).statusCode).toBe(200);
+      const freshToken = await receiveInvitationToken(email);
+      expect((await completeSignup(freshToken, email)).statusCode).toBe(200);
+    } finally {
+      clockOffsetMs = 0;
+    }
+  });
+
+  it('refuses a malformed address with 400', async () => {
+    const inviter = await createSignedInUser();
+    const response = await invite(inviter.token, 'not-an-address');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().field).toBe('emailAddress');
+  });
+
+  it(`answers 429 past ${teamRules.invitationsPerUser.limit} invitations an hour`, async () => {
+    const inviter = await createSignedInUser();
+    const existing = await createUser(context);
+    // Every call counts, so probing which addresses have accounts is bounded too.
+    for (let attempt = 0; attempt < teamRules.invitationsPerUser.limit; attempt += 1) {
+      expect((await invite(inviter.token, existing.email)).statusCode).toBe(409);
+    }
+    const email = newEmail();
+    expect((await invite(inviter.token, email)).statusCode).toBe(429);
+    await waitForMailJobs(context);
+    expect(mailbox.mailsTo(email)).toEqual([]);
+  });
+});
+
+describe('DELETE /api/v1/team', () => {
+  it('removes a member: their sessions end, and they keep their account in a team of their own', async () => {
+    const alice = await createSignedInUser(undefined, 'Alice');
+    const bob = await createSignedInUser(alice.teamId, 'Bob');
+    const response = await removeFromTeam(alice.token, bob.email.toUpperCase());
+    expect(response.statusCode).toBe(200);
+    expect(response.json().message).toContain(bob.email);
+    expect((await getDetails(bob.token)).statusCode).toBe(401);
+    expect((await getDetails(alice.token)).statusCode).toBe(200);
+    expect((await getTeam(alice.token)).json()).toEqual([
+      expect.objectContaining({ EmailAddress: alice.email }),
+    ]);
+
+    const bobAgain = await logIn(context, bob);
+    expect((await getTeam(bobAgain)).json()).toEqual([
+      { EmailAddress: bob.email, FirstName: 'Bob', LastName: 'Lovelace', Status: 'Active' },
+    ]);
+    const moved = await context.container.repositories.users.findByEmail(bob.email);
+    expect(moved!.teamId).not.toBe(alice.teamId);
+  });
+
+  it('withdraws an invitation, whose link then stops working', async () => {
+    const inviter = await createSignedInUser();
+    const email = newEmail();
+    await invite(inviter.token, email);
+    const token = await receiveInvitationToken(email);
+    const response = await removeFromTeam(inviter.token, email);
+    expect(response.statusCode).toBe(200);
+    expect((await getTeam(inviter.token)).json()).not.toContainEqual(
+      expect.objectContaining({ EmailAddress: email }),
+    );
+    const link = await context.app.inject({ method: 'GET', url: `/api/v1/emailaddress?guid=${token}` });
+    expect(link.statusCode).toBe(401);
+  });
+
+  it('refuses to remove the last member of a team', async () => {
+    const loner = await createSignedInUser();
+    const response = await removeFromTeam(loner.token, loner.email);
+    expect(response.statusCode).toBe(409);
+    expect(response.json().message).toBe(lastMemberText);
+    expect((await getDetails(loner.token)).statusCode).toBe(200);
+  });
+
+  it('lets a member leave a team of two, ending their own sessions', async () => {
+    const alice = await createSignedInUser();
+    const bob = await createSignedInUser(alice.teamId);
+    expect((await removeFromTeam(bob.token, bob.email)).statusCode).toBe(200);
+    expect((await getDetails(bob.token)).statusCode).toBe(401);
+    expect((await getTeam(alice.token)).json()).toHaveLength(1);
+  });
+
+  it('answers 404 for another team’s member or invitation, and changes nothing there', async () => {
+    const alice = await createSignedInUser();
+    const bob = await createSignedInUser(alice.teamId);
+    const invited = newEmail();
+    await invite(alice.token, invited);
+    const mallory = await createSignedInUser();
+    // Mallory's team has two members, so "last member" cannot be the reason for refusing.
+    await createSignedInUser(mallory.teamId);
+
+    for (const email of [bob.email, invited, 'nobody@example.com']) {
+      const response = await removeFromTeam(mallory.token, email);
+      expect(response.statusCode).toBe(404);
+      expect(response.json().message).toBe(notInTeamText);
+    }
+    expect((await getDetails(bob.token)).statusCode).toBe(200);
+    const aliceTeam = (await getTeam(alice.token)).json();
+    expect(aliceTeam).toContainEqual(expect.objectContaining({ EmailAddress: bob.email, Status: 'Active' }));
+    expect(aliceTeam).toContainEqual(expect.objectContaining({ EmailAddress: invited, Status: 'Invited' }));
+    expect((await getTeam(mallory.token)).json()).not.toContainEqual(
+      expect.objectContaining({ EmailAddress: bob.email }),
+    );
+    await mailbox.nextMailTo(invited);
+  });
+
+  it('refuses a malformed body with 400', async () => {
+    const alice = await createSignedInUser();
+    const response = await context.app.inject({
+      method: 'DELETE',
+      url: '/api/v1/team',
+      headers: bearer(alice.token),
+      payload: { email: alice.email },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().field).toBe('emailAddress');
+  });
+});
