@@ -50,6 +50,23 @@ export async function logInThroughForm(
   await page.getByRole('button', { name: 'LOG IN' }).click();
 }
 
+// A fresh address nobody has used, for flows that create an account through the product itself.
+export function createEmailAddress(name: string): string {
+  return `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`;
+}
+
+// Fills the account completion form a /verify (or invitation) link opens, and sends it.
+export async function completeAccountForm(
+  page: Page,
+  person: { firstName: string; lastName: string; password: string },
+): Promise<void> {
+  await page.getByLabel('Password', { exact: true }).fill(person.password);
+  await page.getByLabel('Confirm Password', { exact: true }).fill(person.password);
+  await page.getByLabel('First Name').fill(person.firstName);
+  await page.getByLabel('Last Name').fill(person.lastName);
+  await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
+}
+
 // Waits for the next mail to `to` whose subject matches, received after `since`.
 export async function waitForMail(
   to: string,

@@ -3,7 +3,6 @@ import { createBrowserRouter, type RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { ComingSoon } from '../components/coming-soon';
 import { LoadingScreen } from '../components/loading-screen';
-import { Profile } from '../features/account/components/profile';
 import { RecentActivity } from '../features/activity/components/recent-activity';
 import { Recommendations } from '../features/recommendations/components/recommendations';
 import { CloudResources } from '../features/resources/components/cloud-resources';
@@ -15,6 +14,7 @@ import { RootLayout } from './root-layout';
 import { RouteError } from './route-error';
 import { LoginRoute } from './routes/login';
 import { NotFoundRoute } from './routes/not-found';
+import { ProfileRoute } from './routes/profile';
 import { RecoverRoute } from './routes/recover';
 import { ResetPasswordRoute } from './routes/reset-password';
 import { SandboxRoute } from './routes/sandbox';
@@ -57,7 +57,7 @@ export const routes: RouteObject[] = [
           { path: paths.pending, element: <PendingAutomation /> },
           { path: paths.team, element: <ManageTeam /> },
           { path: paths.tenants, element: <ManageTenants /> },
-          { path: paths.profile, element: <Profile /> },
+          { path: paths.profile, element: <ProfileRoute /> },
           { path: paths.recommendations, element: <Recommendations /> },
           {
             path: paths.automation,

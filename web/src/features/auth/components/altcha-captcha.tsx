@@ -1,0 +1,59 @@
+import { useEffect, useRef, useState } from 'react';
+import Spinner from 'react-bootstrap/Spinner';
+import { genericErrorText } from '@cloudtrim/contracts/messages';
+import { env } from '../../../config/env';
+
+interface AltchaCaptchaProps {
+  /** The solution to send as ReCaptchaResponse once the box is ticked and solved; null until then. */
+  onAnswer: (answer: string | null) => void;
+}
+
+const altchaTagName = 'altcha-widget';
+
+function isAltchaDefined(): boolean {
+  return customElements.get(altchaTagName) !== undefined;
+}
+
+/**
+ * ALTCHA's self-hosted proof of work. It is solved when the user ticks its box (auto="off"), so the form
+ * can still ask for the box to be checked (SPEC §5). The widget's code is loaded only on this screen.
+ */
+export function AltchaCaptcha({ onAnswer }: AltchaCaptchaProps) {
+  const widgetRef = useRef<HTMLElement>(null);
+  const [isLoaded, setIsLoaded] = useState(isAltchaDefined);
+  const [hasLoadFailed, setHasLoadFailed] = useState(false);
+
+  useEffect(() => {
+    if (isLoaded) return;
+    let isCurrent = true;
+    import('altcha')
+      .then(() => {
+        if (isCurrent) setIsLoaded(true);
+      })
+      .catch((error: unknown) => {
+        console.error('Loading the captcha failed', error);
+        if (isCurrent) setHasLoadFailed(true);
+      });
+    return () => {
+      isCurrent = false;
+    };
+  }, [isLoaded]);
+
+  useEffect(() => {
+    const widget = widgetRef.current;
+    if (!widget) return;
+    function onStateChange(event: Event) {
+      const { state, payload } = (event as AltchaStateChangeEvent).detail;
+      onAnswer(state === 'verified' && payload ? payload : null);
+    }
+    widget.addEventListener('statechange', onStateChange);
+    return () => widget.removeEventListener('statechange', onStateChange);
+  }, [isLoaded, onAnswer]);
+
+  if (hasLoadFailed) return <p className="text-danger small mb-0">{genericErrorText}</p>;
+  if (!isLoaded)
+    return <Spinner animation="border" size="sm" role="status" aria-label="Loading the captcha" />;
+  return (
+    <altcha-widget ref={widgetRef} challengeurl={`${env.apiBaseUrl}/api/v1/captcha/challenge`} auto="off" />
+  );
+}

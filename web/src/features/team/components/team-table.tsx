@@ -1,0 +1,71 @@
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Spinner from 'react-bootstrap/Spinner';
+import Table from 'react-bootstrap/Table';
+import { loadErrorText, loadingText, noTeamMembersText } from '@cloudtrim/contracts/messages';
+import { useRemoveTeamMember } from '../api/remove-team-member';
+import { useTeam } from '../api/get-team';
+
+/** 'Your Team': every member and pending invitation, each with a REMOVE button. */
+export function TeamTable() {
+  const team = useTeam();
+  const removeMember = useRemoveTeamMember();
+  const removingEmail = removeMember.isPending ? removeMember.variables.emailAddress : null;
+
+  if (team.isPending) {
+    return (
+      <div className="d-flex align-items-center gap-2 text-body-secondary" role="status">
+        <Spinner animation="border" size="sm" aria-hidden="true" />
+        {loadingText}
+      </div>
+    );
+  }
+  if (team.isError) return <Alert variant="danger">{loadErrorText(team.error.message)}</Alert>;
+
+  return (
+    <>
+      {removeMember.isError ? (
+        <Alert variant="danger" dismissible onClose={() => removeMember.reset()}>
+          {removeMember.error.message}
+        </Alert>
+      ) : null}
+      {team.data.length === 0 ? (
+        <p className="text-body-secondary">{noTeamMembersText}</p>
+      ) : (
+        <Table responsive hover className="align-middle bg-white">
+          <thead>
+            <tr>
+              <th scope="col">EMAIL</th>
+              <th scope="col">NAME</th>
+              <th scope="col">STATUS</th>
+              <th scope="col">REMOVE FROM TEAM</th>
+            </tr>
+          </thead>
+          <tbody>
+            {team.data.map((member) => (
+              <tr key={member.EmailAddress}>
+                <td>{member.EmailAddress}</td>
+                <td>{`${member.FirstName} ${member.LastName}`.trim()}</td>
+                <td>{member.Status}</td>
+                <td>
+                  <Button
+                    variant="outline-danger"
+                    size="sm"
+                    aria-label={`REMOVE ${member.EmailAddress}`}
+                    disabled={removeMember.isPending}
+                    onClick={() => removeMember.mutate({ emailAddress: member.EmailAddress })}
+                  >
+                    {removingEmail === member.EmailAddress ? (
+                      <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />
+                    ) : null}
+                    REMOVE
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+    </>
+  );
+}
