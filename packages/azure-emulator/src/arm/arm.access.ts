@@ -1,6 +1,6 @@
 import type { EmulatorServices } from '../emulator.services';
 import type { PrincipalRecord, SubscriptionRecord } from '../fleet/fleet.model';
-import { headerText, readQuery, sendArmError, type RequestContext } from '../http/http.context';
+import { readHeaderText, readQuery, sendArmError, type RequestContext } from '../http/http.context';
 import type { RequestWeight } from '../throttle/throttle.policy';
 
 // Authentication, authorization and throttling in the order Resource Manager applies them:
@@ -17,7 +17,7 @@ export function authenticateCaller(
   services: EmulatorServices,
   context: RequestContext,
 ): PrincipalRecord | undefined {
-  const header = headerText(context.request.headers.authorization);
+  const header = readHeaderText(context.request.headers.authorization);
   if (!header) {
     sendUnauthorized(
       context,

@@ -147,7 +147,7 @@ export class UnknownResourceError extends Error {
   }
 }
 
-export function toMinute(timeMs: number): number {
+export function convertToMinute(timeMs: number): number {
   return Math.floor(timeMs / 60000);
 }
 
@@ -280,7 +280,7 @@ export class Fleet {
       machine.workload,
       this.seedKey,
       machine.streamKey,
-      toMinute(date.getTime()),
+      convertToMinute(date.getTime()),
       {
         cpuCores: 0,
         memoryGiB: 0,
@@ -292,7 +292,7 @@ export class Fleet {
   /** CPU use in percent of the size in force at `date` (capped at 100), or undefined when not running. */
   cpuPercentAt(resourceId: string, date: Date): number | undefined {
     const machine = this.requireVirtualMachine(resourceId);
-    const minute = toMinute(date.getTime());
+    const minute = convertToMinute(date.getTime());
     if (findHistoryEntry(machine.powerHistory, minute).state !== 'running') return undefined;
     const size = findHistoryEntry(machine.sizeHistory, minute).size;
     const demand = computeDemandInto(
@@ -306,17 +306,21 @@ export class Fleet {
   }
 
   sizeAt(resourceId: string, date: Date): string {
-    return findHistoryEntry(this.requireVirtualMachine(resourceId).sizeHistory, toMinute(date.getTime())).size
-      .name;
+    return findHistoryEntry(
+      this.requireVirtualMachine(resourceId).sizeHistory,
+      convertToMinute(date.getTime()),
+    ).size.name;
   }
 
   powerStateAt(resourceId: string, date: Date): PowerState {
-    return findHistoryEntry(this.requireVirtualMachine(resourceId).powerHistory, toMinute(date.getTime()))
-      .state;
+    return findHistoryEntry(
+      this.requireVirtualMachine(resourceId).powerHistory,
+      convertToMinute(date.getTime()),
+    ).state;
   }
 
   summarizeVirtualMachines(date: Date): VirtualMachineSummary[] {
-    const minute = toMinute(date.getTime());
+    const minute = convertToMinute(date.getTime());
     return this.virtualMachines.map((machine) => ({
       id: machine.id,
       name: machine.name,

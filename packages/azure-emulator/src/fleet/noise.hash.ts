@@ -22,7 +22,7 @@ export function hashToUnit(first: number, second: number, third = 0): number {
 }
 
 /** Value noise in [0, 1): hashed knots every `periodMinutes`, smoothly interpolated between them. */
-export function smoothNoise(
+export function computeSmoothNoise(
   seedKey: number,
   streamKey: number,
   minute: number,

@@ -20,7 +20,7 @@ function createProfile(kind: WorkloadKind, label = kind): WorkloadProfile {
   return createWorkloadProfile(kind, reference, createSeededRandom(1, label));
 }
 
-function averageLevel(profile: WorkloadProfile, fromMinute: number, minutes: number): number {
+function computeAverageLevel(profile: WorkloadProfile, fromMinute: number, minutes: number): number {
   let sum = 0;
   for (let minute = fromMinute; minute < fromMinute + minutes; minute += 1) {
     sum += computeCpuLevel(profile, seedKey, streamKey, minute);
@@ -64,21 +64,23 @@ describe('workload models', () => {
   });
 
   it('idle machines use a few percent of their cores', () => {
-    expect(averageLevel(createProfile('idle'), mondayMinute, 7 * 1440)).toBeLessThan(0.06);
+    expect(computeAverageLevel(createProfile('idle'), mondayMinute, 7 * 1440)).toBeLessThan(0.06);
   });
 
   it('steady machines hold their level through the week', () => {
     const profile = createProfile('steady');
-    const daily = [0, 1, 2, 3, 4, 5, 6].map((day) => averageLevel(profile, mondayMinute + day * 1440, 1440));
+    const daily = [0, 1, 2, 3, 4, 5, 6].map((day) =>
+      computeAverageLevel(profile, mondayMinute + day * 1440, 1440),
+    );
     for (const level of daily) expect(level).toBeCloseTo(profile.baseLevel, 1);
   });
 
   it('business-hours machines are busy on weekday office hours, local time, and quiet otherwise', () => {
     const profile = createProfile('businessHours');
     // 10:00 to 16:00 in New York is 15:00 to 21:00 UTC.
-    const office = averageLevel(profile, mondayMinute + 15 * 60, 6 * 60);
-    const night = averageLevel(profile, mondayMinute + 6 * 60, 4 * 60);
-    const saturday = averageLevel(profile, mondayMinute + 5 * 1440 + 15 * 60, 6 * 60);
+    const office = computeAverageLevel(profile, mondayMinute + 15 * 60, 6 * 60);
+    const night = computeAverageLevel(profile, mondayMinute + 6 * 60, 4 * 60);
+    const saturday = computeAverageLevel(profile, mondayMinute + 5 * 1440 + 15 * 60, 6 * 60);
     expect(office).toBeGreaterThan(night * 3);
     expect(office).toBeGreaterThan(saturday * 3);
   });
@@ -87,8 +89,8 @@ describe('workload models', () => {
     const profile = createProfile('weeklyBatch');
     const weekStart = mondayMinute - 1440;
     const windowStart = weekStart + profile.batchStartMinuteOfWeek;
-    const inside = averageLevel(profile, windowStart + 20, profile.batchDurationMinutes - 40);
-    const outside = averageLevel(profile, windowStart + profile.batchDurationMinutes + 60, 1440);
+    const inside = computeAverageLevel(profile, windowStart + 20, profile.batchDurationMinutes - 40);
+    const outside = computeAverageLevel(profile, windowStart + profile.batchDurationMinutes + 60, 1440);
     expect(inside).toBeGreaterThan(0.6);
     expect(outside).toBeLessThan(0.15);
   });
@@ -96,8 +98,8 @@ describe('workload models', () => {
   it('growing machines need more every month', () => {
     const profile = createProfile('growing');
     const anchor = profile.growthAnchorMinute;
-    const early = averageLevel(profile, anchor, 1440);
-    const later = averageLevel(profile, anchor + 120 * 1440, 1440);
+    const early = computeAverageLevel(profile, anchor, 1440);
+    const later = computeAverageLevel(profile, anchor + 120 * 1440, 1440);
     expect(later).toBeGreaterThan(early * (1 + profile.growthPerDay * 100));
   });
 

@@ -1,4 +1,4 @@
-import { hashToUnit, smoothNoise } from './noise.hash';
+import { hashToUnit, computeSmoothNoise } from './noise.hash';
 
 // A workload says how much of a machine a service really needs at any minute. Levels are
 // fractions of the machine's reference (original) size, turned into absolute cores and GiB, so a
@@ -54,7 +54,7 @@ export function readMinuteOfWeek(minute: number): number {
   return ((sundayAligned % minutesPerWeek) + minutesPerWeek) % minutesPerWeek;
 }
 
-function ramp(value: number, start: number, end: number): number {
+function computeRamp(value: number, start: number, end: number): number {
   if (value <= start) return 0;
   if (value >= end) return 1;
   const fraction = (value - start) / (end - start);
@@ -73,7 +73,7 @@ function computeBusinessHoursShare(minute: number, utcOffsetHours: number): numb
   const dayOfWeek = readDayOfWeek(localMinute);
   if (dayOfWeek === 0 || dayOfWeek === 6) return 0;
   const minuteOfDay = ((localMinute % minutesPerDay) + minutesPerDay) % minutesPerDay;
-  return ramp(minuteOfDay, 7 * 60, 9 * 60) * (1 - ramp(minuteOfDay, 17 * 60, 19 * 60));
+  return computeRamp(minuteOfDay, 7 * 60, 9 * 60) * (1 - computeRamp(minuteOfDay, 17 * 60, 19 * 60));
 }
 
 function computeShapeLevel(
@@ -96,8 +96,8 @@ function computeShapeLevel(
         (readMinuteOfWeek(minute) - profile.batchStartMinuteOfWeek + minutesPerWeek) % minutesPerWeek;
       if (sinceStart >= profile.batchDurationMinutes) return profile.baseLevel;
       const share =
-        ramp(sinceStart, 0, 15) *
-        (1 - ramp(sinceStart, profile.batchDurationMinutes - 15, profile.batchDurationMinutes));
+        computeRamp(sinceStart, 0, 15) *
+        (1 - computeRamp(sinceStart, profile.batchDurationMinutes - 15, profile.batchDurationMinutes));
       return profile.baseLevel + (profile.peakLevel - profile.baseLevel) * share;
     }
     case 'growing': {
@@ -126,8 +126,8 @@ export function computeCpuLevel(
 ): number {
   const shape = computeShapeLevel(profile, seedKey, streamKey, minute);
   const wander =
-    (smoothNoise(seedKey, streamKey, minute, 60) - 0.5) * 1.2 +
-    (smoothNoise(seedKey, streamKey + 1, minute, 15) - 0.5) * 0.8;
+    (computeSmoothNoise(seedKey, streamKey, minute, 60) - 0.5) * 1.2 +
+    (computeSmoothNoise(seedKey, streamKey + 1, minute, 15) - 0.5) * 0.8;
   const jitter = (hashToUnit(seedKey, streamKey ^ jitterStreamSalt, minute) - 0.5) * 0.06;
   const level = shape * (1 + profile.noiseAmplitude * wander + jitter);
   return Math.min(maximumLevel, Math.max(0.002, level));
@@ -141,7 +141,7 @@ export function computeMemoryLevel(
   minute: number,
   cpuLevel: number,
 ): number {
-  const wander = (smoothNoise(seedKey, streamKey ^ memoryStreamSalt, minute, 240) - 0.5) * 0.06;
+  const wander = (computeSmoothNoise(seedKey, streamKey ^ memoryStreamSalt, minute, 240) - 0.5) * 0.06;
   const level = profile.memoryBaseLevel + profile.memoryCpuCoupling * Math.min(1, cpuLevel) + wander;
   return Math.min(1.5, Math.max(0.04, level));
 }
@@ -176,7 +176,7 @@ export interface WorkloadReference {
   readonly utcOffsetHours: number;
 }
 
-function between(random: () => number, low: number, high: number): number {
+function drawBetween(random: () => number, low: number, high: number): number {
   return low + (high - low) * random();
 }
 
@@ -200,47 +200,47 @@ export function createWorkloadProfile(
     growthPerDay: 0,
     growthAnchorMinute: growthEpochMinute,
     spikeProbability: 0,
-    memoryBaseLevel: between(random, 0.2, 0.5),
-    memoryCpuCoupling: between(random, 0.05, 0.3),
+    memoryBaseLevel: drawBetween(random, 0.2, 0.5),
+    memoryCpuCoupling: drawBetween(random, 0.05, 0.3),
   };
   switch (kind) {
     case 'idle':
-      return { ...common, baseLevel: between(random, 0.01, 0.04), peakLevel: 0.05, noiseAmplitude: 0.5 };
+      return { ...common, baseLevel: drawBetween(random, 0.01, 0.04), peakLevel: 0.05, noiseAmplitude: 0.5 };
     case 'steady':
-      return { ...common, baseLevel: between(random, 0.12, 0.55), peakLevel: 0.6, noiseAmplitude: 0.25 };
+      return { ...common, baseLevel: drawBetween(random, 0.12, 0.55), peakLevel: 0.6, noiseAmplitude: 0.25 };
     case 'businessHours':
       return {
         ...common,
-        baseLevel: between(random, 0.03, 0.12),
-        peakLevel: between(random, 0.35, 0.85),
+        baseLevel: drawBetween(random, 0.03, 0.12),
+        peakLevel: drawBetween(random, 0.35, 0.85),
         noiseAmplitude: 0.3,
       };
     case 'weeklyBatch':
       return {
         ...common,
-        baseLevel: between(random, 0.02, 0.08),
-        peakLevel: between(random, 0.7, 0.95),
+        baseLevel: drawBetween(random, 0.02, 0.08),
+        peakLevel: drawBetween(random, 0.7, 0.95),
         noiseAmplitude: 0.2,
         batchStartMinuteOfWeek:
-          Math.floor(between(random, 0, 7)) * minutesPerDay + Math.floor(between(random, 0, 6)) * 60,
-        batchDurationMinutes: Math.floor(between(random, 3, 8)) * 60,
+          Math.floor(drawBetween(random, 0, 7)) * minutesPerDay + Math.floor(drawBetween(random, 0, 6)) * 60,
+        batchDurationMinutes: Math.floor(drawBetween(random, 3, 8)) * 60,
       };
     case 'growing':
       return {
         ...common,
-        baseLevel: between(random, 0.15, 0.3),
+        baseLevel: drawBetween(random, 0.15, 0.3),
         peakLevel: 1,
         noiseAmplitude: 0.2,
-        growthPerDay: between(random, 0.001, 0.003),
-        growthAnchorMinute: growthEpochMinute + Math.floor(between(random, 0, 240)) * minutesPerDay,
+        growthPerDay: drawBetween(random, 0.001, 0.003),
+        growthAnchorMinute: growthEpochMinute + Math.floor(drawBetween(random, 0, 240)) * minutesPerDay,
       };
     case 'spiky':
       return {
         ...common,
-        baseLevel: between(random, 0.04, 0.15),
-        peakLevel: between(random, 0.6, 1),
+        baseLevel: drawBetween(random, 0.04, 0.15),
+        peakLevel: drawBetween(random, 0.6, 1),
         noiseAmplitude: 0.35,
-        spikeProbability: between(random, 0.02, 0.06),
+        spikeProbability: drawBetween(random, 0.02, 0.06),
       };
   }
 }

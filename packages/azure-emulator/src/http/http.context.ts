@@ -79,14 +79,14 @@ export function sendJson(
     'content-length': String(Buffer.byteLength(payload)),
     'x-ms-request-id': context.requestId,
     'x-ms-correlation-request-id':
-      headerText(context.request.headers['x-ms-client-request-id']) ?? context.requestId,
+      readHeaderText(context.request.headers['x-ms-client-request-id']) ?? context.requestId,
     ...context.extraHeaders,
     ...headers,
   });
   response.end(payload);
 }
 
-export function headerText(value: string | string[] | undefined): string | undefined {
+export function readHeaderText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EmulatorServices } from '../emulator.services';
 import type { TenantRecord } from '../fleet/fleet.model';
-import { headerText, sendJson, type RequestContext } from '../http/http.context';
+import { readHeaderText, sendJson, type RequestContext } from '../http/http.context';
 import type { Router } from '../http/http.router';
 
 // Entra ID as MSAL sees it with `disableInstanceDiscovery`: per-tenant OpenID configuration and
@@ -19,7 +19,7 @@ function sendEntraError(
   description: string,
 ): void {
   const traceId = randomUUID();
-  const correlationId = headerText(context.request.headers['client-request-id']) ?? randomUUID();
+  const correlationId = readHeaderText(context.request.headers['client-request-id']) ?? randomUUID();
   const timestamp = formatEntraTimestamp(new Date());
   sendJson(context, status, {
     error,
@@ -76,7 +76,7 @@ function readClientCredentials(
   context: RequestContext,
   form: URLSearchParams,
 ): { clientId?: string; secret?: string } {
-  const authorization = headerText(context.request.headers.authorization);
+  const authorization = readHeaderText(context.request.headers.authorization);
   if (authorization?.toLowerCase().startsWith('basic ')) {
     const decoded = Buffer.from(authorization.slice(6), 'base64').toString('utf8');
     const separator = decoded.indexOf(':');
