@@ -58,7 +58,8 @@ export async function buildApp(
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...container.captcha.getContentSources().scriptSrc],
+        frameSrc: ["'self'", ...container.captcha.getContentSources().frameSrc],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
         workerSrc: ["'self'", 'blob:'],

@@ -4,7 +4,7 @@ import type { AltchaChallengeResponse } from '@cloudtrim/contracts/captcha';
 import { createChallenge, extractParams, verifySolution } from 'altcha-lib';
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
-import type { CaptchaProvider, CaptchaVerdict } from './captcha.provider';
+import type { CaptchaContentSources, CaptchaProvider, CaptchaVerdict } from './captcha.provider';
 
 // Long enough to tick the box, then fill in and send the form.
 export const altchaChallengeLifetimeSeconds = 20 * 60;
@@ -25,6 +25,8 @@ export function deriveAltchaKey(jwtSecret: string): string {
 export class AltchaProvider implements CaptchaProvider {
   readonly name = 'altcha';
   readonly siteKey = undefined;
+  // The widget is bundled with the web app and fetches its challenge from this server.
+  readonly contentSources: CaptchaContentSources = { scriptSrc: [], frameSrc: [] };
 
   constructor(
     private readonly hmacKey: string,

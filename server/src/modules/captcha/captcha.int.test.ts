@@ -64,6 +64,7 @@ describe('ALTCHA (the default)', () => {
     const response = await context.app.inject({ method: 'GET', url: '/api/v1/captcha/config' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ provider: 'altcha' });
+    expect(response.headers['content-security-policy']).toContain("script-src 'self';");
   });
 
   it('GET /api/v1/captcha/challenge serves a fresh signed challenge, never cached', async () => {
@@ -172,6 +173,11 @@ describe('reCAPTCHA (CAPTCHA=recaptcha)', () => {
   it('GET /api/v1/captcha/config names reCAPTCHA and its site key; there is no ALTCHA challenge', async () => {
     const config = await context.app.inject({ method: 'GET', url: '/api/v1/captcha/config' });
     expect(config.json()).toEqual({ provider: 'recaptcha', siteKey: 'test-site-key' });
+    // The browser may load Google's widget script and its challenge frame.
+    expect(config.headers['content-security-policy']).toContain(
+      "script-src 'self' https://www.google.com/recaptcha/ https://www.gstatic.com/recaptcha/;",
+    );
+    expect(config.headers['content-security-policy']).toContain('frame-src');
     const challenge = await context.app.inject({ method: 'GET', url: '/api/v1/captcha/challenge' });
     expect(challenge.statusCode).toBe(404);
   });

@@ -1,6 +1,6 @@
 import type { AltchaChallengeResponse, CaptchaConfigResponse } from '@cloudtrim/contracts/captcha';
 import { badRequest, notFound } from '../../lib/http-errors';
-import type { CaptchaProvider } from './captcha.provider';
+import type { CaptchaContentSources, CaptchaProvider } from './captcha.provider';
 import type { CaptchaRepository } from './captcha.repository';
 
 export const captchaInvalidText = 'The captcha was not solved. Please check the box and try again.';
@@ -17,6 +17,10 @@ export class CaptchaService {
     return this.provider.siteKey
       ? { provider: this.provider.name, siteKey: this.provider.siteKey }
       : { provider: this.provider.name };
+  }
+
+  getContentSources(): CaptchaContentSources {
+    return this.provider.contentSources;
   }
 
   async createChallenge(): Promise<AltchaChallengeResponse> {

@@ -1,12 +1,17 @@
 // Google reCAPTCHA v2 (CAPTCHA=recaptcha): the browser shows Google's widget; its answer is checked
 // with Google's siteverify, which also refuses an answer used before.
 import { z } from 'zod';
-import type { CaptchaProvider, CaptchaVerdict } from './captcha.provider';
+import type { CaptchaContentSources, CaptchaProvider, CaptchaVerdict } from './captcha.provider';
 
 const siteVerifyResponseSchema = z.object({ success: z.boolean() });
 
 export class RecaptchaProvider implements CaptchaProvider {
   readonly name = 'recaptcha';
+  // Google's published CSP for reCAPTCHA: its script, and its challenge in a frame.
+  readonly contentSources: CaptchaContentSources = {
+    scriptSrc: ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'],
+    frameSrc: ['https://www.google.com/recaptcha/', 'https://recaptcha.google.com/recaptcha/'],
+  };
 
   constructor(
     readonly siteKey: string,
