@@ -67,8 +67,12 @@ export class SignupService {
     if (await this.throttle.hit(`signup:client:${clientAddress}`, signupRules.perClient)) {
       throw tooManyRequests(tooManySignupsText);
     }
-    if (await this.users.findByEmail(request.emailaddress)) throw conflict(signupEmailInUseText);
-    await this.sendVerifyLink(request.emailaddress);
+    const email = request.emailaddress;
+    if (await this.users.findByEmail(email)) throw conflict(signupEmailInUseText);
+    const allowance = await this.checkMailAllowance(email);
+    if (allowance === 'too-many') throw forbidden(signupTooManyRequestsText);
+    if (allowance === 'too-soon') throw new HttpError(425, signupTooSoonText);
+    await this.sendVerifyLink(email);
     return { message: signupSuccessText };
   }
 
@@ -79,10 +83,10 @@ export class SignupService {
     if (await this.users.findByEmail(link.email)) throw unauthorized(signupLinkInvalidText);
     if (link.expiresAt <= this.now()) {
       if (link.kind === 'invitation') throw unauthorized(invitationExpiredText);
-      await this.sendVerifyLink(link.email).catch((error: unknown) => {
-        // A mail sent in the last minutes is on its way: the answer is the same as for a fresh one.
-        if (!(error instanceof HttpError && error.statusCode === 425)) throw error;
-      });
+      const allowance = await this.checkMailAllowance(link.email);
+      if (allowance === 'too-many') throw forbidden(signupTooManyRequestsText);
+      // 'too-soon': a link mailed in the last minutes is on its way, which is what the answer says.
+      if (allowance === 'allowed') await this.sendVerifyLink(link.email);
       throw conflict(verifyLinkExpiredText);
     }
     return { EmailAddress: link.email };
@@ -149,16 +153,18 @@ export class SignupService {
     return link;
   }
 
+  private async checkMailAllowance(email: string): Promise<'allowed' | 'too-soon' | 'too-many'> {
+    const now = this.now().getTime();
+    const history = await this.signups.getVerifySendHistory(email, new Date(now - 86_400_000));
+    if (history.count >= signupRules.mailsPerAddressPerDay) return 'too-many';
+    const isTooSoon =
+      history.lastSentAt !== undefined &&
+      now - history.lastSentAt.getTime() < signupRules.resendGapSeconds * 1000;
+    return isTooSoon ? 'too-soon' : 'allowed';
+  }
+
   private async sendVerifyLink(email: string): Promise<void> {
     const now = this.now();
-    const history = await this.signups.getVerifySendHistory(email, new Date(now.getTime() - 86_400_000));
-    if (history.count >= signupRules.mailsPerAddressPerDay) throw forbidden(signupTooManyRequestsText);
-    if (
-      history.lastSentAt &&
-      now.getTime() - history.lastSentAt.getTime() < signupRules.resendGapSeconds * 1000
-    ) {
-      throw new HttpError(425, signupTooSoonText);
-    }
     const token = createOneTimeToken();
     const expiresAt = new Date(now.getTime() + signupRules.linkLifetimeSeconds * 1000);
     await this.signups.insertVerifyToken(email, hashToken(token), now, expiresAt);

@@ -10,6 +10,13 @@ export interface Member {
   lastName: string;
 }
 
+export interface Inviter {
+  firstName: string;
+  lastName: string;
+  email: string;
+  teamName: string;
+}
+
 export interface NewInvitation {
   teamId: string;
   email: string;
@@ -22,9 +29,18 @@ export interface NewInvitation {
 export class TeamRepository {
   constructor(private readonly db: Db) {}
 
-  async findTeamName(teamId: string): Promise<string | undefined> {
-    const [row] = await this.db.select({ name: teams.name }).from(teams).where(eq(teams.id, teamId));
-    return row?.name;
+  async findInviter(userId: string): Promise<Inviter | undefined> {
+    const [row] = await this.db
+      .select({
+        firstName: users.firstName,
+        lastName: users.lastName,
+        email: users.email,
+        teamName: teams.name,
+      })
+      .from(users)
+      .innerJoin(teams, eq(teams.id, users.teamId))
+      .where(eq(users.id, userId));
+    return row;
   }
 
   listMembers(teamId: string): Promise<Member[]> {

@@ -1,7 +1,7 @@
 import type { MessageResponse } from '@cloudtrim/contracts/common';
 import { inviteConflictText, inviteSuccessText } from '@cloudtrim/contracts/messages';
 import type { TeamResponse } from '@cloudtrim/contracts/team';
-import { conflict, notFound, tooManyRequests } from '../../lib/http-errors';
+import { conflict, notFound, tooManyRequests, unauthorized } from '../../lib/http-errors';
 import { createOneTimeToken, hashToken } from '../../lib/secret-box';
 import type { UserRepository } from '../account/user.repository';
 import type { AuthContext, AuthService } from '../auth/auth.service';
@@ -61,6 +61,8 @@ export class TeamService {
     if ((await this.users.findByEmail(email)) || (await this.teams.hasPendingInvitation(email, now))) {
       throw conflict(inviteConflictText(email));
     }
+    const inviter = await this.teams.findInviter(auth.userId);
+    if (!inviter) throw unauthorized();
     const token = createOneTimeToken();
     const isCreated = await this.teams.createInvitation({
       teamId: auth.teamId,
@@ -71,15 +73,14 @@ export class TeamService {
       expiresAt: new Date(now.getTime() + teamRules.invitationLifetimeSeconds * 1000),
     });
     if (!isCreated) throw conflict(inviteConflictText(email));
-    const inviter = await this.users.findById(auth.userId);
     await this.mail.enqueue(
       email,
       renderInvitationEmail({
         link: buildVerifyLink(this.publicUrl, token),
         validFor: describeDuration(teamRules.invitationLifetimeSeconds),
-        inviterName: inviter ? `${inviter.firstName} ${inviter.lastName}` : auth.firstName,
-        inviterEmail: auth.email,
-        teamName: (await this.teams.findTeamName(auth.teamId)) ?? 'your team',
+        inviterName: `${inviter.firstName} ${inviter.lastName}`,
+        inviterEmail: inviter.email,
+        teamName: inviter.teamName,
       }),
     );
     return { message: inviteSuccessText };
