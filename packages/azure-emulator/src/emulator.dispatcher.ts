@@ -13,6 +13,7 @@ import type { EmulatorServices } from './emulator.services';
 import type { CallKind } from './emulator.stats';
 import type { PrincipalRecord } from './fleet/fleet.model';
 import {
+  BodyTooLargeError,
   createRequestContext,
   readRequestBody,
   sendArmError,
@@ -139,7 +140,14 @@ export function createRequestHandler(
       services.stats.faultsInjected += 1;
       return sendInjectedFault(context, kind, fault.errorStatus);
     }
-    if (context.method !== 'GET' && context.method !== 'HEAD') await readRequestBody(context);
+    if (context.method !== 'GET' && context.method !== 'HEAD') {
+      try {
+        await readRequestBody(context);
+      } catch (error) {
+        if (!(error instanceof BodyTooLargeError)) throw error;
+        return sendArmError(context, 413, 'RequestEntityTooLarge', error.message);
+      }
+    }
     if (kind === 'prices') {
       return dispatch(pricesRouter, context, () =>
         sendJson(context, 404, { Error: { Code: 'NotFound', Message: 'Not found' } }),

@@ -45,7 +45,7 @@ describe('generateFleet', () => {
     const fleet = generateFleet({ seed: 3, fleetSize: 10_000 });
     expect(fleet.virtualMachines).toHaveLength(10_000);
     expect(new Set(fleet.virtualMachines.map((machine) => machine.id.toLowerCase())).size).toBe(10_000);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('bases CPU use on the size in force at each minute', () => {

@@ -19,6 +19,13 @@ export interface RequestContext {
 
 const maximumBodyBytes = 1024 * 1024;
 
+export class BodyTooLargeError extends Error {
+  constructor() {
+    super(`Request bodies are limited to ${maximumBodyBytes} bytes.`);
+    this.name = 'BodyTooLargeError';
+  }
+}
+
 export function createRequestContext(request: IncomingMessage, response: ServerResponse): RequestContext {
   const host = request.headers.host ?? '127.0.0.1';
   const target = request.url ?? '/';
@@ -47,7 +54,7 @@ export async function readRequestBody(context: RequestContext): Promise<string> 
   for await (const chunk of context.request) {
     const buffer = chunk as Buffer;
     size += buffer.length;
-    if (size > maximumBodyBytes) throw new Error('Request body too large');
+    if (size > maximumBodyBytes) throw new BodyTooLargeError();
     chunks.push(buffer);
   }
   context.rawBody = Buffer.concat(chunks).toString('utf8');
