@@ -10,6 +10,7 @@ import { buildApp } from '../../server/src/app';
 import { loadConfig } from '../../server/src/config';
 import { createContainer, type Container } from '../../server/src/container';
 import { applyMigrations, openDatabase, startEmbeddedPostgres } from '../../server/src/db/database';
+import { createJobDefinitions } from '../../server/src/jobs/definitions';
 import { JobQueue } from '../../server/src/jobs/queue';
 
 export interface BenchServer {
@@ -34,6 +35,8 @@ export async function startBenchServer(environment: Record<string, string> = {})
   const queue = new JobQueue(postgres.url, { error: () => {} });
   const secrets = { jwtSecret: randomBytes(32).toString('hex'), encryptionKey: randomBytes(32) };
   const container = createContainer({ config, secrets, database, queue });
+  // Services enqueue follow-up jobs (a new tenant's sync); nothing here works them off.
+  await queue.start(createJobDefinitions(container));
   const app = await buildApp(container, { webRoot: path.join(dataDir, 'no-web') });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
