@@ -35,7 +35,7 @@ export interface MinuteBatchWrite {
   // Every metric of the batch, with or without values: its window is done.
   collectedMetricIds: string[];
   collectedUntil: Date;
-  // Whole hours whose aggregates are (re)computed from the stored points, if any.
+  // Hours whose aggregates are (re)computed from the stored points, if any.
   rollUp?: { from: Date; to: Date };
 }
 
@@ -96,6 +96,9 @@ export class MetricsRepository {
             and time >= ${write.rollUp.from.toISOString()}::timestamptz
             and time < ${write.rollUp.to.toISOString()}::timestamptz
           group by metric_id, date_trunc('hour', time)
+          -- An hour first seen part-way through (a first collection, a resumed gap) keeps its
+          -- back-filled aggregate rather than one computed from part of its minutes.
+          having min(time) < date_trunc('hour', min(time)) + interval '5 minutes'
           on conflict (metric_id, hour) do update
             set average = excluded.average, maximum = excluded.maximum, p95 = excluded.p95
         `);

@@ -3,7 +3,6 @@ import type {
   CloudCallOptions,
   CloudCredentials,
   CloudProvider,
-  MetricAggregation,
   MetricSeries,
   MetricWindow,
 } from '../../cloud/cloud-provider';
@@ -13,27 +12,24 @@ import { runWithConcurrency } from '../../lib/concurrency';
 import { notFound } from '../../lib/http-errors';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
 import type { TenantService } from '../tenants/tenants.service';
-import { findMetricCatalog, type MetricTypeCatalog } from './metric-catalog';
-import type {
-  CollectionTarget,
-  HourlyAggregates,
-  MetricsRepository,
-  MinutePoints,
-} from './metrics.repository';
+import type { MetricTypeCatalog } from './metric-catalog';
+import {
+  floorTo,
+  groupTargets,
+  hourMs,
+  minuteMs,
+  planMinuteWindow,
+  toHourlyAggregates,
+  toMinutePoints,
+  type CollectionGroup,
+} from './metric-collection-plan';
+import type { MetricsRepository } from './metrics.repository';
 
-const minuteMs = 60_000;
-const hourMs = 60 * minuteMs;
 // Azure Monitor publishes a minute a little after it ends; reading up to two minutes ago keeps
 // every window complete.
 const ingestionDelayMs = 2 * minuteMs;
-// A resource collected for the first time starts with the last ten minutes…
-const firstWindowMs = 10 * minuteMs;
-// …and one that fell behind catches up an hour per cycle, from at most six hours back.
-const maxWindowMs = hourMs;
-const maxCatchUpMs = 6 * hourMs;
 const backfillDays = 14;
 const backfillWindowMs = 7 * 24 * hourMs;
-const batchLimit = 50;
 const backfillBatchLimit = 10;
 const callConcurrency = 8;
 export const pointRetentionMs = 48 * hourMs;
@@ -45,16 +41,6 @@ export interface CollectionSummary {
   pointCount: number;
   failedResourceCount: number;
   failures: string[];
-}
-
-// Resources read together in one call, over one window.
-interface CollectionGroup {
-  catalog: MetricTypeCatalog;
-  subscriptionId: string;
-  region: string;
-  targets: CollectionTarget[];
-  window: MetricWindow;
-  rollUpFrom: Date;
 }
 
 export class MetricsService {
@@ -113,7 +99,10 @@ export class MetricsService {
         points,
         collectedMetricIds: group.targets.flatMap((target) => target.metricIds),
         collectedUntil: group.window.end,
-        rollUp: { from: group.rollUpFrom, to: new Date(floorTo(group.window.end.getTime(), hourMs)) },
+        rollUp: {
+          from: new Date(floorTo(group.window.start.getTime(), hourMs)),
+          to: new Date(floorTo(group.window.end.getTime(), hourMs)),
+        },
       });
     });
     await this.reportFailures(context.teamId, tenantId, 'Metric collection', summary);
@@ -135,16 +124,13 @@ export class MetricsService {
     const summary = createSummary(targets.length);
     for (let windowStart = start.getTime(); windowStart < end.getTime(); windowStart += backfillWindowMs) {
       const windowEnd = new Date(Math.min(windowStart + backfillWindowMs, end.getTime()));
-      const window = (catalog: MetricTypeCatalog): PlannedWindow => ({
-        window: {
-          metricNames: catalog.metrics.map((metric) => metric.name),
-          resourceType: catalog.type,
-          start: new Date(windowStart),
-          end: windowEnd,
-          interval: 'PT1H',
-          aggregations: ['average', 'maximum', 'total'],
-        },
-        rollUpFrom: windowEnd,
+      const window = (catalog: MetricTypeCatalog): MetricWindow => ({
+        metricNames: catalog.metrics.map((metric) => metric.name),
+        resourceType: catalog.type,
+        start: new Date(windowStart),
+        end: windowEnd,
+        interval: 'PT1H',
+        aggregations: ['average', 'maximum', 'total'],
       });
       const groups = groupTargets(targets, (_target, catalog) => window(catalog), backfillBatchLimit);
       await runWithConcurrency(groups, callConcurrency, async (group) => {
@@ -224,156 +210,6 @@ export class MetricsService {
 
 function createSummary(resourceCount: number): CollectionSummary {
   return { resourceCount, callCount: 0, pointCount: 0, failedResourceCount: 0, failures: [] };
-}
-
-// The minutes a resource still needs, or undefined when it is up to date. A window that starts
-// part-way into an hour (a first window, or one resumed after a gap) does not roll that hour up.
-function planMinuteWindow(
-  target: CollectionTarget,
-  catalog: MetricTypeCatalog,
-  end: Date,
-): PlannedWindow | undefined {
-  const endMs = end.getTime();
-  const collectedMs = target.collectedUntil?.getTime();
-  const startMs =
-    collectedMs === undefined
-      ? endMs - firstWindowMs
-      : Math.max(collectedMs, floorTo(endMs - maxCatchUpMs, hourMs));
-  if (startMs >= endMs) return undefined;
-  const isContinuing = collectedMs !== undefined && startMs === collectedMs;
-  return {
-    window: {
-      metricNames: catalog.metrics.map((metric) => metric.name),
-      resourceType: catalog.type,
-      start: new Date(startMs),
-      end: new Date(Math.min(endMs, startMs + maxWindowMs)),
-      interval: 'PT1M',
-      aggregations: aggregationsOf(catalog),
-    },
-    rollUpFrom: new Date(isContinuing ? floorTo(startMs, hourMs) : ceilTo(startMs, hourMs)),
-  };
-}
-
-interface PlannedWindow {
-  window: MetricWindow;
-  rollUpFrom: Date;
-}
-
-// Groups resources that one call can read together: same subscription, region, type and window,
-// at most `limit` of them (one each for types the batch call does not serve).
-function groupTargets(
-  targets: CollectionTarget[],
-  planWindow: (target: CollectionTarget, catalog: MetricTypeCatalog) => PlannedWindow | undefined,
-  limit = batchLimit,
-): CollectionGroup[] {
-  const open = new Map<string, CollectionGroup>();
-  const groups: CollectionGroup[] = [];
-  for (const target of targets) {
-    const catalog = findMetricCatalog(target.type);
-    if (!catalog) continue;
-    const planned = planWindow(target, catalog);
-    if (!planned) continue;
-    const { window, rollUpFrom } = planned;
-    const key = [
-      target.azureSubscriptionId,
-      target.region,
-      catalog.type,
-      window.start.getTime(),
-      window.end.getTime(),
-      rollUpFrom.getTime(),
-    ].join('|');
-    let group = catalog.isBatchable ? open.get(key) : undefined;
-    if (!group) {
-      group = {
-        catalog,
-        subscriptionId: target.azureSubscriptionId,
-        region: target.region,
-        targets: [],
-        window,
-        rollUpFrom,
-      };
-      groups.push(group);
-      if (catalog.isBatchable) open.set(key, group);
-    }
-    group.targets.push(target);
-    if (group.targets.length >= limit) open.delete(key);
-  }
-  return groups;
-}
-
-function aggregationsOf(catalog: MetricTypeCatalog): MetricAggregation[] {
-  return [...new Set(catalog.metrics.map((metric) => metric.aggregation))];
-}
-
-// Maps each series to its metric row: by resource id (any letter case) and metric name.
-function indexMetricIds(group: CollectionGroup): Map<string, string> {
-  const metricIds = new Map<string, string>();
-  for (const target of group.targets) {
-    target.metricNames.forEach((name, index) => {
-      metricIds.set(`${target.armId.toLowerCase()}|${name}`, target.metricIds[index]!);
-    });
-  }
-  return metricIds;
-}
-
-function toMinutePoints(group: CollectionGroup, seriesList: MetricSeries[]): MinutePoints {
-  const metricIds = indexMetricIds(group);
-  const aggregationByName = new Map(group.catalog.metrics.map((metric) => [metric.name, metric.aggregation]));
-  const points: MinutePoints = { metricIds: [], times: [], values: [] };
-  for (const series of seriesList) {
-    const metricId = metricIds.get(`${series.resourceId.toLowerCase()}|${series.metricName}`);
-    const values = series.values[aggregationByName.get(series.metricName) ?? 'average'];
-    if (!metricId || !values) continue;
-    for (let index = 0; index < series.times.length; index += 1) {
-      const value = values[index];
-      if (value === null || value === undefined) continue;
-      points.metricIds.push(metricId);
-      points.times.push(new Date(series.times[index]!).toISOString());
-      points.values.push(value);
-    }
-  }
-  return points;
-}
-
-function toHourlyAggregates(group: CollectionGroup, seriesList: MetricSeries[]): HourlyAggregates {
-  const metricIds = indexMetricIds(group);
-  const aggregationByName = new Map(group.catalog.metrics.map((metric) => [metric.name, metric.aggregation]));
-  const aggregates: HourlyAggregates = { metricIds: [], hours: [], averages: [], maximums: [], p95s: [] };
-  for (const series of seriesList) {
-    const metricId = metricIds.get(`${series.resourceId.toLowerCase()}|${series.metricName}`);
-    if (!metricId) continue;
-    const aggregation = aggregationByName.get(series.metricName) ?? 'average';
-    for (let index = 0; index < series.times.length; index += 1) {
-      const maximum = series.values.maximum?.[index];
-      // The hour's mean of the per-minute value: a 'total' metric's minute value is its minute total.
-      const average =
-        aggregation === 'total'
-          ? divideOrNull(series.values.total?.[index], 60)
-          : aggregation === 'maximum'
-            ? maximum
-            : series.values.average?.[index];
-      if (average === null || average === undefined || maximum === null || maximum === undefined) continue;
-      const hourMaximum = aggregation === 'total' ? Math.max(maximum, average) : maximum;
-      aggregates.metricIds.push(metricId);
-      aggregates.hours.push(new Date(series.times[index]!).toISOString());
-      aggregates.averages.push(average);
-      aggregates.maximums.push(hourMaximum);
-      aggregates.p95s.push(hourMaximum);
-    }
-  }
-  return aggregates;
-}
-
-function divideOrNull(value: number | null | undefined, divisor: number): number | null {
-  return value === null || value === undefined ? null : value / divisor;
-}
-
-function floorTo(timeMs: number, stepMs: number): number {
-  return Math.floor(timeMs / stepMs) * stepMs;
-}
-
-function ceilTo(timeMs: number, stepMs: number): number {
-  return Math.ceil(timeMs / stepMs) * stepMs;
 }
 
 function isUuid(text: string): boolean {

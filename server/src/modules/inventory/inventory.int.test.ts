@@ -1,0 +1,233 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
+import { createUser, type TestUser } from '../../../test/helper';
+
+interface ResourceRow {
+  arm_id: string;
+  name: string;
+  type: string;
+  category: string;
+  subcategory: string;
+  resource_group: string;
+  region: string;
+  sku: string | null;
+  power_state: string | null;
+  automated: number;
+  active_hours_start: number | null;
+  active_hours_end: number | null;
+}
+
+async function readResources(context: CloudTestContext, tenantId: string): Promise<ResourceRow[]> {
+  const result = await context.container.database.db.execute<{
+    [Key in keyof ResourceRow]: ResourceRow[Key];
+  }>(sql`
+    select arm_id, name, type, category, subcategory, resource_group, region, sku, power_state, automated,
+           active_hours_start, active_hours_end
+    from resource where tenant_id = ${tenantId}::uuid order by arm_id`);
+  return result.rows;
+}
+
+async function readLogTexts(context: CloudTestContext, teamId: string): Promise<string[]> {
+  const entries = await context.container.activity.listEntries(teamId, 0);
+  return entries.map((entry) => entry.LogText ?? '');
+}
+
+describe('inventory sync', () => {
+  let context: CloudTestContext;
+  let user: TestUser;
+  let tenantId: string;
+
+  beforeAll(async () => {
+    context = await createCloudTestContext({ emulator: { fleetSize: 20 } });
+    user = await createUser(context);
+    tenantId = await connectTenant(context, user.teamId);
+  });
+  afterAll(() => context.close());
+
+  it('reads every subscription into resources with category, group, region, size and power state', async () => {
+    const summary = await context.container.inventory.syncTenant(tenantId);
+    expect(summary).toMatchObject({ subscriptionCount: 2, failures: [], removedCount: 0 });
+    const { fleet } = context.emulator;
+    const subscriptionIds = new Set(
+      context.emulator.tenants[0]!.subscriptions.map((item) => item.subscriptionId),
+    );
+    const expected = [
+      ...fleet.virtualMachines,
+      ...fleet.appServicePlans,
+      ...fleet.sqlServers,
+      ...fleet.sqlDatabases,
+    ]
+      .filter((resource) => subscriptionIds.has(resource.subscriptionId))
+      .map((resource) => resource.id)
+      .sort();
+    const rows = await readResources(context, tenantId);
+    expect(rows.map((row) => row.arm_id)).toEqual(expected);
+    expect(summary!.insertedCount).toBe(expected.length);
+
+    const machines = fleet.summarizeVirtualMachines(new Date());
+    for (const row of rows.filter((item) => item.type === 'Microsoft.Compute/virtualMachines')) {
+      const machine = machines.find((candidate) => candidate.id === row.arm_id)!;
+      expect(row).toMatchObject({
+        category: 'Compute',
+        subcategory: 'Virtual Machine',
+        resource_group: machine.resourceGroupName,
+        region: machine.location,
+        sku: machine.size,
+        power_state: machine.powerState,
+      });
+    }
+    const categories = new Set(rows.map((row) => `${row.category} / ${row.subcategory}`));
+    expect(categories).toEqual(
+      new Set([
+        'Compute / Virtual Machine',
+        'Web / App Service Plan',
+        'Databases / SQL Server',
+        'Databases / SQL Database',
+      ]),
+    );
+    const plan = rows.find((row) => row.type === 'Microsoft.Web/serverfarms')!;
+    expect(plan.sku).toBe(fleet.appServicePlans.find((item) => item.id === plan.arm_id)!.sku.name);
+
+    const texts = await readLogTexts(context, user.teamId);
+    const production = context.emulator.tenants[0]!.subscriptions[0]!;
+    const productionCount = rows.filter((row) => row.arm_id.includes(production.subscriptionId)).length;
+    expect(texts).toContain(
+      `Discovered ${productionCount} resources in subscription ${production.displayName} (${productionCount} new)`,
+    );
+  });
+
+  it('gives every virtual machine, plan and database its metric rows', async () => {
+    const result = await context.container.database.db.execute<{ type: string; names: string[] }>(sql`
+      select resource.type, array_agg(distinct metric.name order by metric.name) as names
+      from resource left join metric on metric.resource_id = resource.id
+      where resource.tenant_id = ${tenantId}::uuid group by resource.type order by resource.type`);
+    expect(Object.fromEntries(result.rows.map((row) => [row.type, row.names]))).toEqual({
+      'Microsoft.Compute/virtualMachines': [
+        'Available Memory Bytes',
+        'Disk Read Operations/Sec',
+        'Disk Write Operations/Sec',
+        'Network In Total',
+        'Network Out Total',
+        'Percentage CPU',
+      ],
+      'Microsoft.Sql/servers': [null],
+      'Microsoft.Sql/servers/databases': ['cpu_percent', 'storage_percent'],
+      'Microsoft.Web/serverfarms': ['CpuPercentage', 'MemoryPercentage'],
+    });
+  });
+
+  it("keeps a user's automation and active hours across syncs and follows a deallocated machine", async () => {
+    const [machine] = (await readResources(context, tenantId)).filter(
+      (row) => row.type === 'Microsoft.Compute/virtualMachines' && row.power_state === 'running',
+    );
+    await context.container.resources.saveCloudResource(user.teamId, [
+      { ResourceId: machine!.arm_id, Automated: 1, ActiveHoursStart: 7, ActiveHoursEnd: 19 },
+    ]);
+    const record = context.emulator.fleet.requireVirtualMachine(machine!.arm_id);
+    context.emulator.fleet.recordPowerState(record, 'deallocated', Date.now() - 120_000);
+
+    const summary = await context.container.inventory.syncTenant(tenantId);
+    expect(summary).toMatchObject({ insertedCount: 0, removedCount: 0, failures: [] });
+    const after = (await readResources(context, tenantId)).find((row) => row.arm_id === machine!.arm_id)!;
+    expect(after).toMatchObject({
+      power_state: 'deallocated',
+      automated: 1,
+      active_hours_start: 7,
+      active_hours_end: 19,
+    });
+  });
+
+  it('removes resources that vanished from Azure, with their metrics, and logs each removal', async () => {
+    const before = await readResources(context, tenantId);
+    const smaller = await context.restartEmulator({ fleetSize: 12 });
+    const summary = await context.container.inventory.syncTenant(tenantId);
+    const after = await readResources(context, tenantId);
+    const remaining = new Set(
+      [
+        ...smaller.fleet.virtualMachines,
+        ...smaller.fleet.appServicePlans,
+        ...smaller.fleet.sqlServers,
+        ...smaller.fleet.sqlDatabases,
+      ].map((resource) => resource.id),
+    );
+    const vanished = before.filter((row) => !remaining.has(row.arm_id));
+    expect(vanished.length).toBeGreaterThan(0);
+    expect(summary).toMatchObject({ removedCount: vanished.length, failures: [] });
+    expect(after).toHaveLength(before.length - vanished.length);
+    const orphans = await context.container.database.db.execute(sql`
+      select 1 from metric join resource on resource.id = metric.resource_id
+      where resource.arm_id = any(${sql.param(vanished.map((row) => row.arm_id))}::text[])`);
+    expect(orphans.rows).toHaveLength(0);
+
+    const entries = await context.container.activity.listEntries(user.teamId, 0);
+    for (const row of vanished) {
+      expect(entries).toContainEqual(
+        expect.objectContaining({
+          ServiceName: 'Inventory',
+          ResourceId: row.arm_id,
+          LogText: `Resource removed: ${row.name}`,
+        }),
+      );
+    }
+  });
+});
+
+describe('tenant isolation and throttling', () => {
+  let context: CloudTestContext;
+  let user: TestUser;
+
+  beforeAll(async () => {
+    // A tiny read budget: Resource Manager answers 429 with Retry-After long before a sync is done.
+    context = await createCloudTestContext({
+      emulator: { fleetSize: 10, throttleLimits: { readCapacity: 4, readRefillPerSecond: 4 } },
+    });
+    user = await createUser(context);
+  });
+  afterAll(() => context.close());
+
+  it('waits out Retry-After: the sync and the collection complete despite 429s', async () => {
+    const tenantId = await connectTenant(context, user.teamId);
+    context.emulator.resetStats();
+    const sync = await context.container.inventory.syncTenant(tenantId);
+    const collection = await context.container.metrics.collectTenant(tenantId);
+    expect(context.emulator.stats.throttled).toBeGreaterThan(0);
+    expect(sync?.failures).toEqual([]);
+    expect(collection).toMatchObject({ failedResourceCount: 0 });
+    expect(collection!.pointCount).toBeGreaterThan(0);
+    const [tenant] = await context.container.tenants.listTenants(user.teamId);
+    expect(tenant).toMatchObject({ Status: 'OK', Healthy: 1 });
+  });
+
+  it("does not let one tenant's revoked secret stop another tenant's sync", async () => {
+    const other = await createUser(context);
+    const healthyId = await connectTenant(context, other.teamId, 1, 0);
+    const revokedId = await connectTenant(context, user.teamId, 1, 0);
+    // The secret was rotated in Azure after the tenant was added: what is stored no longer signs in
+    // (another principal's secret, sealed with the same key).
+    await context.container.database.db.execute(sql`
+      update tenant set encrypted_secret = (
+        select encrypted_secret from tenant where team_id = ${user.teamId}::uuid and id <> ${revokedId}::uuid
+      )
+      where id = ${revokedId}::uuid`);
+
+    const [revoked, healthy] = await Promise.all([
+      context.container.inventory.syncTenant(revokedId),
+      context.container.inventory.syncTenant(healthyId),
+    ]);
+    expect(revoked!.failures[0]).toMatch(/could not sign in \(invalid_client/);
+    expect(healthy).toMatchObject({ failures: [], subscriptionCount: 1 });
+
+    const revokedTenant = (await context.container.tenants.listTenants(user.teamId)).find(
+      (tenant) => tenant.Id === revokedId,
+    );
+    expect(revokedTenant).toMatchObject({ Healthy: 0, LastSync: null });
+    expect(revokedTenant!.Status).toMatch(/^Sync failed: /);
+    expect((await context.container.tenants.listTenants(other.teamId))[0]).toMatchObject({
+      Status: 'OK',
+      Healthy: 1,
+    });
+    const texts = await readLogTexts(context, user.teamId);
+    expect(texts.some((text) => text.startsWith('Sync failed: Listing subscriptions'))).toBe(true);
+  });
+});

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import type { MetricSeries } from '../../cloud/cloud-provider';
+import { findMetricCatalog } from './metric-catalog';
+import {
+  groupTargets,
+  planMinuteWindow,
+  toHourlyAggregates,
+  toMinutePoints,
+  type CollectionGroup,
+} from './metric-collection-plan';
+import type { CollectionTarget } from './metrics.repository';
+
+const virtualMachines = findMetricCatalog('microsoft.compute/virtualmachines')!;
+const end = new Date('2026-03-02T10:20:00.000Z');
+
+function createTarget(overrides: Partial<CollectionTarget> = {}): CollectionTarget {
+  return {
+    armId: '/subscriptions/s1/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/vm-1',
+    type: 'Microsoft.Compute/virtualMachines',
+    region: 'eastus',
+    azureSubscriptionId: 's1',
+    metricIds: virtualMachines.metrics.map((_metric, index) => `m${index}`),
+    metricNames: virtualMachines.metrics.map((metric) => metric.name),
+    collectedUntil: null,
+    ...overrides,
+  };
+}
+
+describe('planMinuteWindow', () => {
+  it('starts a first collection ten minutes back, reading the primary aggregations minute by minute', () => {
+    const window = planMinuteWindow(createTarget(), virtualMachines, end)!;
+    expect(window.start.toISOString()).toBe('2026-03-02T10:10:00.000Z');
+    expect(window.end).toEqual(end);
+    expect(window.interval).toBe('PT1M');
+    expect(window.metricNames).toHaveLength(6);
+    expect(window.aggregations).toEqual(['average', 'total']);
+  });
+
+  it('continues from the last collection', () => {
+    const collectedUntil = new Date('2026-03-02T09:55:00.000Z');
+    const window = planMinuteWindow(createTarget({ collectedUntil }), virtualMachines, end)!;
+    expect(window.start).toEqual(collectedUntil);
+    expect(window.end).toEqual(end);
+  });
+
+  it('has nothing to read for a resource that is up to date', () => {
+    expect(planMinuteWindow(createTarget({ collectedUntil: end }), virtualMachines, end)).toBeUndefined();
+  });
+
+  it('catches up after a long gap an hour at a time, from at most six hours back', () => {
+    const window = planMinuteWindow(
+      createTarget({ collectedUntil: new Date('2026-03-01T00:00:00.000Z') }),
+      virtualMachines,
+      end,
+    )!;
+    expect(window.start.toISOString()).toBe('2026-03-02T04:00:00.000Z');
+    expect(window.end.toISOString()).toBe('2026-03-02T05:00:00.000Z');
+  });
+});
+
+describe('groupTargets', () => {
+  const plan = (target: CollectionTarget, catalog: typeof virtualMachines) =>
+    planMinuteWindow(target, catalog, end);
+
+  it('reads up to 50 virtual machines of one subscription, region and window in one call', () => {
+    const targets = Array.from({ length: 120 }, (_unused, index) =>
+      createTarget({ armId: `/subscriptions/s1/vm-${index}`, metricIds: [`m${index}`] }),
+    );
+    const groups = groupTargets(targets, plan);
+    expect(groups.map((group) => group.targets.length)).toEqual([50, 50, 20]);
+    expect(groups[0]!.window.metricNames).toHaveLength(6);
+  });
+
+  it('splits by region and subscription, reads plans one by one and skips types without metrics', () => {
+    const targets = [
+      createTarget({ armId: '/a' }),
+      createTarget({ armId: '/b', region: 'westus2' }),
+      createTarget({ armId: '/c', azureSubscriptionId: 's2' }),
+      createTarget({ armId: '/d', type: 'Microsoft.Web/serverfarms' }),
+      createTarget({ armId: '/e', type: 'Microsoft.Web/serverfarms' }),
+      createTarget({ armId: '/f', type: 'Microsoft.Sql/servers' }),
+    ];
+    const groups = groupTargets(targets, plan);
+    expect(groups.map((group) => group.targets.map((target) => target.armId))).toEqual([
+      ['/a'],
+      ['/b'],
+      ['/c'],
+      ['/d'],
+      ['/e'],
+    ]);
+  });
+});
+
+function createGroup(): CollectionGroup {
+  const target = createTarget({ armId: '/subscriptions/s1/VM-1' });
+  return groupTargets([target], (planned, catalog) => planMinuteWindow(planned, catalog, end))[0]!;
+}
+
+function createSeries(metricName: string, values: MetricSeries['values']): MetricSeries {
+  const times = [Date.parse('2026-03-02T10:10:00Z'), Date.parse('2026-03-02T10:11:00Z')];
+  return { resourceId: '/subscriptions/s1/vm-1', metricName, unit: 'Percent', times, values };
+}
+
+describe('toMinutePoints', () => {
+  it("stores each metric's primary aggregation, matching resources in any letter case, skipping gaps", () => {
+    const points = toMinutePoints(createGroup(), [
+      createSeries('Percentage CPU', { average: [12.5, null], total: [700, null] }),
+      createSeries('Network In Total', { average: [10, 20], total: [600, 1200] }),
+      createSeries('Unknown Metric', { average: [1, 2] }),
+    ]);
+    expect(points).toEqual({
+      metricIds: ['m0', 'm4', 'm4'],
+      times: ['2026-03-02T10:10:00.000Z', '2026-03-02T10:10:00.000Z', '2026-03-02T10:11:00.000Z'],
+      values: [12.5, 600, 1200],
+    });
+  });
+});
+
+describe('toHourlyAggregates', () => {
+  it("takes Azure's hourly average and maximum, a total metric's mean minute, and the maximum as p95", () => {
+    const aggregates = toHourlyAggregates(createGroup(), [
+      createSeries('Percentage CPU', { average: [20, 30], maximum: [60, 70], total: [1200, 1800] }),
+      createSeries('Network In Total', { average: [5, 5], maximum: [90, 100], total: [6000, 3000] }),
+    ]);
+    expect(aggregates.metricIds).toEqual(['m0', 'm0', 'm4', 'm4']);
+    expect(aggregates.averages).toEqual([20, 30, 100, 50]);
+    expect(aggregates.maximums).toEqual([60, 70, 100, 100]);
+    expect(aggregates.p95s).toEqual(aggregates.maximums);
+  });
+});

@@ -1,0 +1,156 @@
+// How a collection cycle reads Azure: which minutes each resource still needs, which resources
+// one call reads together, and how the answers become rows. Pure functions, tested on their own.
+import type { MetricAggregation, MetricSeries, MetricWindow } from '../../cloud/cloud-provider';
+import { findMetricCatalog, type MetricTypeCatalog } from './metric-catalog';
+import type { CollectionTarget, HourlyAggregates, MinutePoints } from './metrics.repository';
+
+export const minuteMs = 60_000;
+export const hourMs = 60 * minuteMs;
+// A resource collected for the first time starts with the last ten minutes…
+const firstWindowMs = 10 * minuteMs;
+// …and one that fell behind catches up an hour per cycle, from at most six hours back.
+const maxWindowMs = hourMs;
+const maxCatchUpMs = 6 * hourMs;
+export const batchLimit = 50;
+
+// Resources read together in one call, over one window.
+export interface CollectionGroup {
+  catalog: MetricTypeCatalog;
+  subscriptionId: string;
+  region: string;
+  targets: CollectionTarget[];
+  window: MetricWindow;
+}
+
+// The minutes a resource still needs, or undefined when it is up to date.
+export function planMinuteWindow(
+  target: CollectionTarget,
+  catalog: MetricTypeCatalog,
+  end: Date,
+): MetricWindow | undefined {
+  const endMs = end.getTime();
+  const collectedMs = target.collectedUntil?.getTime();
+  const startMs =
+    collectedMs === undefined
+      ? endMs - firstWindowMs
+      : Math.max(collectedMs, floorTo(endMs - maxCatchUpMs, hourMs));
+  if (startMs >= endMs) return undefined;
+  return {
+    metricNames: catalog.metrics.map((metric) => metric.name),
+    resourceType: catalog.type,
+    start: new Date(startMs),
+    end: new Date(Math.min(endMs, startMs + maxWindowMs)),
+    interval: 'PT1M',
+    aggregations: aggregationsOf(catalog),
+  };
+}
+
+// Groups resources that one call can read together: same subscription, region, type and window,
+// at most `limit` of them (one each for types the batch call does not serve).
+export function groupTargets(
+  targets: CollectionTarget[],
+  planWindow: (target: CollectionTarget, catalog: MetricTypeCatalog) => MetricWindow | undefined,
+  limit = batchLimit,
+): CollectionGroup[] {
+  const open = new Map<string, CollectionGroup>();
+  const groups: CollectionGroup[] = [];
+  for (const target of targets) {
+    const catalog = findMetricCatalog(target.type);
+    if (!catalog) continue;
+    const window = planWindow(target, catalog);
+    if (!window) continue;
+    const key = [
+      target.azureSubscriptionId,
+      target.region,
+      catalog.type,
+      window.start.getTime(),
+      window.end.getTime(),
+    ].join('|');
+    let group = catalog.isBatchable ? open.get(key) : undefined;
+    if (!group) {
+      group = {
+        catalog,
+        subscriptionId: target.azureSubscriptionId,
+        region: target.region,
+        targets: [],
+        window,
+      };
+      groups.push(group);
+      if (catalog.isBatchable) open.set(key, group);
+    }
+    group.targets.push(target);
+    if (group.targets.length >= limit) open.delete(key);
+  }
+  return groups;
+}
+
+function aggregationsOf(catalog: MetricTypeCatalog): MetricAggregation[] {
+  return [...new Set(catalog.metrics.map((metric) => metric.aggregation))];
+}
+
+// Maps each series to its metric row: by resource id (any letter case) and metric name.
+function indexMetricIds(group: CollectionGroup): Map<string, string> {
+  const metricIds = new Map<string, string>();
+  for (const target of group.targets) {
+    target.metricNames.forEach((name, index) => {
+      metricIds.set(`${target.armId.toLowerCase()}|${name}`, target.metricIds[index]!);
+    });
+  }
+  return metricIds;
+}
+
+export function toMinutePoints(group: CollectionGroup, seriesList: MetricSeries[]): MinutePoints {
+  const metricIds = indexMetricIds(group);
+  const aggregationByName = new Map(group.catalog.metrics.map((metric) => [metric.name, metric.aggregation]));
+  const points: MinutePoints = { metricIds: [], times: [], values: [] };
+  for (const series of seriesList) {
+    const metricId = metricIds.get(`${series.resourceId.toLowerCase()}|${series.metricName}`);
+    const values = series.values[aggregationByName.get(series.metricName) ?? 'average'];
+    if (!metricId || !values) continue;
+    for (let index = 0; index < series.times.length; index += 1) {
+      const value = values[index];
+      if (value === null || value === undefined) continue;
+      points.metricIds.push(metricId);
+      points.times.push(new Date(series.times[index]!).toISOString());
+      points.values.push(value);
+    }
+  }
+  return points;
+}
+
+export function toHourlyAggregates(group: CollectionGroup, seriesList: MetricSeries[]): HourlyAggregates {
+  const metricIds = indexMetricIds(group);
+  const aggregationByName = new Map(group.catalog.metrics.map((metric) => [metric.name, metric.aggregation]));
+  const aggregates: HourlyAggregates = { metricIds: [], hours: [], averages: [], maximums: [], p95s: [] };
+  for (const series of seriesList) {
+    const metricId = metricIds.get(`${series.resourceId.toLowerCase()}|${series.metricName}`);
+    if (!metricId) continue;
+    const aggregation = aggregationByName.get(series.metricName) ?? 'average';
+    for (let index = 0; index < series.times.length; index += 1) {
+      const maximum = series.values.maximum?.[index];
+      // The hour's mean of the per-minute value: a 'total' metric's minute value is its minute total.
+      const average =
+        aggregation === 'total'
+          ? divideOrNull(series.values.total?.[index], 60)
+          : aggregation === 'maximum'
+            ? maximum
+            : series.values.average?.[index];
+      if (average === null || average === undefined || maximum === null || maximum === undefined) continue;
+      const hourMaximum = aggregation === 'total' ? Math.max(maximum, average) : maximum;
+      aggregates.metricIds.push(metricId);
+      aggregates.hours.push(new Date(series.times[index]!).toISOString());
+      aggregates.averages.push(average);
+      aggregates.maximums.push(hourMaximum);
+      aggregates.p95s.push(hourMaximum);
+    }
+  }
+  return aggregates;
+}
+
+function divideOrNull(value: number | null | undefined, divisor: number): number | null {
+  return value === null || value === undefined ? null : value / divisor;
+}
+
+export function floorTo(timeMs: number, stepMs: number): number {
+  return Math.floor(timeMs / stepMs) * stepMs;
+}
