@@ -50,7 +50,9 @@ export function NewPasswordFields({
           isInvalid={isMismatched}
           {...confirmationField}
         />
-        <Form.Control.Feedback type="invalid">{passwordMismatchText}</Form.Control.Feedback>
+        {isMismatched ? (
+          <Form.Control.Feedback type="invalid">{passwordMismatchText}</Form.Control.Feedback>
+        ) : null}
       </Form.Group>
     </>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import Spinner from 'react-bootstrap/Spinner';
 import { genericErrorText } from '@cloudtrim/contracts/messages';
 import { env } from '../../../config/env';
@@ -19,7 +19,6 @@ function isAltchaDefined(): boolean {
  * can still ask for the box to be checked (SPEC §5). The widget's code is loaded only on this screen.
  */
 export function AltchaCaptcha({ onAnswer }: AltchaCaptchaProps) {
-  const widgetRef = useRef<HTMLElement>(null);
   const [isLoaded, setIsLoaded] = useState(isAltchaDefined);
   const [hasLoadFailed, setHasLoadFailed] = useState(false);
 
@@ -39,21 +38,20 @@ export function AltchaCaptcha({ onAnswer }: AltchaCaptchaProps) {
     };
   }, [isLoaded]);
 
-  useEffect(() => {
-    const widget = widgetRef.current;
-    if (!widget) return;
-    function onStateChange(event: Event) {
-      const { state, payload } = (event as AltchaStateChangeEvent).detail;
-      onAnswer(state === 'verified' && payload ? payload : null);
-    }
-    widget.addEventListener('statechange', onStateChange);
-    return () => widget.removeEventListener('statechange', onStateChange);
-  }, [isLoaded, onAnswer]);
+  // React 19 attaches `on…` props of a custom element as listeners of that event, at commit.
+  function onStateChange(event: CustomEvent) {
+    const { state, payload } = (event as AltchaStateChangeEvent).detail;
+    onAnswer(state === 'verified' && payload ? payload : null);
+  }
 
   if (hasLoadFailed) return <p className="text-danger small mb-0">{genericErrorText}</p>;
   if (!isLoaded)
     return <Spinner animation="border" size="sm" role="status" aria-label="Loading the captcha" />;
   return (
-    <altcha-widget ref={widgetRef} challengeurl={`${env.apiBaseUrl}/api/v1/captcha/challenge`} auto="off" />
+    <altcha-widget
+      onstatechange={onStateChange}
+      challengeurl={`${env.apiBaseUrl}/api/v1/captcha/challenge`}
+      auto="off"
+    />
   );
 }

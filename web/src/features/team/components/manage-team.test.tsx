@@ -1,0 +1,125 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { TeamMember } from '@cloudtrim/contracts/team';
+import { createQueryClient } from '../../../lib/query-client';
+import { ManageTeam } from './manage-team';
+
+const owner: TeamMember = {
+  EmailAddress: 'olga@example.com',
+  FirstName: 'Olga',
+  LastName: 'Owner',
+  Status: 'Active',
+};
+
+function answer(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+let team: TeamMember[];
+let inviteAnswer: () => Response;
+let removeAnswer: () => Response;
+let fetchMock: ReturnType<typeof vi.fn>;
+
+function renderTeam() {
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <ManageTeam />
+    </QueryClientProvider>,
+  );
+}
+
+function typeColleague(value: string) {
+  fireEvent.input(screen.getByLabelText('Colleague Email'), { target: { value } });
+}
+
+beforeEach(() => {
+  team = [owner];
+  inviteAnswer = () => answer(200, { message: 'invited' });
+  removeAnswer = () => answer(200, { message: 'removed' });
+  fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+    const method = init?.method ?? 'GET';
+    if (url === '/api/v1/team' && method === 'GET') return answer(200, team);
+    if (url.startsWith('/api/v1/colleague?') && method === 'POST') return inviteAnswer();
+    if (url === '/api/v1/team' && method === 'DELETE') return removeAnswer();
+    return answer(404, { message: 'unexpected call' });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('<ManageTeam>', () => {
+  it('lists the team with SPEC’s columns and a REMOVE button per row', async () => {
+    team = [owner, { EmailAddress: 'ivy@example.com', FirstName: '', LastName: '', Status: 'Invited' }];
+    renderTeam();
+    expect(screen.getByRole('heading', { name: 'Invite Colleagues' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Your Team' })).toBeTruthy();
+    const rows = await screen.findAllByRole('row');
+    expect(rows.map((row) => row.textContent)).toEqual([
+      'EMAILNAMESTATUSREMOVE FROM TEAM',
+      'olga@example.comOlga OwnerActiveREMOVE',
+      'ivy@example.comInvitedREMOVE',
+    ]);
+  });
+
+  it('says so when the team is empty', async () => {
+    team = [];
+    renderTeam();
+    expect(await screen.findByText('No team members right now.')).toBeTruthy();
+  });
+
+  it('sends the invitation as a query with no body, thanks the user and refreshes the list', async () => {
+    renderTeam();
+    await screen.findByText('olga@example.com');
+    typeColleague('Ann@Example.com');
+    team = [owner, { EmailAddress: 'ann@example.com', FirstName: '', LastName: '', Status: 'Invited' }];
+    fireEvent.click(screen.getByRole('button', { name: 'INVITE' }));
+
+    expect(
+      await screen.findByText('Thank you, your colleague will be invited to sign up for the product.'),
+    ).toBeTruthy();
+    expect(await screen.findByText('ann@example.com')).toBeTruthy();
+    const inviteCall = fetchMock.mock.calls.find(([url]) => String(url).startsWith('/api/v1/colleague'));
+    expect(inviteCall?.[0]).toBe('/api/v1/colleague?emailAddress=ann%40example.com');
+    expect(inviteCall?.[1]?.body).toBeUndefined();
+  });
+
+  it('names the address on a 409, any other failure gets the general text, and editing clears the banner', async () => {
+    inviteAnswer = () => answer(409, { message: 'exists' });
+    renderTeam();
+    typeColleague('ann@example.com');
+    fireEvent.click(screen.getByRole('button', { name: 'INVITE' }));
+    const conflict =
+      'ann@example.com either already has an account of the product or has already been invited.';
+    expect(await screen.findByText(conflict)).toBeTruthy();
+
+    typeColleague('ann@example.co');
+    await waitFor(() => expect(screen.queryByText(conflict)).toBeNull());
+
+    inviteAnswer = () => answer(500, { message: 'boom' });
+    fireEvent.click(screen.getByRole('button', { name: 'INVITE' }));
+    expect(
+      await screen.findByText('There was an error submitting your form. Please Try again later.'),
+    ).toBeTruthy();
+  });
+
+  it('shows the server’s reason for a refused removal in a dismissible banner', async () => {
+    removeAnswer = () => answer(409, { message: 'The last member of a team cannot be removed.' });
+    renderTeam();
+    const row = (await screen.findByText('olga@example.com')).closest('tr')!;
+    fireEvent.click(within(row).getByRole('button', { name: /REMOVE/ }));
+
+    const banner = await screen.findByRole('alert');
+    expect(banner.textContent).toContain('The last member of a team cannot be removed.');
+    const removeCall = fetchMock.mock.calls.find(([, init]) => init?.method === 'DELETE');
+    expect(JSON.parse(String(removeCall?.[1]?.body))).toEqual({ emailAddress: 'olga@example.com' });
+
+    fireEvent.click(within(banner).getByRole('button', { name: 'Close alert' }));
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+  });
+});
