@@ -55,6 +55,21 @@ export function createEmailAddress(name: string): string {
   return `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`;
 }
 
+// Makes every confirmation link of `email` a day old and expired, as if it had been mailed yesterday.
+export async function expireSignupLinks(email: string): Promise<void> {
+  const client = new pg.Client({ connectionString: readState().databaseUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `update one_time_token set created_at = created_at - interval '1 day', expires_at = now() - interval '1 minute'
+       where purpose = 'verify' and email = $1`,
+      [email],
+    );
+  } finally {
+    await client.end();
+  }
+}
+
 // Fills the account completion form a /verify (or invitation) link opens, and sends it.
 export async function completeAccountForm(
   page: Page,

@@ -4,6 +4,7 @@ import {
   createAccount,
   createEmailAddress,
   expect,
+  expireSignupLinks,
   findLink,
   logInThroughForm,
   test,
@@ -102,6 +103,40 @@ test.describe('signing up', () => {
     for (const [label, value] of expectedDetails) {
       await expect(readProfileDetail(page, label)).toHaveText(value);
     }
+  });
+
+  test('asking again within five minutes is refused; an expired link mails a new one that works', async ({
+    page,
+  }) => {
+    const email = createEmailAddress('Tilda');
+    for (const attempt of [1, 2]) {
+      await page.goto('/signup');
+      await page.getByLabel('Email').fill(email);
+      await solveCaptcha(page);
+      await page.getByRole('button', { name: 'SIGN UP' }).click();
+      if (attempt === 1) await expect(page.getByRole('heading', { name: 'Thank you!' })).toBeVisible();
+    }
+    await expect(page.getByRole('alert')).toHaveText(
+      "We sent a confirmation email to that address a few minutes ago. If you don't receive an email in the next five minutes, please try again.",
+    );
+
+    const firstMail = await waitForMail(email, /Confirm your email address/, new Date(0));
+    await expireSignupLinks(email);
+    const since = new Date();
+    await page.goto(findLink(firstMail, '/verify?'));
+    await expect(
+      page.getByText('This email verification link has expired. A new email has been sent...'),
+    ).toBeVisible();
+
+    const secondMail = await waitForMail(email, /Confirm your email address/, since);
+    await page.goto(findLink(secondMail, '/verify?'));
+    await expect(page.getByLabel('Email')).toHaveValue(email);
+    await completeAccountForm(page, { firstName: 'Tilda', lastName: 'Swan', password: newPassword });
+    await expect(page).toHaveURL(/\/login\?sucomplete$/);
+
+    // A used link is spent.
+    await page.goto(findLink(secondMail, '/verify?'));
+    await expect(page.getByText('There was an error with your verification email.')).toBeVisible();
   });
 
   test('a used, unknown or missing verify link says so and leads back to sign-up', async ({ page }) => {
@@ -222,6 +257,25 @@ test.describe('profile', () => {
       page.getByText('There was an error submitting your form. Please try again later.'),
     ).toBeVisible();
     await expect(page).toHaveURL(/\/profile$/);
+  });
+
+  test('a change of password sent from an ended session logs out to /login?expired', async ({ page }) => {
+    const account = await createAccount('Ezra');
+    await logIn(page, account.email, account.password);
+    await page.goto('/profile?changePassword=true');
+    await page.getByLabel('Current Password').fill(account.password);
+    await page.getByLabel('New Password', { exact: true }).fill(newPassword);
+    await page.getByLabel('Confirm New Password').fill(newPassword);
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    const logOut = await page.request.delete('/api/v1/token', {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(logOut.ok()).toBe(true);
+
+    await page.getByRole('button', { name: 'UPDATE PASSWORD' }).click();
+    await expect(page).toHaveURL(/\/login\?expired$/);
+    await logInThroughForm(page, account);
+    await expect(page).toHaveURL(/\/profile/);
   });
 
   test('changing the password with "Log out of all devices" ends the other browser’s session', async ({

@@ -5,6 +5,7 @@ import Table from 'react-bootstrap/Table';
 import { loadErrorText, loadingText, noTeamMembersText } from '@cloudtrim/contracts/messages';
 import { useRemoveTeamMember } from '../api/remove-team-member';
 import { useTeam } from '../api/get-team';
+import '../../../components/data-views.css';
 
 /** 'Your Team': every member and pending invitation, each with a REMOVE button. */
 export function TeamTable() {
@@ -30,41 +31,45 @@ export function TeamTable() {
         </Alert>
       ) : null}
       {team.data.length === 0 ? (
-        <p className="text-body-secondary">{noTeamMembersText}</p>
+        <div className="data-panel">
+          <p className="data-empty">{noTeamMembersText}</p>
+        </div>
       ) : (
-        <Table responsive hover className="align-middle bg-white">
-          <thead>
-            <tr>
-              <th scope="col">EMAIL</th>
-              <th scope="col">NAME</th>
-              <th scope="col">STATUS</th>
-              <th scope="col">REMOVE FROM TEAM</th>
-            </tr>
-          </thead>
-          <tbody>
-            {team.data.map((member) => (
-              <tr key={member.EmailAddress}>
-                <td>{member.EmailAddress}</td>
-                <td>{`${member.FirstName} ${member.LastName}`.trim()}</td>
-                <td>{member.Status}</td>
-                <td>
-                  <Button
-                    variant="outline-danger"
-                    size="sm"
-                    aria-label={`REMOVE ${member.EmailAddress}`}
-                    disabled={removeMember.isPending}
-                    onClick={() => removeMember.mutate({ emailAddress: member.EmailAddress })}
-                  >
-                    {removingEmail === member.EmailAddress ? (
-                      <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />
-                    ) : null}
-                    REMOVE
-                  </Button>
-                </td>
+        <div className="data-panel">
+          <Table responsive hover className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">EMAIL</th>
+                <th scope="col">NAME</th>
+                <th scope="col">STATUS</th>
+                <th scope="col">REMOVE FROM TEAM</th>
               </tr>
-            ))}
-          </tbody>
-        </Table>
+            </thead>
+            <tbody>
+              {team.data.map((member) => (
+                <tr key={member.EmailAddress}>
+                  <td>{member.EmailAddress}</td>
+                  <td>{`${member.FirstName} ${member.LastName}`.trim()}</td>
+                  <td>{member.Status}</td>
+                  <td>
+                    <Button
+                      variant="outline-danger"
+                      size="sm"
+                      aria-label={`REMOVE ${member.EmailAddress}`}
+                      disabled={removeMember.isPending}
+                      onClick={() => removeMember.mutate({ emailAddress: member.EmailAddress })}
+                    >
+                      {removingEmail === member.EmailAddress ? (
+                        <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />
+                      ) : null}
+                      REMOVE
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        </div>
       )}
     </>
   );
