@@ -39,7 +39,39 @@ describe('loadConfig', () => {
     );
   });
 
+  it('points Azure at public Azure by default and takes every endpoint and the CA from the environment', () => {
+    expect(loadConfig({}).azure).toEqual({
+      authorityHost: 'https://login.microsoftonline.com',
+      resourceManagerUrl: 'https://management.azure.com',
+      metricsUrlTemplate: 'https://{region}.metrics.monitor.azure.com',
+      pricesUrl: 'https://prices.azure.com',
+      caFile: undefined,
+      timeoutMs: 60_000,
+    });
+    const emulator = 'https://127.0.0.1:8443';
+    expect(
+      loadConfig({
+        AZURE_AUTHORITY_HOST: `${emulator}/`,
+        AZURE_RESOURCE_MANAGER_URL: emulator,
+        AZURE_METRICS_URL: emulator,
+        AZURE_PRICES_URL: emulator,
+        AZURE_CA_FILE: '/etc/cloudtrim/ca.pem',
+        AZURE_TIMEOUT_SECONDS: '5',
+      }).azure,
+    ).toEqual({
+      authorityHost: emulator,
+      resourceManagerUrl: emulator,
+      metricsUrlTemplate: emulator,
+      pricesUrl: emulator,
+      caFile: '/etc/cloudtrim/ca.pem',
+      timeoutMs: 5000,
+    });
+  });
+
   it.each([
+    [{ AZURE_RESOURCE_MANAGER_URL: 'management' }, 'AZURE_RESOURCE_MANAGER_URL'],
+    [{ AZURE_METRICS_URL: 'ftp://metrics' }, 'AZURE_METRICS_URL'],
+    [{ AZURE_TIMEOUT_SECONDS: '0' }, 'AZURE_TIMEOUT_SECONDS'],
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],

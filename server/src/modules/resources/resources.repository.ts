@@ -33,8 +33,9 @@ export class ResourcesRepository {
     return result.rows[0]?.version ?? '';
   }
 
-  // The Cloud Resources list as JSON text built by PostgreSQL, in the contract's field names and
-  // order (tenant, resource group, name): Node neither parses rows nor serialises objects.
+  // The Cloud Resources list as JSON text built by PostgreSQL, in the contract's field names, sorted
+  // by tenant, resource group and the name SPEC shows (the id's last segment): Node neither parses
+  // rows nor serialises objects.
   async readCloudResourcesJson(teamId: string): Promise<string> {
     const result = await this.db.execute<{ body: string }>(sql`
       select '[' || coalesce(string_agg(listed.json, ',' order by listed.tenant_name, listed.tenant_id,
@@ -44,7 +45,7 @@ export class ResourcesRepository {
                tenant.friendly_name as tenant_name,
                tenant.id as tenant_id,
                lower(resource.resource_group) as group_order,
-               lower(resource.name) as name_order,
+               lower(regexp_replace(resource.arm_id, '^.*/', '')) as name_order,
                resource.id
         from resource
         join tenant on tenant.id = resource.tenant_id

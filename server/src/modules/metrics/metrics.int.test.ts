@@ -1,0 +1,217 @@
+import { metricDataResponseSchema, metricsResponseSchema } from '@cloudtrim/contracts/metrics';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
+import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
+
+const minuteMs = 60_000;
+const hourMs = 60 * minuteMs;
+// One clock for the app and the emulator, 10 minutes before the top of an hour that has passed.
+let clockMs = Math.floor(Date.now() / hourMs) * hourMs - 2 * hourMs - 10 * minuteMs;
+const readClock = () => new Date(clockMs);
+
+let context: CloudTestContext;
+let owner: TestUser;
+let ownerToken: string;
+let strangerToken: string;
+let tenantId: string;
+let machineId: string;
+let cpuMetricId: string;
+
+async function query<Row extends Record<string, unknown>>(statement: ReturnType<typeof sql>): Promise<Row[]> {
+  return (await context.container.database.db.execute(statement)).rows as Row[];
+}
+
+// Times as epoch milliseconds, which compare exactly.
+const epochMs = (column: string) => sql.raw(`(extract(epoch from ${column}) * 1000)::float8`);
+
+beforeAll(async () => {
+  context = await createCloudTestContext({ now: readClock, emulator: { fleetSize: 10, now: readClock } });
+  owner = await createUser(context);
+  ownerToken = await logIn(context, owner);
+  strangerToken = await logIn(context, await createUser(context));
+  tenantId = await connectTenant(context, owner.teamId);
+  await context.container.inventory.syncTenant(tenantId);
+  const [machine] = await query<{ arm_id: string; metric_id: string }>(sql`
+    select resource.arm_id, metric.id as metric_id from resource join metric on metric.resource_id = resource.id
+    where resource.tenant_id = ${tenantId}::uuid and resource.power_state = 'running'
+      and metric.name = 'Percentage CPU'
+    order by resource.arm_id limit 1`);
+  machineId = machine!.arm_id;
+  cpuMetricId = machine!.metric_id;
+});
+afterAll(() => context.close());
+
+describe('back-fill', () => {
+  it('writes 14 days of hourly average, maximum and p95 for every metric of a new tenant', async () => {
+    const summary = await context.container.metrics.backfillTenant(tenantId);
+    expect(summary).toMatchObject({ failedResourceCount: 0 });
+    const hours = await query<{ hour: number; average: number; maximum: number; p95: number }>(sql`
+      select ${epochMs('hour')} as hour, average, maximum, p95 from metric_hourly
+      where metric_id = ${cpuMetricId}::uuid order by hour`);
+    const lastHour = Math.floor(clockMs / hourMs) * hourMs - hourMs;
+    expect(hours).toHaveLength(14 * 24);
+    expect(hours.at(-1)!.hour).toBe(lastHour);
+    for (const hour of hours) {
+      expect(hour.average).toBeLessThanOrEqual(hour.maximum);
+      expect(hour.p95).toBe(hour.maximum);
+    }
+    const [{ missing }] = (await query<{ missing: number }>(sql`
+      select count(*)::int as missing from metric
+      join resource on resource.id = metric.resource_id
+      where resource.tenant_id = ${tenantId}::uuid and resource.power_state = 'running'
+        and not exists (select 1 from metric_hourly where metric_hourly.metric_id = metric.id)`)) as [
+      { missing: number },
+    ];
+    expect(missing).toBe(0);
+    // A second run finds nothing left to back-fill.
+    expect(await context.container.metrics.backfillTenant(tenantId)).toMatchObject({ callCount: 0 });
+  });
+});
+
+describe('collection', () => {
+  it('reads the last ten minutes of every running resource: virtual machines in batches, plans one by one', async () => {
+    context.emulator.resetStats();
+    const summary = await context.container.metrics.collectTenant(tenantId);
+    expect(summary).toMatchObject({ failedResourceCount: 0 });
+    const end = Math.floor((clockMs - 2 * minuteMs) / minuteMs) * minuteMs;
+    const points = await query<{ time: number; value: number }>(sql`
+      select ${epochMs('time')} as time, value from metric_point where metric_id = ${cpuMetricId}::uuid order by time`);
+    expect(points.map((point) => point.time)).toEqual(
+      Array.from({ length: 10 }, (_unused, index) => end - (10 - index) * minuteMs),
+    );
+    const targets = await query<{ type: string; region: string; subscription: string }>(sql`
+      select resource.type, resource.region, subscription.subscription_id as subscription from resource
+      join subscription on subscription.id = resource.subscription_id
+      where resource.tenant_id = ${tenantId}::uuid and resource.power_state is distinct from 'deallocated'
+        and exists (select 1 from metric where metric.resource_id = resource.id)`);
+    const machineGroups = new Set(
+      targets
+        .filter((target) => target.type === 'Microsoft.Compute/virtualMachines')
+        .map((target) => `${target.subscription}|${target.region}`),
+    );
+    const others = targets.filter((target) => target.type !== 'Microsoft.Compute/virtualMachines');
+    expect(context.emulator.stats.calls.getBatch).toBe(machineGroups.size);
+    expect(context.emulator.stats.calls.metrics).toBe(others.length);
+    expect(summary!.callCount).toBe(machineGroups.size + others.length);
+    const [{ collected }] = (await query<{ collected: number }>(sql`
+      select ${epochMs('last_collected_at')} as collected from metric where id = ${cpuMetricId}::uuid`)) as [
+      { collected: number },
+    ];
+    expect(collected).toBe(end);
+  });
+
+  it('rolls up an hour seen from its start into average, maximum and p95, and leaves a partly seen one', async () => {
+    const partlySeenHour = Math.floor(clockMs / hourMs) * hourMs;
+    clockMs += 15 * minuteMs;
+    await context.container.metrics.collectTenant(tenantId);
+    clockMs += hourMs;
+    await context.container.metrics.collectTenant(tenantId);
+    const fullHour = partlySeenHour + hourMs;
+
+    const hours = await query<{ hour: number; average: number; maximum: number; p95: number }>(sql`
+      select ${epochMs('hour')} as hour, average, maximum, p95 from metric_hourly
+      where metric_id = ${cpuMetricId}::uuid and hour >= ${new Date(partlySeenHour).toISOString()}::timestamptz
+      order by hour`);
+    expect(hours.map((hour) => hour.hour)).toEqual([fullHour]);
+    const [expected] = await query<{ count: number; average: number; maximum: number; p95: number }>(sql`
+      select count(*)::int as count, avg(value) as average, max(value) as maximum,
+             percentile_cont(0.95) within group (order by value) as p95
+      from metric_point where metric_id = ${cpuMetricId}::uuid
+        and time >= ${new Date(fullHour).toISOString()}::timestamptz
+        and time < ${new Date(fullHour + hourMs).toISOString()}::timestamptz`);
+    expect(expected!.count).toBe(60);
+    expect(hours[0]!.average).toBeCloseTo(expected!.average, 9);
+    expect(hours[0]!.maximum).toBe(expected!.maximum);
+    expect(hours[0]!.p95).toBeCloseTo(expected!.p95, 9);
+    expect(hours[0]!.p95).toBeLessThanOrEqual(hours[0]!.maximum);
+  });
+});
+
+describe('GET /api/v1/metric', () => {
+  const getMetrics = (token: string, azureResource?: string) =>
+    context.app.inject({
+      method: 'GET',
+      url: '/api/v1/metric',
+      query: azureResource === undefined ? {} : { azureResource },
+      headers: bearer(token),
+    });
+
+  it("lists the resource's metrics by its ARM id, in any letter case", async () => {
+    const response = await getMetrics(ownerToken, machineId.toUpperCase());
+    expect(response.statusCode).toBe(200);
+    const { Data } = metricsResponseSchema.parse(response.json());
+    expect(Data.map((metric) => metric.Metric)).toEqual([
+      'Available Memory Bytes',
+      'Disk Read Operations/Sec',
+      'Disk Write Operations/Sec',
+      'Network In Total',
+      'Network Out Total',
+      'Percentage CPU',
+    ]);
+    expect(Data.find((metric) => metric.Metric === 'Percentage CPU')!.MetricId).toBe(cpuMetricId);
+  });
+
+  it("answers 404 for another team's or an unknown resource, 400 without one", async () => {
+    expect((await getMetrics(strangerToken, machineId)).statusCode).toBe(404);
+    expect((await getMetrics(ownerToken, `${machineId}-gone`)).statusCode).toBe(404);
+    expect((await getMetrics(ownerToken)).statusCode).toBe(400);
+  });
+});
+
+describe('GET /api/v1/metricdata', () => {
+  const getData = (token: string, query: Record<string, string>) =>
+    context.app.inject({ method: 'GET', url: '/api/v1/metricdata', query, headers: bearer(token) });
+
+  it('maps ISO time to value for the 1-minute points of the last N minutes', async () => {
+    const response = await getData(ownerToken, { metricId: cpuMetricId, minutes: '60' });
+    expect(response.statusCode).toBe(200);
+    const { Data } = metricDataResponseSchema.parse(response.json());
+    const since = new Date(clockMs - hourMs).toISOString();
+    const stored = await query<{ time: number; value: number }>(sql`
+      select ${epochMs('time')} as time, value from metric_point
+      where metric_id = ${cpuMetricId}::uuid and time >= ${since}::timestamptz order by time`);
+    expect(Object.keys(Data)).toEqual(stored.map((point) => new Date(point.time).toISOString()));
+    expect(Object.values(Data)).toEqual(stored.map((point) => point.value));
+    expect(stored.length).toBeGreaterThan(50);
+
+    const defaulted = await getData(ownerToken, { metricId: cpuMetricId });
+    expect(Object.keys(defaulted.json().Data)).toHaveLength(stored.length);
+    const short = await getData(ownerToken, { metricId: cpuMetricId, minutes: '5' });
+    expect(Object.keys(short.json().Data).length).toBeLessThanOrEqual(5);
+  });
+
+  it("answers 404 for another team's or an unknown metric, 400 for a bad query", async () => {
+    expect((await getData(strangerToken, { metricId: cpuMetricId })).statusCode).toBe(404);
+    expect((await getData(ownerToken, { metricId: 'not-a-metric' })).statusCode).toBe(404);
+    expect((await getData(ownerToken, { metricId: '0b9e3a4c-1111-4222-8333-944455556666' })).statusCode).toBe(
+      404,
+    );
+    for (const minutes of ['0', 'abc', '2881', '']) {
+      expect((await getData(ownerToken, { metricId: cpuMetricId, minutes })).statusCode).toBe(400);
+    }
+    expect((await getData(ownerToken, {})).statusCode).toBe(400);
+  });
+});
+
+describe('purge', () => {
+  it('drops 1-minute points after 48 hours and hourly aggregates after 90 days', async () => {
+    const countOf = async (table: 'metric_point' | 'metric_hourly') =>
+      (await query<{ count: number }>(sql`select count(*)::int as count from ${sql.raw(table)}`))[0]!.count;
+    const [{ newest }] = (await query<{ newest: number }>(sql`
+      select ${epochMs('max(time)')} as newest from metric_point`)) as [{ newest: number }];
+    const pointCount = await countOf('metric_point');
+    clockMs = newest + 48 * hourMs - minuteMs;
+    const first = await context.container.metrics.purgeExpired();
+    expect(first.points).toBeGreaterThan(0);
+    expect(await countOf('metric_point')).toBe(pointCount - first.points);
+    clockMs = newest + 48 * hourMs + minuteMs;
+    await context.container.metrics.purgeExpired();
+    expect(await countOf('metric_point')).toBe(0);
+    const hourly = await countOf('metric_hourly');
+    expect(hourly).toBeGreaterThan(0);
+    clockMs += 91 * 24 * hourMs;
+    expect((await context.container.metrics.purgeExpired()).hours).toBe(hourly);
+    expect(await countOf('metric_hourly')).toBe(0);
+  });
+});

@@ -1,0 +1,181 @@
+import { resourceSavedText } from '@cloudtrim/contracts/messages';
+import {
+  cloudResourcesResponseSchema,
+  findResourcesResponseSchema,
+  type CloudResource,
+} from '@cloudtrim/contracts/resources';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
+import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
+
+let context: CloudTestContext;
+let owner: TestUser;
+let ownerToken: string;
+let strangerToken: string;
+
+beforeAll(async () => {
+  context = await createCloudTestContext({ emulator: { fleetSize: 10 } });
+  owner = await createUser(context);
+  ownerToken = await logIn(context, owner);
+  const stranger = await createUser(context);
+  strangerToken = await logIn(context, stranger);
+  // Two tenants, added in the reverse of their names' order.
+  for (const tenantIndex of [1, 0]) {
+    await context.container.inventory.syncTenant(await connectTenant(context, owner.teamId, tenantIndex, 0));
+  }
+  await context.container.inventory.syncTenant(await connectTenant(context, stranger.teamId, 1, 0));
+});
+afterAll(() => context.close());
+
+const getResources = async (token: string): Promise<CloudResource[]> => {
+  const response = await context.app.inject({
+    method: 'GET',
+    url: '/api/v1/resource',
+    headers: bearer(token),
+  });
+  expect(response.statusCode).toBe(200);
+  expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+  return cloudResourcesResponseSchema.parse(response.json());
+};
+
+const postResource = (token: string, payload: unknown) =>
+  context.app.inject({
+    method: 'POST',
+    url: '/api/v1/resource',
+    headers: bearer(token),
+    payload: payload as object,
+  });
+
+describe('GET /api/v1/resource', () => {
+  it("lists the team's resources in the contract's shape, sorted by tenant, resource group and name", async () => {
+    const resources = await getResources(ownerToken);
+    const tenants = await context.container.tenants.listTenants(owner.teamId);
+    expect(resources).toHaveLength(tenants.reduce((total, tenant) => total + tenant.ResourceCount, 0));
+    expect(new Set(resources.map((resource) => resource.TenantName))).toEqual(
+      new Set(['Contoso', 'Fabrikam']),
+    );
+    const sortKey = (resource: CloudResource) =>
+      [
+        resource.TenantName,
+        resource.ResourceGroup?.toLowerCase(),
+        resource.ResourceId.split('/').at(-1)!.toLowerCase(),
+      ].join('\u0000');
+    const keys = resources.map(sortKey);
+    expect(keys).toEqual([...keys].sort());
+    expect(resources[0]).toMatchObject({
+      TenantName: 'Contoso',
+      TenantId: tenants.find((tenant) => tenant.FriendlyName === 'Contoso')!.Id,
+      Automated: 0,
+      ActiveHoursStart: null,
+      ActiveHoursEnd: null,
+    });
+    expect(resources.every((resource) => resource.SubscriptionName && resource.LastRead)).toBe(true);
+  });
+
+  it('shows another team only its own resources, and nothing to a team without tenants', async () => {
+    const strangers = await getResources(strangerToken);
+    expect(strangers.every((resource) => resource.TenantName === 'Fabrikam')).toBe(true);
+    const loner = await logIn(context, await createUser(context));
+    expect(await getResources(loner)).toEqual([]);
+  });
+});
+
+describe('POST /api/v1/resource', () => {
+  it('saves automation and active hours, shown at once by the list', async () => {
+    const [first] = await getResources(ownerToken);
+    const response = await postResource(ownerToken, [
+      { ResourceId: first!.ResourceId.toUpperCase(), Automated: 1, ActiveHoursStart: 8, ActiveHoursEnd: 18 },
+    ]);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ message: resourceSavedText });
+    const [saved] = await getResources(ownerToken);
+    expect(saved).toMatchObject({
+      ResourceId: first!.ResourceId,
+      Automated: 1,
+      ActiveHoursStart: 8,
+      ActiveHoursEnd: 18,
+    });
+    await postResource(ownerToken, [
+      { ResourceId: first!.ResourceId, Automated: 0, ActiveHoursStart: 0, ActiveHoursEnd: 23 },
+    ]);
+    expect((await getResources(ownerToken))[0]).toMatchObject({
+      Automated: 0,
+      ActiveHoursStart: 0,
+      ActiveHoursEnd: 23,
+    });
+  });
+
+  it('answers 400 for anything but an array holding one valid item', async () => {
+    const [first] = await getResources(ownerToken);
+    const item = { ResourceId: first!.ResourceId, Automated: 1, ActiveHoursStart: 8, ActiveHoursEnd: 18 };
+    const invalid: unknown[] = [
+      item,
+      [],
+      [item, item],
+      [{ ...item, Automated: 2 }],
+      [{ ...item, ActiveHoursStart: 24 }],
+      [{ ...item, ActiveHoursEnd: -1 }],
+      [{ ...item, ActiveHoursEnd: 7.5 }],
+      [{ ...item, ResourceId: '' }],
+      [{ Automated: 1, ActiveHoursStart: 8, ActiveHoursEnd: 18 }],
+    ];
+    for (const payload of invalid) expect((await postResource(ownerToken, payload)).statusCode).toBe(400);
+    expect((await getResources(ownerToken))[0]).toMatchObject({ Automated: 0, ActiveHoursStart: 0 });
+  });
+
+  it("answers 404 for another team's or an unknown resource, changing nothing", async () => {
+    const [first] = await getResources(ownerToken);
+    const foreign = await postResource(strangerToken, [
+      { ResourceId: first!.ResourceId, Automated: 1, ActiveHoursStart: 1, ActiveHoursEnd: 2 },
+    ]);
+    expect(foreign.statusCode).toBe(404);
+    const unknown = await postResource(ownerToken, [
+      { ResourceId: `${first!.ResourceId}-gone`, Automated: 1, ActiveHoursStart: 1, ActiveHoursEnd: 2 },
+    ]);
+    expect(unknown.statusCode).toBe(404);
+    expect((await getResources(ownerToken))[0]).toMatchObject({ Automated: 0, ActiveHoursStart: 0 });
+  });
+});
+
+describe('GET /api/v1/resource/find', () => {
+  const find = (token: string, partialResource?: string) =>
+    context.app.inject({
+      method: 'GET',
+      url: '/api/v1/resource/find',
+      query: partialResource === undefined ? {} : { partialResource },
+      headers: bearer(token),
+    });
+
+  it('matches a case-insensitive part of the name or the ARM id, with the automation view fields', async () => {
+    const resources = await getResources(ownerToken);
+    const machine = resources.find(
+      (resource) => resource.ResourceType === 'Microsoft.Compute/virtualMachines',
+    )!;
+    const name = machine.ResourceId.split('/').at(-1)!;
+    const byName = findResourcesResponseSchema.parse((await find(ownerToken, name.toUpperCase())).json());
+    expect(byName.Data.map((resource) => resource.ResourceId)).toContain(machine.ResourceId);
+    expect(byName.Data.find((resource) => resource.ResourceId === machine.ResourceId)).toMatchObject({
+      ResourceName: name,
+      ResourceCategory: 'Compute',
+      SubCategory: 'Virtual Machine',
+      PredictionMethod: 'p95-14d',
+      TenantId: machine.TenantId,
+      SubscriptionName: machine.SubscriptionName,
+      ResourceGroup: machine.ResourceGroup,
+    });
+    const group = machine.ResourceGroup!;
+    const byId = findResourcesResponseSchema.parse(
+      (await find(ownerToken, `resourceGroups/${group}`)).json(),
+    );
+    expect(byId.Data.length).toBe(resources.filter((resource) => resource.ResourceGroup === group).length);
+    expect((await find(ownerToken, '%')).json().Data).toEqual([]);
+  });
+
+  it("finds nothing of another team's, and answers 400 without a search", async () => {
+    const [first] = await getResources(ownerToken);
+    const strangers = (await find(strangerToken, first!.ResourceId)).json();
+    expect(strangers).toEqual({ Data: [] });
+    expect((await find(ownerToken)).statusCode).toBe(400);
+    expect((await find(ownerToken, '   ')).statusCode).toBe(400);
+  });
+});
