@@ -61,7 +61,7 @@ export function TimeSeriesChartCanvas({
         {
           stroke: '#5b6675',
           grid: { stroke: '#e2e6ec' },
-          size: 64,
+          size: 76,
           values: (_chart, splits) => splits.map((value) => formatValue(value)),
         },
       ],

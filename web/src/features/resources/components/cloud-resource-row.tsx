@@ -62,7 +62,7 @@ export function CloudResourceRow({
 
   return (
     <tr>
-      <td>
+      <td className="resource-name-cell">
         <button
           type="button"
           className="link-button"
@@ -75,7 +75,7 @@ export function CloudResourceRow({
       <td title={resource.ResourceType}>{getLastPathSegment(resource.ResourceType)}</td>
       <td>{resource.SubscriptionName || notAvailableText}</td>
       <td>{resource.ResourceGroup || notAvailableText}</td>
-      <td className="text-nowrap">{formatUtcDateTime(resource.LastRead)}</td>
+      <td className="text-nowrap">{formatUtcDateTime(resource.LastRead, { isCompact: true })}</td>
       <td>
         <Form.Select
           size="sm"
@@ -106,27 +106,29 @@ export function CloudResourceRow({
         />
       </td>
       <td className="action-cell">
-        {hasChange ? (
-          <Button
-            size="sm"
-            aria-label={`Save ${name}`}
-            disabled={!canSave || isSaving}
-            onClick={() => onSave(resource)}
-          >
-            {isSaving ? (
-              <Spinner as="span" animation="border" size="sm" className="me-1" aria-hidden="true" />
-            ) : null}
-            Save
-          </Button>
-        ) : null}
-        {saveOutcome ? (
-          <span
-            role="status"
-            className={saveOutcome === 'saved' ? 'save-outcome text-success' : 'save-outcome text-danger'}
-          >
-            {saveOutcome === 'saved' ? resourceSavedText : resourceSaveFailedText}
-          </span>
-        ) : null}
+        <div className="action-cell-content">
+          {hasChange ? (
+            <Button
+              size="sm"
+              aria-label={`Save ${name}`}
+              disabled={!canSave || isSaving}
+              onClick={() => onSave(resource)}
+            >
+              {isSaving ? (
+                <Spinner as="span" animation="border" size="sm" className="me-1" aria-hidden="true" />
+              ) : null}
+              Save
+            </Button>
+          ) : null}
+          {saveOutcome ? (
+            <span
+              role="status"
+              className={saveOutcome === 'saved' ? 'save-outcome text-success' : 'save-outcome text-danger'}
+            >
+              {saveOutcome === 'saved' ? resourceSavedText : resourceSaveFailedText}
+            </span>
+          ) : null}
+        </div>
       </td>
     </tr>
   );

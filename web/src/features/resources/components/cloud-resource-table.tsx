@@ -118,10 +118,10 @@ export function CloudResourceTable({ resources, page, onPageChange, onOpenLogs }
                 return (
                   <tr key={row.key} className="group-divider">
                     <th scope="rowgroup" colSpan={columnCount}>
-                      <span className="group-divider-tenant">{row.tenantName}</span>
+                      <span className="group-divider-tenant">{row.tenantName}</span>{' '}
                       <span className="group-divider-separator" aria-hidden="true">
                         ›
-                      </span>
+                      </span>{' '}
                       <span className="group-divider-group">{row.resourceGroup}</span>
                     </th>
                   </tr>

@@ -22,7 +22,9 @@ const resourceParam = 'resource';
 
 function ResourceActivity({ resourceId, onBack }: { resourceId: string; onBack: () => void }) {
   // A view of its own, so it opens at the top like a screen (SPEC §9).
-  useEffect(() => window.scrollTo(0, 0), [resourceId]);
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [resourceId]);
   return (
     <>
       <PageHeading title={`${activityLogsForText} ${getLastPathSegment(resourceId)}`} />

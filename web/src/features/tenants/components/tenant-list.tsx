@@ -88,7 +88,7 @@ function TenantTable(props: TenantListProps) {
               <td>
                 <TenantHealth tenant={tenant} />
               </td>
-              <td className="text-nowrap">{formatUtcDateTime(tenant.LastSync)}</td>
+              <td className="text-nowrap">{formatUtcDateTime(tenant.LastSync, { isCompact: true })}</td>
               <td>{tenant.ResourceCount}</td>
               <td>
                 <TenantActions {...props} tenant={tenant} />
@@ -126,7 +126,7 @@ function TenantCards(props: TenantListProps) {
                 <TenantHealth tenant={tenant} />
               </dd>
               <dt>LAST SYNC</dt>
-              <dd>{formatUtcDateTime(tenant.LastSync)}</dd>
+              <dd>{formatUtcDateTime(tenant.LastSync, { isCompact: true })}</dd>
               <dt>RESOURCES</dt>
               <dd>{tenant.ResourceCount}</dd>
             </dl>
