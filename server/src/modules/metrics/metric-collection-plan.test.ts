@@ -27,9 +27,9 @@ function createTarget(overrides: Partial<CollectionTarget> = {}): CollectionTarg
 }
 
 describe('planMinuteWindow', () => {
-  it('starts a first collection ten minutes back, reading the primary aggregations minute by minute', () => {
+  it('starts a first collection one schedule period (five minutes) back, reading primary aggregations', () => {
     const window = planMinuteWindow(createTarget(), virtualMachines, end)!;
-    expect(window.start.toISOString()).toBe('2026-03-02T10:10:00.000Z');
+    expect(window.start.toISOString()).toBe('2026-03-02T10:15:00.000Z');
     expect(window.end).toEqual(end);
     expect(window.interval).toBe('PT1M');
     expect(window.metricNames).toHaveLength(6);
@@ -110,7 +110,11 @@ describe('toMinutePoints', () => {
     ]);
     expect(points).toEqual({
       metricIds: ['m0', 'm4', 'm4'],
-      times: ['2026-03-02T10:10:00.000Z', '2026-03-02T10:10:00.000Z', '2026-03-02T10:11:00.000Z'],
+      times: [
+        Date.parse('2026-03-02T10:10:00.000Z'),
+        Date.parse('2026-03-02T10:10:00.000Z'),
+        Date.parse('2026-03-02T10:11:00.000Z'),
+      ],
       values: [12.5, 600, 1200],
     });
   });

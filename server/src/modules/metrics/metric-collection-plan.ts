@@ -6,8 +6,8 @@ import type { CollectionTarget, HourlyAggregates, MinutePoints } from './metrics
 
 export const minuteMs = 60_000;
 export const hourMs = 60 * minuteMs;
-// A resource collected for the first time starts with the last ten minutes…
-const firstWindowMs = 10 * minuteMs;
+// A resource collected for the first time starts one schedule period (five minutes) back…
+const firstWindowMs = 5 * minuteMs;
 // …and one that fell behind catches up an hour per cycle, from at most six hours back.
 const maxWindowMs = hourMs;
 const maxCatchUpMs = 6 * hourMs;
@@ -111,7 +111,7 @@ export function toMinutePoints(group: CollectionGroup, seriesList: MetricSeries[
       const value = values[index];
       if (value === null || value === undefined) continue;
       points.metricIds.push(metricId);
-      points.times.push(new Date(series.times[index]!).toISOString());
+      points.times.push(series.times[index]!);
       points.values.push(value);
     }
   }
@@ -138,7 +138,7 @@ export function toHourlyAggregates(group: CollectionGroup, seriesList: MetricSer
       if (average === null || average === undefined || maximum === null || maximum === undefined) continue;
       const hourMaximum = aggregation === 'total' ? Math.max(maximum, average) : maximum;
       aggregates.metricIds.push(metricId);
-      aggregates.hours.push(new Date(series.times[index]!).toISOString());
+      aggregates.hours.push(series.times[index]!);
       aggregates.averages.push(average);
       aggregates.maximums.push(hourMaximum);
       aggregates.p95s.push(hourMaximum);

@@ -70,7 +70,7 @@ describe('back-fill', () => {
 });
 
 describe('collection', () => {
-  it('reads the last ten minutes of every running resource: virtual machines in batches, plans one by one', async () => {
+  it('reads the last five minutes of every running resource: machines in batches, plans one by one', async () => {
     context.emulator.resetStats();
     const summary = await context.container.metrics.collectTenant(tenantId);
     expect(summary).toMatchObject({ failedResourceCount: 0 });
@@ -78,7 +78,7 @@ describe('collection', () => {
     const points = await query<{ time: number; value: number }>(sql`
       select ${epochMs('time')} as time, value from metric_point where metric_id = ${cpuMetricId}::uuid order by time`);
     expect(points.map((point) => point.time)).toEqual(
-      Array.from({ length: 10 }, (_unused, index) => end - (10 - index) * minuteMs),
+      Array.from({ length: 5 }, (_unused, index) => end - (5 - index) * minuteMs),
     );
     const targets = await query<{ type: string; region: string; subscription: string }>(sql`
       select resource.type, resource.region, subscription.subscription_id as subscription from resource

@@ -8,7 +8,7 @@ import type {
 } from '../../cloud/cloud-provider';
 import { isCloudError } from '../../cloud/cloud-provider';
 import type { CloudWorkQueue } from '../../jobs/cloud-work';
-import { runWithConcurrency } from '../../lib/concurrency';
+import { runWithConcurrency, yieldToEventLoop } from '../../lib/concurrency';
 import { notFound } from '../../lib/http-errors';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
 import type { TenantService } from '../tenants/tenants.service';
@@ -31,7 +31,7 @@ const ingestionDelayMs = 2 * minuteMs;
 const backfillDays = 14;
 const backfillWindowMs = 7 * 24 * hourMs;
 const backfillBatchLimit = 10;
-const callConcurrency = 8;
+const callConcurrency = 4;
 export const pointRetentionMs = 48 * hourMs;
 export const hourlyRetentionMs = 90 * 24 * hourMs;
 
@@ -93,8 +93,11 @@ export class MetricsService {
     await runWithConcurrency(groups, callConcurrency, async (group) => {
       const series = await this.readGroup(context.credentials, group, summary, options);
       if (!series) return;
+      // Each step of a batch gets its own turn of the event loop, so requests are served between them.
+      await yieldToEventLoop();
       const points = toMinutePoints(group, series);
       summary.pointCount += points.metricIds.length;
+      await yieldToEventLoop();
       await this.metrics.writeMinuteBatch({
         points,
         collectedMetricIds: group.targets.flatMap((target) => target.metricIds),
