@@ -73,7 +73,9 @@ export class AzureGateway implements CloudProvider {
     this.agent = new https.Agent({
       keepAlive: true,
       maxSockets: 64,
-      secureContext: extraCaPem ? tls.createSecureContext({ ca: [...tls.rootCertificates, extraCaPem] }) : undefined,
+      secureContext: extraCaPem
+        ? tls.createSecureContext({ ca: [...tls.rootCertificates, extraCaPem] })
+        : undefined,
     });
     this.pricesPipeline = createPipelineFromOptions({ agent: this.agent, retryOptions });
     this.scope = `${config.resourceManagerUrl}/.default`;
