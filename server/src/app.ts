@@ -109,23 +109,22 @@ async function registerWebApp(app: FastifyInstance, webRoot: string): Promise<vo
 }
 
 function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (hasZodFastifySchemaValidationErrors(error)) {
-    const issue = error.validation[0];
-    const field = issue?.instancePath.replace(/^\//, '').replaceAll('/', '.') || undefined;
+  // Schema validation (body, query, params) and a service's own zod parse answer alike: 400 naming the field.
+  const invalid = hasZodFastifySchemaValidationErrors(error)
+    ? {
+        field: error.validation[0]?.instancePath.replace(/^\//, '').replaceAll('/', '.'),
+        message: error.validation[0]?.message,
+      }
+    : error instanceof ZodError
+      ? { field: error.issues[0]?.path.join('.'), message: error.issues[0]?.message }
+      : undefined;
+  if (invalid) {
+    const field = invalid.field || undefined;
+    const message = invalid.message ?? 'is invalid';
     return reply.code(400).send({
       statusCode: 400,
       error: 'Bad Request',
-      message: field ? `${field}: ${issue?.message ?? 'is invalid'}` : (issue?.message ?? 'Invalid request.'),
-      field,
-    });
-  }
-  if (error instanceof ZodError) {
-    const issue = error.issues[0];
-    const field = issue?.path.join('.') || undefined;
-    return reply.code(400).send({
-      statusCode: 400,
-      error: 'Bad Request',
-      message: field ? `${field}: ${issue?.message}` : (issue?.message ?? 'Invalid request.'),
+      message: field ? `${field}: ${message}` : message,
       field,
     });
   }
