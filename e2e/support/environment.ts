@@ -1,6 +1,7 @@
 // What the global setup shares with the tests (through environment variables, which Playwright
 // hands to its workers).
 import path from 'node:path';
+import type { EmulatorPrincipal } from './emulator-banner';
 
 // One file per run (named by the global setup's process id), so two runs on one machine never mix.
 export const stateFile =
@@ -14,4 +15,6 @@ export interface E2eState {
   dataDir: string;
   serverPid: number;
   smtpPort: number;
+  /** The emulated tenants' service principals, as the server's banner prints them. */
+  emulatorPrincipals: EmulatorPrincipal[];
 }

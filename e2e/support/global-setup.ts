@@ -6,6 +6,7 @@ import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmbeddedPostgres, ensureDatabaseExists, findFreePort } from '../../server/src/db/database';
+import { emulatorBannerHeading, readEmulatorPrincipals } from './emulator-banner';
 import { startMailCapture } from './mail-capture';
 import { stateFile, type E2eState } from './environment';
 
@@ -46,6 +47,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     if (process.env.E2E_LOG_LEVEL) process.stderr.write(chunk);
   });
   await waitForHealth(baseUrl, server, serverLog);
+  const emulatorPrincipals = readEmulatorPrincipals(await waitForBanner(server, serverLog));
 
   const state: E2eState = {
     baseUrl,
@@ -54,6 +56,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     dataDir,
     serverPid: server.pid!,
     smtpPort: mail.port,
+    emulatorPrincipals,
   };
   await mkdir(path.dirname(stateFile), { recursive: true });
   await writeFile(stateFile, JSON.stringify(state));
@@ -86,4 +89,18 @@ async function waitForHealth(
   }
   server.kill('SIGKILL');
   throw new Error(`Cloudtrim did not become healthy in time:\n${log.join('')}`);
+}
+
+// The banner follows the first healthy answer; it ends with a blank line.
+async function waitForBanner(server: ReturnType<typeof spawn>, log: string[]): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const output = log.join('');
+    const start = output.indexOf(emulatorBannerHeading);
+    const end = start >= 0 ? output.indexOf('\n\n', start) : -1;
+    if (end >= 0) return output.slice(start, end);
+    if (server.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`The server printed no emulated tenants:\n${log.join('')}`);
 }
