@@ -151,6 +151,8 @@ export const tenants = pgTable(
     lastError: text('last_error'),
     // Bumped by every change to the tenant's resources, so a cached resource list knows it is stale.
     resourcesVersion: integer('resources_version').notNull().default(0),
+    // Kept by each sync, so listing tenants counts nothing.
+    resourceCount: integer('resource_count').notNull().default(0),
     createdAt: createdAt(),
   },
   (table) => [uniqueIndex('tenant_team_azure_tenant_key').on(table.teamId, table.azureTenantId)],

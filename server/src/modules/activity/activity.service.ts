@@ -24,7 +24,7 @@ export class ActivityService {
         ServiceName: row.serviceName,
         ResourceId: row.resourceArmId,
         LogText: row.logText,
-        RowCreated: row.createdAt.toISOString(),
+        RowCreated: row.createdAt,
       }),
     );
   }

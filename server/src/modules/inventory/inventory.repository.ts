@@ -3,7 +3,7 @@
 // of thousands of resources is a handful of round trips.
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { subscriptions, tenants } from '../../db/schema';
+import { subscriptions } from '../../db/schema';
 
 export interface InventoryResource {
   armId: string;
@@ -79,6 +79,7 @@ export class InventoryRepository {
           });
         rows.push(row!);
       }
+      if (removed.length > 0) await transaction.execute(recountTenantResources(tenantId));
       return { rows, removed };
     });
   }
@@ -135,10 +136,7 @@ export class InventoryRepository {
           and last_read is distinct from ${readAt.toISOString()}::timestamptz
         returning arm_id as "armId", name
       `);
-      await transaction
-        .update(tenants)
-        .set({ resourcesVersion: sql`${tenants.resourcesVersion} + 1` })
-        .where(eq(tenants.id, tenantId));
+      await transaction.execute(recountTenantResources(tenantId));
       return { insertedCount, removed: removed.rows };
     });
   }
@@ -159,4 +157,15 @@ export class InventoryRepository {
     `);
     return result.rowCount ?? 0;
   }
+}
+
+// After any change to a tenant's resources: a new version for cached lists, and the count the
+// tenant list shows.
+function recountTenantResources(tenantId: string) {
+  return sql`
+    update tenant
+    set resources_version = resources_version + 1,
+        resource_count = (select count(*) from resource where resource.tenant_id = ${tenantId}::uuid)
+    where id = ${tenantId}::uuid
+  `;
 }

@@ -25,7 +25,7 @@ export function resourceRoutes(resources: ResourcesService): FastifyPluginAsyncZ
       },
       async (request, reply) => {
         const body = await resources.readCloudResourcesJson(getAuth(request).teamId);
-        // Fastify sends a string as is; the type provider only knows the parsed shape.
+        // Fastify sends a Buffer as is; the type provider only knows the parsed shape.
         return reply.type('application/json; charset=utf-8').send(body as unknown as CloudResourcesResponse);
       },
     );

@@ -19,7 +19,8 @@ const predictionMethodTexts: Readonly<Record<string, string>> = {
 
 interface CachedList {
   version: string;
-  body: Promise<string>;
+  // Encoded once: a 10,000-row list is megabytes that need no re-encoding per request.
+  body: Promise<Buffer>;
 }
 
 export class ResourcesService {
@@ -30,12 +31,12 @@ export class ResourcesService {
 
   constructor(private readonly resources: ResourcesRepository) {}
 
-  async readCloudResourcesJson(teamId: string): Promise<string> {
+  async readCloudResourcesJson(teamId: string): Promise<Buffer> {
     const version = await this.resources.readTeamVersion(teamId);
     const cached = this.cache.get(teamId);
     if (cached && cached.version === version) return cached.body;
     // Concurrent requests for a stale list share one rebuild.
-    const body = this.resources.readCloudResourcesJson(teamId);
+    const body = this.resources.readCloudResourcesJson(teamId).then((text) => Buffer.from(text));
     this.remember(teamId, { version, body });
     try {
       return await body;

@@ -30,7 +30,7 @@ export interface NewTenant {
 export class TenantRepository {
   constructor(private readonly db: Db) {}
 
-  // One query for the whole list; the count reads the (tenant, arm id) index only.
+  // One small query: the resource count is kept by the syncs.
   async listForTeam(teamId: string): Promise<TenantSummary[]> {
     return this.db
       .select({
@@ -44,7 +44,7 @@ export class TenantRepository {
         isHealthy: tenants.isHealthy,
         isActive: tenants.isActive,
         lastSyncAt: tenants.lastSyncAt,
-        resourceCount: sql<number>`(select count(*)::int from resource where resource.tenant_id = tenant.id)`,
+        resourceCount: tenants.resourceCount,
       })
       .from(tenants)
       .where(eq(tenants.teamId, teamId))

@@ -1,0 +1,2 @@
+ALTER TABLE "tenant" ADD COLUMN "resource_count" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+UPDATE "tenant" SET "resource_count" = (SELECT count(*) FROM "resource" WHERE "resource"."tenant_id" = "tenant"."id");
