@@ -70,8 +70,8 @@ export function SetupGuide() {
                     'az ad sp create-for-rbac --name cloudtrim --role Reader --scopes /subscriptions/<subscription-id>'
                   }
                 </CommandBlock>
-                It prints <code>tenant</code>, <code>appId</code> and <code>password</code>: the Tenant ID,
-                Application ID and Secret below.
+                It prints <code>tenant</code>, <code>appId</code> and <code>password</code>: the form&apos;s
+                Tenant ID, Application ID and Secret.
               </li>
               <li>
                 Grant the two other roles on each subscription, with the <code>appId</code> from step 2:
