@@ -139,7 +139,9 @@ export class MetricsService {
       await runWithConcurrency(groups, callConcurrency, async (group) => {
         const series = await this.readGroup(context.credentials, group, summary, options);
         if (!series) return;
+        await yieldToEventLoop();
         const aggregates = toHourlyAggregates(group, series);
+        await yieldToEventLoop();
         summary.pointCount += await this.metrics.insertHourly(aggregates);
       });
     }
