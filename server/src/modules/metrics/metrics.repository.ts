@@ -10,7 +10,7 @@ export interface CollectionTarget {
   azureSubscriptionId: string;
   metricIds: string[];
   metricNames: string[];
-  // The oldest last_collected_at of its metrics; null before the first collection.
+  // The oldest last_collected_at of its metrics; null while any of them was never collected.
   collectedUntil: Date | null;
 }
 
@@ -76,7 +76,9 @@ export class MetricsRepository {
                subscription.subscription_id as "azureSubscriptionId",
                string_agg(metric.id::text, ',' order by metric.name) as "metricIds",
                string_agg(metric.name, E'\t' order by metric.name) as "metricNames",
-               (extract(epoch from min(metric.last_collected_at)) * 1000)::float8 as "collectedUntilMs"
+               case when bool_or(metric.last_collected_at is null) then null
+                    else (extract(epoch from min(metric.last_collected_at)) * 1000)::float8
+               end as "collectedUntilMs"
         from resource
         join subscription on subscription.id = resource.subscription_id
         join metric on metric.resource_id = resource.id

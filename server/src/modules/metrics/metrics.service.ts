@@ -90,24 +90,27 @@ export class MetricsService {
     const targets = await this.metrics.listCollectionTargets(tenantId, { isBackfill: false });
     const groups = groupTargets(targets, (target, catalog) => planMinuteWindow(target, catalog, end));
     const summary = createSummary(targets.length);
-    await runWithConcurrency(groups, callConcurrency, async (group) => {
-      const series = await this.readGroup(context.credentials, group, summary, options);
-      if (!series) return;
-      // Each step of a batch gets its own turn of the event loop, so requests are served between them.
-      await yieldToEventLoop();
-      const points = toMinutePoints(group, series);
-      summary.pointCount += points.metricIds.length;
-      await yieldToEventLoop();
-      await this.metrics.writeMinuteBatch({
-        points,
-        collectedMetricIds: group.targets.flatMap((target) => target.metricIds),
-        collectedUntil: group.window.end,
-        rollUp: {
-          from: new Date(floorTo(group.window.start.getTime(), hourMs)),
-          to: new Date(floorTo(group.window.end.getTime(), hourMs)),
-        },
-      });
-    });
+    const isDone = await this.runUnlessDeleted(tenantId, () =>
+      runWithConcurrency(groups, callConcurrency, async (group) => {
+        const series = await this.readGroup(context.credentials, group, summary, options);
+        if (!series) return;
+        // Each step of a batch gets its own turn of the event loop, so requests are served between them.
+        await yieldToEventLoop();
+        const points = toMinutePoints(group, series);
+        summary.pointCount += points.metricIds.length;
+        await yieldToEventLoop();
+        await this.metrics.writeMinuteBatch({
+          points,
+          collectedMetricIds: group.targets.flatMap((target) => target.metricIds),
+          collectedUntil: group.window.end,
+          rollUp: {
+            from: new Date(floorTo(group.window.start.getTime(), hourMs)),
+            to: new Date(floorTo(group.window.end.getTime(), hourMs)),
+          },
+        });
+      }),
+    );
+    if (!isDone) return undefined;
     await this.reportFailures(context.teamId, tenantId, 'Metric collection', summary);
     return summary;
   }
@@ -125,26 +128,29 @@ export class MetricsService {
     const start = new Date(end.getTime() - backfillDays * 24 * hourMs);
     const targets = await this.metrics.listCollectionTargets(tenantId, { isBackfill: true });
     const summary = createSummary(targets.length);
-    for (let windowStart = start.getTime(); windowStart < end.getTime(); windowStart += backfillWindowMs) {
-      const windowEnd = new Date(Math.min(windowStart + backfillWindowMs, end.getTime()));
-      const window = (catalog: MetricTypeCatalog): MetricWindow => ({
-        metricNames: catalog.metrics.map((metric) => metric.name),
-        resourceType: catalog.type,
-        start: new Date(windowStart),
-        end: windowEnd,
-        interval: 'PT1H',
-        aggregations: ['average', 'maximum', 'total'],
-      });
-      const groups = groupTargets(targets, (_target, catalog) => window(catalog), backfillBatchLimit);
-      await runWithConcurrency(groups, callConcurrency, async (group) => {
-        const series = await this.readGroup(context.credentials, group, summary, options);
-        if (!series) return;
-        await yieldToEventLoop();
-        const aggregates = toHourlyAggregates(group, series);
-        await yieldToEventLoop();
-        summary.pointCount += await this.metrics.insertHourly(aggregates);
-      });
-    }
+    const isDone = await this.runUnlessDeleted(tenantId, async () => {
+      for (let windowStart = start.getTime(); windowStart < end.getTime(); windowStart += backfillWindowMs) {
+        const windowEnd = new Date(Math.min(windowStart + backfillWindowMs, end.getTime()));
+        const window = (catalog: MetricTypeCatalog): MetricWindow => ({
+          metricNames: catalog.metrics.map((metric) => metric.name),
+          resourceType: catalog.type,
+          start: new Date(windowStart),
+          end: windowEnd,
+          interval: 'PT1H',
+          aggregations: ['average', 'maximum', 'total'],
+        });
+        const groups = groupTargets(targets, (_target, catalog) => window(catalog), backfillBatchLimit);
+        await runWithConcurrency(groups, callConcurrency, async (group) => {
+          const series = await this.readGroup(context.credentials, group, summary, options);
+          if (!series) return;
+          await yieldToEventLoop();
+          const aggregates = toHourlyAggregates(group, series);
+          await yieldToEventLoop();
+          summary.pointCount += await this.metrics.insertHourly(aggregates);
+        });
+      }
+    });
+    if (!isDone) return undefined;
     await this.reportFailures(context.teamId, tenantId, 'Metric back-fill', summary);
     return summary;
   }
@@ -152,6 +158,18 @@ export class MetricsService {
   async purgeExpired(): Promise<{ points: number; hours: number }> {
     const now = this.now().getTime();
     return this.metrics.purgeOlderThan(new Date(now - pointRetentionMs), new Date(now - hourlyRetentionMs));
+  }
+
+  // A tenant deleted while its work runs makes the work's writes fail on the foreign keys: that
+  // work is simply over. Any other failure is the job's.
+  private async runUnlessDeleted(tenantId: string, work: () => Promise<void>): Promise<boolean> {
+    try {
+      await work();
+      return true;
+    } catch (error) {
+      if (await this.tenants.findTenant(tenantId)) throw error;
+      return false;
+    }
   }
 
   private async loadTenant(
