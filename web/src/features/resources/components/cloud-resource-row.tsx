@@ -26,10 +26,12 @@ interface CloudResourceRowProps {
 interface HourInputProps {
   label: string;
   value: string;
+  /** An empty hour is only wrong once the row is being saved. */
+  isRequired: boolean;
   onChange: (value: string) => void;
 }
 
-function HourInput({ label, value, onChange }: HourInputProps) {
+function HourInput({ label, value, isRequired, onChange }: HourInputProps) {
   return (
     <Form.Control
       type="number"
@@ -41,7 +43,7 @@ function HourInput({ label, value, onChange }: HourInputProps) {
       className="hour-input"
       aria-label={label}
       value={value}
-      isInvalid={value.trim() !== '' && parseHour(value) === null}
+      isInvalid={(isRequired || value.trim() !== '') && parseHour(value) === null}
       onChange={(event) => onChange(event.target.value)}
     />
   );
@@ -75,7 +77,7 @@ export function CloudResourceRow({
       <td title={resource.ResourceType}>{getLastPathSegment(resource.ResourceType)}</td>
       <td>{resource.SubscriptionName || notAvailableText}</td>
       <td>{resource.ResourceGroup || notAvailableText}</td>
-      <td className="text-nowrap">{formatUtcDateTime(resource.LastRead, { isCompact: true })}</td>
+      <td className="last-read-cell">{formatUtcDateTime(resource.LastRead, { isCompact: true })}</td>
       <td>
         <Form.Select
           size="sm"
@@ -95,6 +97,7 @@ export function CloudResourceRow({
         <HourInput
           label={`Hours start for ${name}`}
           value={draft.activeHoursStart}
+          isRequired={hasChange}
           onChange={(activeHoursStart) => onDraftChange(resource, { ...draft, activeHoursStart })}
         />
       </td>
@@ -102,6 +105,7 @@ export function CloudResourceRow({
         <HourInput
           label={`Hours end for ${name}`}
           value={draft.activeHoursEnd}
+          isRequired={hasChange}
           onChange={(activeHoursEnd) => onDraftChange(resource, { ...draft, activeHoursEnd })}
         />
       </td>
