@@ -7,12 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { hashPassword } from '../../server/src/lib/password-hasher';
-import { azureEnvironment, startEmulatorThread } from '../support/emulator-thread';
+import { azureEnvironment, startEmulatorProcess } from '../support/emulator-process';
 import { startBenchServer } from '../support/harness';
 
 const fleetSize = Number(process.env.BENCH_FLEET_SIZE ?? 10_000);
 const emulatorDir = await mkdtemp(path.join(os.tmpdir(), 'cloudtrim-bench-emulator-'));
-const emulator = await startEmulatorThread({ dataDir: emulatorDir, fleetSize, seed: 42, throttling: true });
+const emulator = await startEmulatorProcess({ dataDir: emulatorDir, fleetSize, seed: 42, throttling: true });
 const server = await startBenchServer(azureEnvironment(emulator));
 const { container } = server;
 

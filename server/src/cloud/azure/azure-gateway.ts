@@ -6,6 +6,7 @@ import { MonitorClient } from '@azure/arm-monitor';
 import { ResourceManagementClient } from '@azure/arm-resources';
 import {
   createDefaultHttpClient,
+  createHttpHeaders,
   createPipelineFromOptions,
   createPipelineRequest,
   type HttpClient,
@@ -13,7 +14,7 @@ import {
   type PipelineRetryOptions,
 } from '@azure/core-rest-pipeline';
 import { ClientSecretCredential } from '@azure/identity';
-import { MetricsClient, type MetricsQueryResourcesOptions } from '@azure/monitor-query-metrics';
+import { MetricsClient } from '@azure/monitor-query-metrics';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
@@ -42,13 +43,15 @@ const retryOptions: PipelineRetryOptions = { maxRetries: 8, retryDelayInMs: 500,
 const subscriptionsApiVersion = '2022-12-01';
 const virtualMachineType = 'microsoft.compute/virtualmachines';
 const maxCachedPrincipals = 500;
+const metricsBatchApiVersion = '2024-02-01';
 
 interface PrincipalClients {
   credential: ClientSecretCredential;
   resourceClients: Map<string, ResourceManagementClient>;
   computeClients: Map<string, ComputeManagementClient>;
   monitorClients: Map<string, MonitorClient>;
-  metricsClients: Map<string, MetricsClient>;
+  // By region, with the endpoint each was made for: the batch call is addressed through its pipeline.
+  metricsClients: Map<string, { client: MetricsClient; endpoint: string }>;
 }
 
 // Reads the extra CA once, at start-up.
@@ -171,29 +174,33 @@ export class AzureGateway implements CloudProvider {
       `Reading metrics of ${batch.resourceIds.length} resources`,
       options,
       async (abortSignal) => {
-        const client = this.getMetricsClient(credentials, batch.region);
-        // The public options type omits abortSignal, but the client hands every option to the
-        // request, so the deadline reaches the HTTP call.
-        const queryOptions: MetricsQueryResourcesOptions & { abortSignal: AbortSignal } = {
-          startTime: window.start,
-          endTime: window.end,
-          interval: window.interval,
-          aggregation: window.aggregations.join(','),
+        const { client, endpoint } = this.getMetricsClient(credentials, batch.region);
+        // Sent through the client's own pipeline (token, retries honouring Retry-After, the trusted
+        // agent) but parsed here: the generated deserializer builds a Date object per point, about
+        // 7 ms of event-loop time per 50-machine answer, where JSON.parse and Date.parse take ~2 ms.
+        const request = createPipelineRequest({
+          url: buildBatchUrl(endpoint, batch.subscriptionId, window),
+          method: 'POST',
+          headers: createHttpHeaders({ 'content-type': 'application/json', accept: 'application/json' }),
+          body: JSON.stringify({ resourceids: batch.resourceIds }),
           abortSignal,
-        };
-        const results = await client.queryResources(
-          batch.resourceIds,
-          window.metricNames,
-          window.resourceType,
-          queryOptions,
-        );
+        });
+        const response = await client.pipeline.sendRequest(this.httpClient, request);
+        if (response.status !== 200) throw restErrorOf(response.status, response.bodyAsText ?? undefined);
+        const answer = JSON.parse(response.bodyAsText ?? '{}') as BatchAnswer;
         const series: MetricSeries[] = [];
-        for (const result of results) {
-          if (!result.resourceId) continue;
-          for (const metric of result.metrics) {
+        for (const result of answer.values ?? []) {
+          if (!result.resourceid) continue;
+          for (const metric of result.value ?? []) {
             if (metric.errorCode && metric.errorCode !== 'Success') continue;
             series.push(
-              toSeries(result.resourceId, metric.name, metric.unit, metric.timeseries, window.aggregations),
+              toSeriesFromWire(
+                result.resourceid,
+                metric.name.value,
+                metric.unit,
+                metric.timeseries,
+                window.aggregations,
+              ),
             );
           }
         }
@@ -330,16 +337,20 @@ export class AzureGateway implements CloudProvider {
     });
   }
 
-  private getMetricsClient(credentials: CloudCredentials, region: string): MetricsClient {
+  private getMetricsClient(
+    credentials: CloudCredentials,
+    region: string,
+  ): { client: MetricsClient; endpoint: string } {
     const principal = this.getPrincipal(credentials);
     return getOrCreate(principal.metricsClients, region, () => {
       const endpoint = this.config.metricsUrlTemplate.replaceAll('{region}', encodeURIComponent(region));
       // Scopes rather than `audience`: the client appends no '/.default' to an audience it is given.
-      return new MetricsClient(endpoint, principal.credential, {
+      const client = new MetricsClient(endpoint, principal.credential, {
         credentials: { scopes: [this.scope] },
         agent: this.agent,
         retryOptions,
       });
+      return { client, endpoint };
     });
   }
 
@@ -371,6 +382,56 @@ interface RetailPricePage {
     type: string;
   }[];
   NextPageLink?: string | null;
+}
+
+// The getBatch answer as Azure Monitor writes it (api-version 2024-02-01).
+interface BatchAnswer {
+  values?: {
+    resourceid?: string;
+    value?: {
+      name: { value: string };
+      unit: string;
+      errorCode?: string;
+      timeseries?: { data?: ({ timeStamp: string } & Partial<Record<MetricAggregation, number>>)[] }[];
+    }[];
+  }[];
+}
+
+function buildBatchUrl(endpoint: string, subscriptionId: string, window: MetricWindow): string {
+  const query = new URLSearchParams({
+    'api-version': metricsBatchApiVersion,
+    starttime: window.start.toISOString(),
+    endtime: window.end.toISOString(),
+    interval: window.interval,
+    metricnamespace: window.resourceType,
+    metricnames: window.metricNames.join(','),
+    aggregation: window.aggregations.join(','),
+  });
+  return `${endpoint}/subscriptions/${encodeURIComponent(subscriptionId)}/metrics:getBatch?${query}`;
+}
+
+function toSeriesFromWire(
+  resourceId: string,
+  metricName: string,
+  unit: string,
+  timeseries: NonNullable<
+    NonNullable<NonNullable<BatchAnswer['values']>[number]['value']>[number]['timeseries']
+  > = [],
+  aggregations: MetricAggregation[],
+): MetricSeries {
+  const times: number[] = [];
+  const columns = aggregations.map((aggregation) => ({ aggregation, values: [] as (number | null)[] }));
+  for (const point of timeseries[0]?.data ?? []) {
+    times.push(Date.parse(point.timeStamp));
+    for (const column of columns) column.values.push(point[column.aggregation] ?? null);
+  }
+  return {
+    resourceId,
+    metricName,
+    unit,
+    times,
+    values: Object.fromEntries(columns.map((column) => [column.aggregation, column.values])),
+  };
 }
 
 interface TimeSeriesLike {
