@@ -94,8 +94,12 @@ export class InventoryService {
       } else {
         await this.tenants.recordSyncSuccess(tenantId, this.now());
       }
-      // New resources (all of them on the first sync) get their 14 days of hourly history.
-      if (summary.insertedCount > 0) await this.work.enqueueMetricsBackfill(tenantId);
+      // New resources (all of them on the first sync) get their 14 days of hourly history, and
+      // their first minutes at once rather than at the next scheduled collection.
+      if (summary.insertedCount > 0) {
+        await this.work.enqueueMetricsBackfill(tenantId);
+        await this.work.enqueueMetricsCollection(tenantId);
+      }
     } catch (error) {
       // A tenant deleted while its sync ran leaves nothing to report to.
       if (!(await this.tenants.findTenant(tenantId))) return undefined;

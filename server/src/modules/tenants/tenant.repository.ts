@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { subscriptions, tenants } from '../../db/schema';
@@ -95,12 +96,21 @@ export class TenantRepository {
   }
 
   // Resources, subscriptions, metrics and their points go with it (foreign keys cascade).
+  // A collection or back-fill writing this tenant's metrics at that moment can deadlock with the
+  // cascade; PostgreSQL then aborts one side, and the delete tries again.
   async deleteForTeam(teamId: string, id: string): Promise<TenantRow | undefined> {
-    const [deleted] = await this.db
-      .delete(tenants)
-      .where(and(eq(tenants.teamId, teamId), eq(tenants.id, id)))
-      .returning();
-    return deleted;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const [deleted] = await this.db
+          .delete(tenants)
+          .where(and(eq(tenants.teamId, teamId), eq(tenants.id, id)))
+          .returning();
+        return deleted;
+      } catch (error) {
+        if (attempt >= 5 || !isConcurrencyFailure(error)) throw error;
+        await setTimeout(50 * attempt);
+      }
+    }
   }
 
   async recordSyncResult(
@@ -117,4 +127,11 @@ export class TenantRepository {
       })
       .where(eq(tenants.id, id));
   }
+}
+
+// deadlock_detected, serialization_failure, lock_not_available: another transaction won; retrying is safe.
+function isConcurrencyFailure(error: unknown): boolean {
+  const code =
+    (error as { code?: string; cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
+  return code === '40P01' || code === '40001' || code === '55P03';
 }
