@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { clearSession } from '../lib/session';
@@ -13,13 +13,21 @@ export function SessionExpiryHandler() {
   const location = useLocation();
   const queryClient = useQueryClient();
 
+  const locationRef = useRef(location);
+  locationRef.current = location;
+
+  // Status401 stays set until the navigation has landed, so the top bar's name poll, which sees the
+  // cleared session first, knows this log-out is already under way and does not send the user to
+  // plain /login instead.
   useEffect(() => {
     if (!isStatus401) return;
     clearSession();
     queryClient.clear();
-    setStatus401(false);
-    void navigate(createLoginHref('expired'), { replace: true, state: createReturnToState(location) });
-  }, [isStatus401, location, navigate, queryClient]);
+    const returnTo = createReturnToState(locationRef.current);
+    void Promise.resolve(navigate(createLoginHref('expired'), { replace: true, state: returnTo })).finally(
+      () => setStatus401(false),
+    );
+  }, [isStatus401, navigate, queryClient]);
 
   return null;
 }

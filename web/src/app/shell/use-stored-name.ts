@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { isSessionActive, readName, readSession } from '../../lib/session';
-import { setStatus401 } from '../../lib/status-401';
+import { getStatus401, setStatus401 } from '../../lib/status-401';
 
 const pollIntervalMs = 500;
 
@@ -16,7 +16,8 @@ export function useStoredName(onNameGone: () => void): string {
     const intervalId = window.setInterval(() => {
       const storedName = readName();
       if (!storedName) {
-        onNameGone();
+        // A 401 being handled has cleared the session and is on its way to /login?expired.
+        if (!getStatus401()) onNameGone();
         return;
       }
       if (!isSessionActive(readSession())) {
