@@ -10,6 +10,9 @@ export interface CloudCredentials {
 export interface CloudCallOptions {
   // Cancels the call; the provider also applies its own deadline.
   signal?: AbortSignal;
+  // Where to run the CPU-bound reading of a large answer, so answers arriving together are read
+  // one at a time with the event loop's turns in between.
+  processingLane?: { run<Result>(work: () => Promise<Result>): Promise<Result> };
 }
 
 export interface CloudSubscription {

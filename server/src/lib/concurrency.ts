@@ -20,3 +20,16 @@ export async function runWithConcurrency<Item>(
 export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
+
+// One lane for CPU-bound steps: work queued here runs one piece at a time, in order, so answers that
+// arrive together are processed one after another, with the event loop's turns in between, rather
+// than back to back in one turn.
+export class Lane {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  run<Result>(work: () => Promise<Result>): Promise<Result> {
+    const result = this.tail.then(work);
+    this.tail = result.catch(() => {});
+    return result;
+  }
+}

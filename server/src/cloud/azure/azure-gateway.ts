@@ -201,24 +201,8 @@ export class AzureGateway implements CloudProvider {
         });
         const response = await client.pipeline.sendRequest(this.httpClient, request);
         if (response.status !== 200) throw restErrorOf(response.status, response.bodyAsText ?? undefined);
-        const answer = JSON.parse(response.bodyAsText ?? '{}') as BatchAnswer;
-        const series: MetricSeries[] = [];
-        for (const result of answer.values ?? []) {
-          if (!result.resourceid) continue;
-          for (const metric of result.value ?? []) {
-            if (metric.errorCode && metric.errorCode !== 'Success') continue;
-            series.push(
-              toSeriesFromWire(
-                result.resourceid,
-                metric.name.value,
-                metric.unit,
-                metric.timeseries,
-                window.aggregations,
-              ),
-            );
-          }
-        }
-        return series;
+        const readAnswer = async () => readBatchAnswer(response.bodyAsText ?? '{}', window.aggregations);
+        return options?.processingLane ? options.processingLane.run(readAnswer) : readAnswer();
       },
     );
   }
@@ -457,6 +441,21 @@ function buildBatchUrl(endpoint: string, subscriptionId: string, window: MetricW
     aggregation: window.aggregations.join(','),
   });
   return `${endpoint}/subscriptions/${encodeURIComponent(subscriptionId)}/metrics:getBatch?${query}`;
+}
+
+function readBatchAnswer(body: string, aggregations: MetricAggregation[]): MetricSeries[] {
+  const answer = JSON.parse(body) as BatchAnswer;
+  const series: MetricSeries[] = [];
+  for (const result of answer.values ?? []) {
+    if (!result.resourceid) continue;
+    for (const metric of result.value ?? []) {
+      if (metric.errorCode && metric.errorCode !== 'Success') continue;
+      series.push(
+        toSeriesFromWire(result.resourceid, metric.name.value, metric.unit, metric.timeseries, aggregations),
+      );
+    }
+  }
+  return series;
 }
 
 function toSeriesFromWire(

@@ -122,7 +122,7 @@ export class MetricsRepository {
           select metric_id, date_trunc('hour', time), avg(value), max(value),
                  percentile_cont(0.95) within group (order by value)
           from metric_point
-          where metric_id = any(${sql.param(write.collectedMetricIds)}::uuid[])
+          where metric_id = any(${toArrayLiteral(write.collectedMetricIds)}::uuid[])
             and time >= ${write.rollUp.from.toISOString()}::timestamptz
             and time < ${write.rollUp.to.toISOString()}::timestamptz
           group by metric_id, date_trunc('hour', time)
@@ -135,7 +135,7 @@ export class MetricsRepository {
       }
       await transaction.execute(sql`
         update metric set last_collected_at = ${write.collectedUntil.toISOString()}::timestamptz
-        where id = any(${sql.param(write.collectedMetricIds)}::uuid[])
+        where id = any(${toArrayLiteral(write.collectedMetricIds)}::uuid[])
       `);
     });
   }

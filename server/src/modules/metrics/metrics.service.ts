@@ -8,7 +8,7 @@ import type {
 } from '../../cloud/cloud-provider';
 import { isCloudError } from '../../cloud/cloud-provider';
 import type { CloudWorkQueue } from '../../jobs/cloud-work';
-import { runWithConcurrency, yieldToEventLoop } from '../../lib/concurrency';
+import { Lane, runWithConcurrency, yieldToEventLoop } from '../../lib/concurrency';
 import { notFound } from '../../lib/http-errors';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
 import type { TenantService } from '../tenants/tenants.service';
@@ -31,6 +31,9 @@ const ingestionDelayMs = 2 * minuteMs;
 const backfillDays = 14;
 const backfillWindowMs = 7 * 24 * hourMs;
 const backfillBatchLimit = 10;
+// Calls in flight at once: enough to hide Azure's latency. Their answers are processed one at a
+// time in a lane (each step on its own turn of the event loop), which keeps API requests served
+// within a few milliseconds during a 10,000-machine cycle.
 const callConcurrency = 4;
 export const pointRetentionMs = 48 * hourMs;
 export const hourlyRetentionMs = 90 * 24 * hourMs;
@@ -90,23 +93,29 @@ export class MetricsService {
     const targets = await this.metrics.listCollectionTargets(tenantId, { isBackfill: false });
     const groups = groupTargets(targets, (target, catalog) => planMinuteWindow(target, catalog, end));
     const summary = createSummary(targets.length);
+    const processing = new Lane();
     const isDone = await this.runUnlessDeleted(tenantId, () =>
       runWithConcurrency(groups, callConcurrency, async (group) => {
-        const series = await this.readGroup(context.credentials, group, summary, options);
+        const series = await this.readGroup(context.credentials, group, summary, {
+          ...options,
+          processingLane: processing,
+        });
         if (!series) return;
-        // Each step of a batch gets its own turn of the event loop, so requests are served between them.
-        await yieldToEventLoop();
-        const points = toMinutePoints(group, series);
-        summary.pointCount += points.metricIds.length;
-        await yieldToEventLoop();
-        await this.metrics.writeMinuteBatch({
-          points,
-          collectedMetricIds: group.targets.flatMap((target) => target.metricIds),
-          collectedUntil: group.window.end,
-          rollUp: {
-            from: new Date(floorTo(group.window.start.getTime(), hourMs)),
-            to: new Date(floorTo(group.window.end.getTime(), hourMs)),
-          },
+        await processing.run(async () => {
+          // Each step of a batch gets its own turn of the event loop, so requests are served between them.
+          await yieldToEventLoop();
+          const points = toMinutePoints(group, series);
+          summary.pointCount += points.metricIds.length;
+          await yieldToEventLoop();
+          await this.metrics.writeMinuteBatch({
+            points,
+            collectedMetricIds: group.targets.flatMap((target) => target.metricIds),
+            collectedUntil: group.window.end,
+            rollUp: {
+              from: new Date(floorTo(group.window.start.getTime(), hourMs)),
+              to: new Date(floorTo(group.window.end.getTime(), hourMs)),
+            },
+          });
         });
       }),
     );
