@@ -51,7 +51,8 @@ const login = await fetch(`${server.url}/api/v1/token`, {
 const token = (await login.json()) as string;
 const headers = { authorization: `Bearer ${token}` };
 
-for (const route of ['/api/v1/resource', '/api/v1/log']) {
+const routes = process.env.BENCH_ROUTES?.split(',') ?? ['/api/v1/resource', '/api/v1/log'];
+for (const route of routes) {
   const sample = await fetch(`${server.url}${route}`, { headers });
   const body = await sample.text();
   if (!sample.ok) throw new Error(`${route} answered ${sample.status}: ${body.slice(0, 200)}`);

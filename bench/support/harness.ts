@@ -1,6 +1,7 @@
 // Shared by the benchmarks: a real PostgreSQL (embedded) with the migrated schema, the real app
-// built on it, autocannon runs, and a bare Fastify baseline measured in the same run.
-import autocannon from 'autocannon';
+// built on it, load from autocannon in another process, and a bare Fastify baseline measured in
+// the same run.
+import type autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
@@ -12,6 +13,7 @@ import { createContainer, type Container } from '../../server/src/container';
 import { applyMigrations, openDatabase, startEmbeddedPostgres } from '../../server/src/db/database';
 import { createJobDefinitions } from '../../server/src/jobs/definitions';
 import { JobQueue } from '../../server/src/jobs/queue';
+import { runLoad, type LoadResult } from './load-process';
 
 export interface BenchServer {
   url: string;
@@ -64,21 +66,8 @@ export async function startBaseline(method: 'GET' | 'POST', routePath: string, b
   return { url, stop: () => app.close() };
 }
 
-export interface LoadResult {
-  requestsPerSecond: number;
-  p99Milliseconds: number;
-  errors: number;
-  non2xx: number;
-}
-
 export async function measure(options: autocannon.Options): Promise<LoadResult> {
-  const result = await autocannon({ connections: 10, duration: 10, ...options });
-  return {
-    requestsPerSecond: result.requests.average,
-    p99Milliseconds: result.latency.p99,
-    errors: result.errors,
-    non2xx: result.non2xx,
-  };
+  return runLoad({ connections: 10, duration: 10, ...options });
 }
 
 export function printComparison(title: string, ours: LoadResult, baseline: LoadResult): void {

@@ -1,6 +1,7 @@
 // Session tokens: HS256 JWTs (jose) carrying email, given_name, exp and the session id. A token is
 // only as good as its session row, which the auth service checks on every call.
 import { errors, jwtVerify, SignJWT } from 'jose';
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { tokenClaimsSchema, type TokenClaims } from '@cloudtrim/contracts/auth';
 
 export interface SessionTokenInput {
@@ -18,10 +19,11 @@ export interface VerifiedToken extends TokenClaims {
 const issuer = 'cloudtrim';
 
 export class JwtCodec {
-  private readonly key: Uint8Array;
+  // A KeyObject made once: given raw bytes, jose imports the key again on every verification.
+  private readonly key: KeyObject;
 
   constructor(secret: string) {
-    this.key = new TextEncoder().encode(secret);
+    this.key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
   async sign(input: SessionTokenInput): Promise<string> {

@@ -11,7 +11,11 @@ export interface ActiveSession {
 }
 
 export class SessionRepository {
-  constructor(private readonly db: Db) {}
+  private readonly findActiveStatement;
+
+  constructor(private readonly db: Db) {
+    this.findActiveStatement = prepareFindActive(db);
+  }
 
   async create(userId: string, expiresAt: Date): Promise<string> {
     const [row] = await this.db.insert(sessions).values({ userId, expiresAt }).returning({ id: sessions.id });
@@ -19,24 +23,7 @@ export class SessionRepository {
   }
 
   async findActive(sessionId: string, userId: string, now: Date): Promise<ActiveSession | undefined> {
-    const [row] = await this.db
-      .select({
-        sessionId: sessions.id,
-        userId: users.id,
-        teamId: users.teamId,
-        email: users.email,
-        firstName: users.firstName,
-      })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(
-        and(
-          eq(sessions.id, sessionId),
-          eq(sessions.userId, userId),
-          isNull(sessions.revokedAt),
-          gt(sessions.expiresAt, now),
-        ),
-      );
+    const [row] = await this.findActiveStatement.execute({ sessionId, userId, now });
     return row;
   }
 
@@ -64,4 +51,27 @@ export class SessionRepository {
   async deleteExpired(cutoff: Date): Promise<void> {
     await this.db.delete(sessions).where(sql`${sessions.expiresAt} < ${cutoff}`);
   }
+}
+
+// Every authenticated call runs this, so it is a prepared statement: planned once per connection.
+function prepareFindActive(db: Db) {
+  return db
+    .select({
+      sessionId: sessions.id,
+      userId: users.id,
+      teamId: users.teamId,
+      email: users.email,
+      firstName: users.firstName,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder('sessionId')),
+        eq(sessions.userId, sql.placeholder('userId')),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+      ),
+    )
+    .prepare('find_active_session');
 }

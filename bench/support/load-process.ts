@@ -1,0 +1,40 @@
+// autocannon in a process of its own: a load generator sharing the server's event loop would count
+// its own work (sending, parsing answers) against the server's latency.
+import autocannon from 'autocannon';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p99Milliseconds: number;
+  errors: number;
+  non2xx: number;
+}
+
+const isChild = process.env.CLOUDTRIM_BENCH_LOAD === '1' && process.send !== undefined;
+
+if (isChild) {
+  const options = JSON.parse(process.env.CLOUDTRIM_BENCH_LOAD_OPTIONS!) as autocannon.Options;
+  const result = await autocannon(options);
+  const summary: LoadResult = {
+    requestsPerSecond: result.requests.average,
+    p99Milliseconds: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+  process.send!(summary, undefined, {}, () => process.exit(0));
+}
+
+export function runLoad(options: autocannon.Options): Promise<LoadResult> {
+  const child = fork(fileURLToPath(import.meta.url), {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, CLOUDTRIM_BENCH_LOAD: '1', CLOUDTRIM_BENCH_LOAD_OPTIONS: JSON.stringify(options) },
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', (result) => resolve(result as LoadResult));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`the load process exited with ${code}`));
+    });
+  });
+}
