@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { clearSession } from '../lib/session';
 import { createReturnToState } from '../lib/return-to';
-import { setStatus401, useStatus401 } from '../lib/status-401';
+import { useStatus401 } from '../lib/status-401';
 import { createLoginHref } from '../config/paths';
 
 /** Reacts to the global Status401 state: ends the session and asks the user to log in again. */
@@ -16,17 +16,17 @@ export function SessionExpiryHandler() {
   const locationRef = useRef(location);
   locationRef.current = location;
 
-  // Status401 stays set until the navigation has landed, so the top bar's name poll, which sees the
-  // cleared session first, knows this log-out is already under way and does not send the user to
-  // plain /login instead.
+  // Status401 stays set until the next login (storeSession resets it), so whatever else notices the
+  // cleared session meanwhile (the top bar's name poll, the shell's loader revalidating) sends the
+  // user to /login?expired too, not to plain /login.
   useEffect(() => {
     if (!isStatus401) return;
     clearSession();
     queryClient.clear();
-    const returnTo = createReturnToState(locationRef.current);
-    void Promise.resolve(navigate(createLoginHref('expired'), { replace: true, state: returnTo })).finally(
-      () => setStatus401(false),
-    );
+    void navigate(createLoginHref('expired'), {
+      replace: true,
+      state: createReturnToState(locationRef.current),
+    });
   }, [isStatus401, navigate, queryClient]);
 
   return null;

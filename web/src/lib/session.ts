@@ -1,4 +1,5 @@
 import { tokenClaimsSchema, type TokenClaims } from '@cloudtrim/contracts/auth';
+import { setStatus401 } from './status-401';
 
 // The browser session of SPEC §3, one localStorage entry per field so other tabs and the top bar's
 // poll see a log-out at once.
@@ -27,6 +28,8 @@ export function decodeTokenClaims(token: string): TokenClaims {
 
 export function storeSession(token: string): StoredSession {
   const claims = decodeTokenClaims(token);
+  // A new session ends the previous one's expiry handling.
+  setStatus401(false);
   const session: StoredSession = { token, email: claims.email, name: claims.given_name, exp: claims.exp };
   localStorage.setItem(sessionStorageKeys.token, session.token);
   localStorage.setItem(sessionStorageKeys.email, session.email);

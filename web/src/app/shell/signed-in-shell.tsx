@@ -3,7 +3,8 @@ import { LoadingScreen } from '../../components/loading-screen';
 import { useTenants } from '../../features/tenants/api/get-tenants';
 import { createReturnToState } from '../../lib/return-to';
 import type { loadSignedInShell } from '../session-loaders';
-import { paths } from '../../config/paths';
+import { createLoginHref, paths } from '../../config/paths';
+import { useStatus401 } from '../../lib/status-401';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
 
@@ -30,6 +31,10 @@ function SignedInLayout() {
 export function SignedInShell() {
   const { isSignedIn } = useLoaderData<typeof loadSignedInShell>();
   const location = useLocation();
-  if (!isSignedIn) return <Navigate to={paths.login} replace state={createReturnToState(location)} />;
+  const isStatus401 = useStatus401();
+  if (!isSignedIn) {
+    const loginHref = isStatus401 ? createLoginHref('expired') : paths.login;
+    return <Navigate to={loginHref} replace state={createReturnToState(location)} />;
+  }
   return <SignedInLayout />;
 }
