@@ -3,8 +3,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { hashPassword } from '../../server/src/lib/password-hasher';
 import { azureEnvironment, startEmulatorProcess } from '../support/emulator-process';
+import { benchPassword, connectEstate } from '../support/estate';
 import { measure, printComparison, startBaseline, startBenchServer } from '../support/harness';
 
 const fleetSize = Number(process.env.BENCH_FLEET_SIZE ?? 10_000);
@@ -14,39 +14,21 @@ const emulator = await startEmulatorProcess({ dataDir: emulatorDir, fleetSize, s
 const server = await startBenchServer(azureEnvironment(emulator));
 const { container } = server;
 
-const password = 'Bench-Password-2026';
-const owner = await container.repositories.users.createWithTeam({
-  email: 'api-bench@example.com',
-  passwordHash: await hashPassword(password),
-  firstName: 'Bench',
-  lastName: 'User',
-});
-for (const tenant of emulator.tenants) {
-  const principal = tenant.principals.find((candidate) => candidate.writeSubscriptionIds.length > 0)!;
-  await container.tenants.addTenant(owner.teamId, {
-    Type: 'Azure',
-    FriendlyName: tenant.displayName,
-    TenantId: tenant.tenantId,
-    ApplicationId: principal.applicationId,
-    ServicePrincipalSecret: principal.secret,
-  });
-}
-for (const tenant of await container.tenants.listTenants(owner.teamId)) {
-  await container.inventory.syncTenant(tenant.Id);
-}
+const { teamId, tenantIds } = await connectEstate(server, emulator, 'api-bench@example.com');
+for (const tenantId of tenantIds) await container.inventory.syncTenant(tenantId);
 // A long activity history, as months of syncs would leave.
 await container.database.pool.query(
   `insert into activity_log (team_id, service_name, resource_arm_id, log_text, created_at)
    select $1, 'Inventory', arm_id, 'Resource read: size ' || coalesce(sku, 'n/a'), now() - (n || ' seconds')::interval
      from generate_series(1, $2) as n
      join lateral (select arm_id, sku from resource offset (n % 1000) limit 1) as picked on true`,
-  [owner.teamId, activityEntries],
+  [teamId, activityEntries],
 );
 
 const login = await fetch(`${server.url}/api/v1/token`, {
   method: 'POST',
   headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ emailAddress: 'api-bench@example.com', password }),
+  body: JSON.stringify({ emailAddress: 'api-bench@example.com', password: benchPassword }),
 });
 const token = (await login.json()) as string;
 const headers = { authorization: `Bearer ${token}` };

@@ -6,8 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { hashPassword } from '../../server/src/lib/password-hasher';
 import { azureEnvironment, startEmulatorProcess } from '../support/emulator-process';
+import { connectEstate } from '../support/estate';
 import { startBenchServer } from '../support/harness';
 
 const fleetSize = Number(process.env.BENCH_FLEET_SIZE ?? 10_000);
@@ -16,23 +16,7 @@ const emulator = await startEmulatorProcess({ dataDir: emulatorDir, fleetSize, s
 const server = await startBenchServer(azureEnvironment(emulator));
 const { container } = server;
 
-const owner = await container.repositories.users.createWithTeam({
-  email: 'collect-bench@example.com',
-  passwordHash: await hashPassword('Bench-Password-2026'),
-  firstName: 'Bench',
-  lastName: 'User',
-});
-for (const tenant of emulator.tenants) {
-  const principal = tenant.principals.find((candidate) => candidate.writeSubscriptionIds.length > 0)!;
-  await container.tenants.addTenant(owner.teamId, {
-    Type: 'Azure',
-    FriendlyName: tenant.displayName,
-    TenantId: tenant.tenantId,
-    ApplicationId: principal.applicationId,
-    ServicePrincipalSecret: principal.secret,
-  });
-}
-const tenantIds = (await container.tenants.listTenants(owner.teamId)).map((tenant) => tenant.Id);
+const { tenantIds } = await connectEstate(server, emulator, 'collect-bench@example.com');
 
 const syncStarted = performance.now();
 await Promise.all(tenantIds.map((tenantId) => container.inventory.syncTenant(tenantId)));
