@@ -451,53 +451,28 @@ function readBatchAnswer(body: string, aggregations: MetricAggregation[]): Metri
     for (const metric of result.value ?? []) {
       if (metric.errorCode && metric.errorCode !== 'Success') continue;
       series.push(
-        toSeriesFromWire(result.resourceid, metric.name.value, metric.unit, metric.timeseries, aggregations),
+        toSeries(result.resourceid, metric.name.value, metric.unit, metric.timeseries ?? [], aggregations),
       );
     }
   }
   return series;
 }
 
-function toSeriesFromWire(
-  resourceId: string,
-  metricName: string,
-  unit: string,
-  timeseries: NonNullable<
-    NonNullable<NonNullable<BatchAnswer['values']>[number]['value']>[number]['timeseries']
-  > = [],
-  aggregations: MetricAggregation[],
-): MetricSeries {
-  const times: number[] = [];
-  const columns = aggregations.map((aggregation) => ({ aggregation, values: [] as (number | null)[] }));
-  for (const point of timeseries[0]?.data ?? []) {
-    times.push(Date.parse(point.timeStamp));
-    for (const column of columns) column.values.push(point[column.aggregation] ?? null);
-  }
-  return {
-    resourceId,
-    metricName,
-    unit,
-    times,
-    values: Object.fromEntries(columns.map((column) => [column.aggregation, column.values])),
-  };
-}
-
-interface TimeSeriesLike {
-  data?: ({ timeStamp: Date } & Partial<Record<MetricAggregation, number>>)[];
-}
+// A metric point as the SDK gives it (timeStamp a Date) or as the wire carries it (an ISO string).
+type MetricPointLike = { timeStamp: Date | string } & Partial<Record<MetricAggregation, number>>;
 
 function toSeries(
   resourceId: string,
   metricName: string,
   unit: string,
-  timeseries: TimeSeriesLike[],
+  timeseries: { data?: MetricPointLike[] }[],
   aggregations: MetricAggregation[],
 ): MetricSeries {
   const times: number[] = [];
   const columns = aggregations.map((aggregation) => ({ aggregation, values: [] as (number | null)[] }));
   // Platform metrics without dimensions come as one time series.
   for (const point of timeseries[0]?.data ?? []) {
-    times.push(point.timeStamp.getTime());
+    times.push(typeof point.timeStamp === 'string' ? Date.parse(point.timeStamp) : point.timeStamp.getTime());
     for (const column of columns) column.values.push(point[column.aggregation] ?? null);
   }
   const values = Object.fromEntries(columns.map((column) => [column.aggregation, column.values]));

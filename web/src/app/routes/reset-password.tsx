@@ -1,11 +1,11 @@
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import Spinner from 'react-bootstrap/Spinner';
-import { loadingText, nothingToSeeText, resetLinkInvalidText } from '@cloudtrim/contracts/messages';
+import { nothingToSeeText, resetLinkInvalidText } from '@cloudtrim/contracts/messages';
 import { useValidateResetCode } from '../../features/auth/api/validate-reset-code';
 import { ResetPasswordForm } from '../../features/auth/components/reset-password-form';
 import { getResetState } from '../../features/auth/utils/get-reset-state';
 import { createLoginHref, paths } from '../../config/paths';
 import { BackToLoginLink } from '../sign-in/back-to-login-link';
+import { LoadingCard } from '../sign-in/loading-card';
 import { SignInCard } from '../sign-in/sign-in-card';
 
 export function ResetPasswordRoute() {
@@ -28,14 +28,7 @@ export function ResetPasswordRoute() {
         </SignInCard>
       );
     case 'loading':
-      return (
-        <SignInCard title="Reset Password">
-          <div className="d-flex align-items-center gap-2 text-body-secondary" role="status">
-            <Spinner animation="border" size="sm" aria-hidden="true" />
-            {loadingText}
-          </div>
-        </SignInCard>
-      );
+      return <LoadingCard title="Reset Password" />;
     case 'invalid':
       return (
         <SignInCard

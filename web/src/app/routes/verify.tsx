@@ -1,16 +1,11 @@
 import { Link, useLocation, useNavigate } from 'react-router';
-import Spinner from 'react-bootstrap/Spinner';
-import {
-  loadingText,
-  nothingToSeeText,
-  verifyErrorText,
-  verifyLinkExpiredText,
-} from '@cloudtrim/contracts/messages';
+import { nothingToSeeText, verifyErrorText, verifyLinkExpiredText } from '@cloudtrim/contracts/messages';
 import { useSignupLink } from '../../features/auth/api/get-signup-link';
 import { CompleteAccountForm } from '../../features/auth/components/complete-account-form';
 import { getVerifyState, readVerifyToken } from '../../features/auth/utils/get-verify-state';
 import { createLoginHref, paths } from '../../config/paths';
 import { BackToLoginLink } from '../sign-in/back-to-login-link';
+import { LoadingCard } from '../sign-in/loading-card';
 import { SignInCard } from '../sign-in/sign-in-card';
 
 export function VerifyRoute() {
@@ -32,14 +27,7 @@ export function VerifyRoute() {
         </SignInCard>
       );
     case 'loading':
-      return (
-        <SignInCard title="Verify Your Email">
-          <div className="d-flex align-items-center gap-2 text-body-secondary" role="status">
-            <Spinner animation="border" size="sm" aria-hidden="true" />
-            {loadingText}
-          </div>
-        </SignInCard>
-      );
+      return <LoadingCard title="Verify Your Email" />;
     case 'resendEmail':
       return (
         <SignInCard
