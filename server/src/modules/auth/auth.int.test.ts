@@ -1,5 +1,5 @@
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   bearer,
   createTestContext,
@@ -12,11 +12,13 @@ import { loginThrottleRules } from './auth.service';
 
 let context: TestContext;
 let user: TestUser;
-// The server's clock, moved forward by tests that need time to pass.
+// The server's clock, moved forward by tests that need time to pass, or held still by tests that
+// must not cross a throttle window's boundary by chance.
 let clockOffsetMs = 0;
+let frozenAt: Date | undefined;
 
 beforeAll(async () => {
-  context = await createTestContext({ now: () => new Date(Date.now() + clockOffsetMs) });
+  context = await createTestContext({ now: () => frozenAt ?? new Date(Date.now() + clockOffsetMs) });
   user = await createUser(context, { firstName: 'Grace' });
 });
 afterAll(() => context.close());
@@ -157,6 +159,17 @@ describe('tokens that must not work', () => {
 });
 
 describe('failed login throttling', () => {
+  const windowMs = loginThrottleRules.perClient.windowSeconds * 1000;
+  // Halfway through a fifteen-minute window, an hour ahead of the other tests' hits.
+  const midWindow = () =>
+    new Date(Math.floor(Date.now() / windowMs) * windowMs + 4 * windowMs + windowMs / 2);
+  beforeEach(() => {
+    frozenAt = midWindow();
+  });
+  afterEach(() => {
+    frozenAt = undefined;
+  });
+
   it('answers 429 past the per-account bound, even for the right password, and a success clears it', async () => {
     const target = await createUser(context);
     for (let attempt = 0; attempt < loginThrottleRules.perAccount.limit; attempt += 1) {
@@ -176,5 +189,21 @@ describe('failed login throttling', () => {
     }
     expect((await postToken(user.email, user.password, address)).statusCode).toBe(429);
     expect((await postToken(user.email, user.password, '10.2.0.2')).statusCode).toBe(200);
+  });
+
+  it('still refuses a burst that straddles a window boundary, and lets the account in once the failures age out', async () => {
+    const target = await createUser(context);
+    const boundary = Math.ceil(frozenAt!.getTime() / windowMs) * windowMs;
+    frozenAt = new Date(boundary - 1000);
+    for (let attempt = 0; attempt < loginThrottleRules.perAccount.limit / 2; attempt += 1) {
+      await postToken(target.email, 'Wrong-Password-1', `10.3.0.${attempt}`);
+    }
+    frozenAt = new Date(boundary + 1000);
+    for (let attempt = 0; attempt < loginThrottleRules.perAccount.limit / 2; attempt += 1) {
+      await postToken(target.email, 'Wrong-Password-1', `10.3.1.${attempt}`);
+    }
+    expect((await postToken(target.email, target.password, '10.3.2.1')).statusCode).toBe(429);
+    frozenAt = new Date(boundary + windowMs + 1000);
+    expect((await postToken(target.email, target.password, '10.3.2.1')).statusCode).toBe(200);
   });
 });
