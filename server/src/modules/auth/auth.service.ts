@@ -56,7 +56,7 @@ export class AuthService {
 
   // A token is valid only while its session is: revoking a session ends it at once.
   async authenticate(token: string): Promise<AuthContext> {
-    const claims = await this.jwt.verify(token, this.now());
+    const claims = this.jwt.verify(token, this.now());
     const session = claims && (await this.sessions.findActive(claims.sid, claims.sub, this.now()));
     if (!session) throw unauthorized('Your session has expired, please log in again.');
     return session;
