@@ -54,13 +54,19 @@ export async function startBenchServer(environment: Record<string, string> = {})
   };
 }
 
-// A bare Fastify route answering `body` from memory: the ceiling a route of ours is compared to.
-export async function startBaseline(method: 'GET' | 'POST', routePath: string, body: string) {
+// A bare Fastify route answering `body` from memory, with `headers` (JSON unless they say
+// otherwise): the ceiling a route of ours is compared to.
+export async function startBaseline(
+  method: 'GET' | 'POST',
+  routePath: string,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+) {
   const app = Fastify();
   app.route({
     method,
     url: routePath,
-    handler: (_request, reply) => reply.type('application/json').send(body),
+    handler: (_request, reply) => reply.type('application/json').headers(headers).send(body),
   });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { url, stop: () => app.close() };

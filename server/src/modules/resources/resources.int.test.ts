@@ -4,6 +4,7 @@ import {
   findResourcesResponseSchema,
   type CloudResource,
 } from '@cloudtrim/contracts/resources';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
@@ -77,6 +78,44 @@ describe('GET /api/v1/resource', () => {
     expect(strangers.every((resource) => resource.TenantName === 'Fabrikam')).toBe(true);
     const loner = await logIn(context, await createUser(context));
     expect(await getResources(loner)).toEqual([]);
+  });
+});
+
+describe('GET /api/v1/resource: encodings and revalidation', () => {
+  const getRaw = (token: string, headers: Record<string, string> = {}) =>
+    context.app.inject({ method: 'GET', url: '/api/v1/resource', headers: { ...bearer(token), ...headers } });
+
+  it('sends the same list compressed with brotli or gzip when the client accepts them', async () => {
+    const plain = await getRaw(ownerToken);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const expected = plain.json();
+    const brotli = await getRaw(ownerToken, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers.vary).toMatch(/accept-encoding/i);
+    expect(JSON.parse(brotliDecompressSync(brotli.rawPayload).toString())).toEqual(expected);
+    const gzipped = await getRaw(ownerToken, { 'accept-encoding': 'gzip, deflate' });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gzipped.rawPayload).toString())).toEqual(expected);
+  });
+
+  it('answers 304 for the copy a browser already holds, and the new list once it changed', async () => {
+    const first = await getRaw(ownerToken);
+    const etag = first.headers.etag as string;
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    const revalidated = await getRaw(ownerToken, { 'if-none-match': etag });
+    expect(revalidated.statusCode).toBe(304);
+    expect(revalidated.body).toBe('');
+    // Another team's copy never matches, even a team whose list is empty.
+    expect((await getRaw(strangerToken, { 'if-none-match': etag })).statusCode).toBe(200);
+
+    const [resource] = first.json() as CloudResource[];
+    await postResource(ownerToken, [
+      { ResourceId: resource!.ResourceId, Automated: 0, ActiveHoursStart: 6, ActiveHoursEnd: 20 },
+    ]);
+    const changed = await getRaw(ownerToken, { 'if-none-match': etag });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect((changed.json() as CloudResource[])[0]).toMatchObject({ ActiveHoursStart: 6, ActiveHoursEnd: 20 });
   });
 });
 

@@ -8,25 +8,42 @@ import {
   saveCloudResourceResponseSchema,
 } from '@cloudtrim/contracts/resources';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { negotiateEncoding } from '../../lib/content-encoding';
 import { getAuth } from '../../plugins/authenticate';
 import type { ResourcesService } from './resources.service';
 
 export function resourceRoutes(resources: ResourcesService): FastifyPluginAsyncZod {
   return async (app) => {
     // The body is JSON text built by PostgreSQL to the contract's shape (cloudResourcesResponseSchema,
-    // checked by the tests), sent as it is: a 10,000-row list costs no per-request serialisation.
+    // checked by the tests) and kept per list version, already compressed for the encoding the
+    // client accepts: a 10,000-row list costs no per-request serialisation or compression, and a
+    // browser revalidating its copy gets 304 with no body.
     app.get(
       '/api/v1/resource',
       {
         schema: {
           tags: ['resources'],
-          response: { 200: cloudResourcesResponseSchema, 401: errorResponseSchema },
+          response: {
+            200: cloudResourcesResponseSchema,
+            304: z.null().describe('The copy named by If-None-Match is current'),
+            401: errorResponseSchema,
+          },
         },
       },
       async (request, reply) => {
-        const body = await resources.readCloudResourcesJson(getAuth(request).teamId);
+        const encoding = negotiateEncoding(request.headers['accept-encoding']);
+        const answer = await resources.readCloudResources(getAuth(request).teamId, encoding);
+        reply
+          .header('cache-control', 'private, no-cache')
+          .header('vary', 'accept-encoding')
+          .header('etag', answer.etag);
+        if (request.headers['if-none-match'] === answer.etag) return reply.code(304).send(null);
+        if (answer.encoding !== 'identity') reply.header('content-encoding', answer.encoding);
         // Fastify sends a Buffer as is; the type provider only knows the parsed shape.
-        return reply.type('application/json; charset=utf-8').send(body as unknown as CloudResourcesResponse);
+        return reply
+          .type('application/json; charset=utf-8')
+          .send(answer.body as unknown as CloudResourcesResponse);
       },
     );
 

@@ -6,6 +6,8 @@ import type {
   SaveCloudResourceResponse,
 } from '@cloudtrim/contracts/resources';
 import { saveCloudResourceRequestSchema } from '@cloudtrim/contracts/resources';
+import { createHash } from 'node:crypto';
+import { encodeBody, type ContentEncoding } from '../../lib/content-encoding';
 import { notFound } from '../../lib/http-errors';
 import type { ResourcesRepository } from './resources.repository';
 
@@ -19,8 +21,17 @@ const predictionMethodTexts: Readonly<Record<string, string>> = {
 
 interface CachedList {
   version: string;
-  // Encoded once: a 10,000-row list is megabytes that need no re-encoding per request.
-  body: Promise<Buffer>;
+  etag: string;
+  // Built once per version: a 10,000-row list is megabytes that need no re-encoding per request,
+  // and each content encoding is compressed once, when a client first asks for it.
+  bodies: Map<ContentEncoding, Promise<Buffer>>;
+}
+
+export interface CloudResourcesAnswer {
+  // A weak validator: the same for every encoding of one version of the team's list.
+  etag: string;
+  encoding: ContentEncoding;
+  body: Buffer;
 }
 
 export class ResourcesService {
@@ -31,17 +42,24 @@ export class ResourcesService {
 
   constructor(private readonly resources: ResourcesRepository) {}
 
-  async readCloudResourcesJson(teamId: string): Promise<Buffer> {
+  async readCloudResources(teamId: string, encoding: ContentEncoding): Promise<CloudResourcesAnswer> {
     const version = await this.resources.readTeamVersion(teamId);
-    const cached = this.cache.get(teamId);
-    if (cached && cached.version === version) return cached.body;
-    // Concurrent requests for a stale list share one rebuild.
-    const body = this.resources.readCloudResourcesJson(teamId).then((text) => Buffer.from(text));
-    this.remember(teamId, { version, body });
+    let cached = this.cache.get(teamId);
+    if (!cached || cached.version !== version) {
+      // Concurrent requests for a stale list share one rebuild.
+      const json = this.resources.readCloudResourcesJson(teamId).then((text) => Buffer.from(text));
+      cached = { version, etag: versionTag(teamId, version), bodies: new Map([['identity', json]]) };
+      this.remember(teamId, cached);
+    }
+    let body = cached.bodies.get(encoding);
+    if (!body) {
+      body = cached.bodies.get('identity')!.then((json) => encodeBody(json, encoding));
+      cached.bodies.set(encoding, body);
+    }
     try {
-      return await body;
+      return { etag: cached.etag, encoding, body: await body };
     } catch (error) {
-      this.cache.delete(teamId);
+      if (this.cache.get(teamId) === cached) this.cache.delete(teamId);
       throw error;
     }
   }
@@ -93,4 +111,8 @@ export class ResourcesService {
     }
     this.cache.set(teamId, entry);
   }
+}
+
+function versionTag(teamId: string, version: string): string {
+  return `W/"${createHash('sha256').update(`${teamId}\n${version}`).digest('base64url').slice(0, 27)}"`;
 }
