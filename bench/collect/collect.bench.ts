@@ -1,13 +1,16 @@
 // One metric collection cycle for a 10,000-VM estate against the Azure emulator with Azure's
-// throttling on: wall time, Azure calls (⌈VMs/50⌉ per subscription and region for the batch
-// call), 429s met and honoured, points written per second, and the server's event-loop delay p99
-// meanwhile. Targets: cycle ≤ 30 s, event-loop p99 ≤ 20 ms.
+// throttling on, run as production runs it: the schedule's fan-out job queues one collection per
+// tenant, worked off by the job thread. Reports wall time (queued to done), Azure calls (⌈VMs/50⌉
+// per subscription and region for the batch call), 429s met and honoured, points written per
+// second, and the event-loop delay p99 of the thread serving the API meanwhile.
+// Targets: cycle ≤ 30 s, event-loop p99 ≤ 20 ms.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { azureEnvironment, startEmulatorProcess } from '../support/emulator-process';
 import { connectEstate } from '../support/estate';
+import { startJobThread } from '../../server/src/jobs/job-thread';
+import { monitorEventLoop } from '../support/event-loop';
 import { startBenchServer } from '../support/harness';
 
 const fleetSize = Number(process.env.BENCH_FLEET_SIZE ?? 10_000);
@@ -31,20 +34,32 @@ const { rows: groups } = await container.database.pool.query<{ machines: string 
 const machineCount = groups.reduce((sum, group) => sum + Number(group.machines), 0);
 const expectedBatchCalls = groups.reduce((sum, group) => sum + Math.ceil(Number(group.machines) / 50), 0);
 
-await emulator.resetStats();
-const eventLoopDelay = monitorEventLoopDelay({ resolution: 10 });
-eventLoopDelay.enable();
-const cycleStarted = performance.now();
-const summaries = await Promise.all(tenantIds.map((tenantId) => container.metrics.collectTenant(tenantId)));
-const cycleSeconds = (performance.now() - cycleStarted) / 1000;
-eventLoopDelay.disable();
-const stats = await emulator.readStats();
+// The sync queued the new resources' back-fill and first collection; this run measures one
+// collection cycle alone, so that queued work is dropped.
+await container.database.pool.query(`delete from pgboss.job where name like 'metrics-%'`);
+const jobThread = await startJobThread(
+  { config: server.config, secrets: server.secrets, databaseUrl: server.databaseUrl, runsSchedules: false },
+  (error) => {
+    throw error;
+  },
+);
 
-const points = summaries.reduce((sum, summary) => sum + (summary?.pointCount ?? 0), 0);
-const failed = summaries.reduce((sum, summary) => sum + (summary?.failedResourceCount ?? 0), 0);
-const eventLoopP99 = eventLoopDelay.percentile(99) / 1e6;
+await emulator.resetStats();
+const eventLoop = monitorEventLoop();
+const cycleStarted = performance.now();
+await container.metrics.enqueueCollectionForAllTenants();
+const jobs = await waitForCollections(tenantIds.length);
+const cycleSeconds = (performance.now() - cycleStarted) / 1000;
+const eventLoopDelay = eventLoop.stop();
+const stats = await emulator.readStats();
+await jobThread.stop();
+
 const { rows: stored } = await container.database.pool.query<{ count: string }>(
   'select count(*) from metric_point',
+);
+const points = Number(stored[0]!.count);
+const { rows: failures } = await container.database.pool.query<{ log_text: string }>(
+  `select log_text from activity_log where service_name = 'Metrics'`,
 );
 
 console.log(
@@ -59,12 +74,29 @@ console.log(
 );
 console.log(`  per-resource metric calls     ${stats.calls.metrics}   (App Service plans, SQL databases)`);
 console.log(`  429s met and honoured         ${stats.throttled}`);
-console.log(`  resources failed              ${failed}`);
+console.log(`  collection jobs               ${jobs.completed} completed, ${jobs.failed} failed`);
 console.log(
-  `  points written                ${points} (${stored[0]!.count} rows)   ${(points / cycleSeconds).toFixed(0)} points/s`,
+  `  failures reported             ${failures.length ? failures.map((row) => row.log_text).join('; ') : 'none'}`,
 );
-console.log(`  event-loop delay p99          ${eventLoopP99.toFixed(1)} ms   (target ≤ 20 ms)`);
+console.log(`  points written                ${points}   ${(points / cycleSeconds).toFixed(0)} points/s`);
+console.log(
+  `  API thread event-loop delay   p99 ${eventLoopDelay.p99Milliseconds.toFixed(1)} ms, max ${eventLoopDelay.maxMilliseconds.toFixed(1)} ms   (target p99 ≤ 20 ms; the job thread does the work)`,
+);
 
 await server.stop();
 await emulator.stop();
 await rm(emulatorDir, { recursive: true, force: true });
+
+// Until every tenant's collection job has ended, as pg-boss records it.
+async function waitForCollections(expected: number): Promise<{ completed: number; failed: number }> {
+  for (;;) {
+    const { rows } = await container.database.pool.query<{ completed: number; failed: number }>(
+      `select count(*) filter (where state = 'completed')::int as completed,
+              count(*) filter (where state = 'failed')::int as failed
+         from pgboss.job where name = 'metrics-collect'`,
+    );
+    const [counts] = rows;
+    if (counts!.completed + counts!.failed >= expected) return counts!;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -8,7 +8,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../server/src/app';
-import { loadConfig } from '../../server/src/config';
+import { loadConfig, type Config, type Secrets } from '../../server/src/config';
 import { createContainer, type Container } from '../../server/src/container';
 import { applyMigrations, openDatabase, startEmbeddedPostgres } from '../../server/src/db/database';
 import { createJobDefinitions } from '../../server/src/jobs/definitions';
@@ -18,6 +18,9 @@ import { runLoad, type LoadResult } from './load-process';
 export interface BenchServer {
   url: string;
   container: Container;
+  config: Config;
+  secrets: Secrets;
+  databaseUrl: string;
   stop(): Promise<void>;
 }
 
@@ -44,6 +47,9 @@ export async function startBenchServer(environment: Record<string, string> = {})
   return {
     url,
     container,
+    config,
+    secrets,
+    databaseUrl: postgres.url,
     stop: async () => {
       await app.close();
       await queue.stop();

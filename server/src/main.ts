@@ -1,35 +1,33 @@
 // Starts Cloudtrim: configuration, database (embedded unless DATABASE_URL), migrations, the job
 // queue, then the API and/or the workers by ROLE. SIGTERM and SIGINT stop it gracefully.
-import pino from 'pino';
 import { buildApp } from './app';
 import { describeDemoCloud, startDemoCloud } from './cloud/azure/demo-cloud';
 import { ConfigError, loadConfig, resolveSecrets } from './config';
 import { createContainer } from './container';
 import { applyMigrations, openDatabase, startEmbeddedPostgres, type EmbeddedServer } from './db/database';
 import { createJobDefinitions, scheduledJobs } from './jobs/definitions';
+import { startJobThread } from './jobs/job-thread';
 import { JobQueue } from './jobs/queue';
+import { createLogger, logRedactions } from './lib/log';
 import { demoAccount } from './modules/demo/demo.service';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
-  const log = pino({
-    level: config.logLevel,
-    redact: logRedactions,
-  });
+  const log = createLogger(config);
   const stops: Array<() => Promise<unknown>> = [];
   let isStopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (reason: string, exitCode = 0) => {
     if (isStopping) return;
     isStopping = true;
-    log.info(`${signal} received: finishing in-flight work, then stopping`);
+    log.info(`${reason}: finishing in-flight work, then stopping`);
     for (const stopPart of stops.reverse()) {
       await stopPart().catch((error: unknown) => log.error({ err: error }, 'error while stopping'));
     }
     log.info('stopped');
-    process.exit(0);
+    process.exit(exitCode);
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM received'));
+  process.once('SIGINT', () => void stop('SIGINT received'));
 
   const secrets = await resolveSecrets(config);
   let embedded: EmbeddedServer | undefined;
@@ -54,9 +52,19 @@ async function main(): Promise<void> {
     if (demoCloud) await container.tenants.connectDemoTenant(teamId, demoCloud.demoTenant);
   }
 
-  if (config.role !== 'api') {
+  if (config.role === 'worker') {
     await queue.work();
     await queue.schedule(scheduledJobs);
+  } else if (config.role === 'all') {
+    const jobThread = await startJobThread(
+      { config: container.config, secrets, databaseUrl: database.url, runsSchedules: true },
+      // Without its jobs the product would look alive but do nothing: stop, so a supervisor restarts it.
+      (error) => {
+        log.error({ err: error }, 'the job thread failed');
+        void stop('the job thread failed', 1);
+      },
+    );
+    stops.push(() => jobThread.stop());
   }
   if (config.role !== 'worker') {
     const app = await buildApp(container, { logger: { level: config.logLevel, redact: logRedactions } });
@@ -67,16 +75,6 @@ async function main(): Promise<void> {
   printBanner(config);
   if (demoCloud) process.stdout.write(`${describeDemoCloud(demoCloud).join('\n')}\n\n`);
 }
-
-// Secrets never reach the log, whatever object carries them.
-const logRedactions = [
-  'req.headers.authorization',
-  '*.secret',
-  '*.password',
-  '*.ServicePrincipalSecret',
-  '*.encryptedSecret',
-  '*.clientSecret',
-];
 
 function printBanner(config: ReturnType<typeof loadConfig>): void {
   const lines = [

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../src/app';
-import { loadConfig, type Config } from '../src/config';
+import { loadConfig, type Config, type Secrets } from '../src/config';
 import { createContainer, type Container } from '../src/container';
 import { applyMigrations, openDatabase } from '../src/db/database';
 import { createJobDefinitions } from '../src/jobs/definitions';
@@ -18,6 +18,7 @@ export interface TestContext {
   app: FastifyInstance;
   container: Container;
   config: Config;
+  secrets: Secrets;
   databaseUrl: string;
   close(): Promise<void>;
 }
@@ -69,6 +70,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     app,
     container,
     config,
+    secrets,
     databaseUrl,
     close: async () => {
       await app.close();

@@ -1,0 +1,66 @@
+import { count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  connectTenant,
+  createCloudTestContext,
+  waitFor,
+  type CloudTestContext,
+} from '../../test/azure-emulator';
+import { createUser } from '../../test/helper';
+import { resources } from '../db/schema';
+import { startJobThread } from './job-thread';
+
+let context: CloudTestContext;
+const crashes: Error[] = [];
+
+beforeAll(async () => {
+  // No workers in this thread: only the job thread works the queue off.
+  context = await createCloudTestContext();
+});
+afterAll(() => context.close());
+
+describe('the job thread', () => {
+  it("works off a new tenant's inventory sync on its own thread, then stops cleanly", async () => {
+    const thread = await startJobThread(
+      {
+        config: context.config,
+        secrets: context.secrets,
+        databaseUrl: context.databaseUrl,
+        runsSchedules: false,
+      },
+      (error) => crashes.push(error),
+    );
+    try {
+      const owner = await createUser(context);
+      const tenantId = await connectTenant(context, owner.teamId);
+      const synced = await waitFor(async () => {
+        const [row] = await context.container.database.db
+          .select({ total: count() })
+          .from(resources)
+          .where(eq(resources.tenantId, tenantId));
+        return row!.total > 0 && row!.total;
+      });
+      expect(synced).toBeGreaterThan(0);
+      // The secret sealed by this thread opened in the job thread, with the same key.
+      const [tenant] = await context.container.tenants.listTenants(owner.teamId);
+      expect(tenant).toMatchObject({ Status: 'OK' });
+    } finally {
+      await thread.stop();
+    }
+    expect(crashes).toEqual([]);
+  });
+
+  it('refuses to start against a database it cannot reach, saying why', async () => {
+    await expect(
+      startJobThread(
+        {
+          config: context.config,
+          secrets: context.secrets,
+          databaseUrl: 'postgres://nobody:none@127.0.0.1:1/none',
+          runsSchedules: false,
+        },
+        (error) => crashes.push(error),
+      ),
+    ).rejects.toThrow(/The job thread failed: .*ECONNREFUSED/s);
+  });
+});
