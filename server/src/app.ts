@@ -102,14 +102,37 @@ export async function buildApp(
   return app;
 }
 
+// The build's files go out as the brotli or gzip copy the build wrote beside them, when the browser
+// accepts it. Files under assets/ carry a content hash in their names, so browsers keep them for a
+// year without asking; everything else (index.html above all) is revalidated on every load, so a
+// new release is picked up at once.
 async function registerWebApp(app: FastifyInstance, webRoot: string): Promise<void> {
   const hasWebApp = existsSync(path.join(webRoot, 'index.html'));
-  if (hasWebApp) await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false });
+  const hashedAssets = `${path.join(webRoot, 'assets')}${path.sep}`;
+  if (hasWebApp) {
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      wildcard: false,
+      index: false,
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (response, filePath) => {
+        response.setHeader('vary', 'accept-encoding');
+        response.setHeader(
+          'cache-control',
+          filePath.startsWith(hashedAssets) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  }
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/api/') || request.method !== 'GET' || !hasWebApp) {
+    // A missing asset is a 404, not the app's page: a tab left open across a release asks for
+    // chunks that no longer exist, and must not be handed HTML for JavaScript.
+    const isFile = request.url.startsWith('/api/') || request.url.startsWith('/assets/');
+    if (isFile || request.method !== 'GET' || !hasWebApp) {
       return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: 'Not found.' });
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.sendFile('index.html');
   });
 }
 
