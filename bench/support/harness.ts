@@ -37,7 +37,7 @@ export async function startBenchServer(environment: Record<string, string> = {})
     LOG_LEVEL: 'silent',
     ...environment,
   });
-  const queue = new JobQueue(postgres.url, { error: () => {} });
+  const queue = new JobQueue(postgres.url, { error: () => {} }, { isSendOnly: true });
   const secrets = { jwtSecret: randomBytes(32).toString('hex'), encryptionKey: randomBytes(32) };
   const container = createContainer({ config, secrets, database, queue });
   // Services enqueue follow-up jobs (a new tenant's sync); nothing here works them off.

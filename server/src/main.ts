@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   const demoCloud = config.isDemo ? await startDemoCloud(config) : undefined;
   if (demoCloud) stops.push(() => demoCloud.stop());
 
-  const queue = new JobQueue(database.url, log);
+  const queue = new JobQueue(database.url, log, { isSendOnly: config.role !== 'worker' });
   const container = createContainer({ config: demoCloud?.config ?? config, secrets, database, queue, log });
   await queue.start(createJobDefinitions(container));
   stops.push(() => queue.stop());

@@ -36,11 +36,18 @@ export class JobQueue {
   private readonly definitions = new Map<string, JobDefinition<z.ZodType>>();
   private isStarted = false;
 
+  // A queue that only sends (the API's) leaves pg-boss's upkeep (maintenance, cron) to the workers'.
   constructor(
     databaseUrl: string,
     private readonly log: Logger,
+    { isSendOnly = false }: { isSendOnly?: boolean } = {},
   ) {
-    this.boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss' });
+    this.boss = new PgBoss({
+      connectionString: databaseUrl,
+      schema: 'pgboss',
+      supervise: !isSendOnly,
+      schedule: !isSendOnly,
+    });
     this.boss.on('error', (error) => this.log.error({ err: error }, 'job queue error'));
   }
 
