@@ -33,12 +33,16 @@ export function resourceRoutes(resources: ResourcesService): FastifyPluginAsyncZ
       },
       async (request, reply) => {
         const encoding = negotiateEncoding(request.headers['accept-encoding']);
-        const answer = await resources.readCloudResources(getAuth(request).teamId, encoding);
+        const answer = await resources.readCloudResources(
+          getAuth(request).teamId,
+          encoding,
+          request.headers['if-none-match'],
+        );
         reply
           .header('cache-control', 'private, no-cache')
           .header('vary', 'accept-encoding')
           .header('etag', answer.etag);
-        if (request.headers['if-none-match'] === answer.etag) return reply.code(304).send(null);
+        if (!answer.isModified) return reply.code(304).send(null);
         if (answer.encoding !== 'identity') reply.header('content-encoding', answer.encoding);
         // Fastify sends a Buffer as is; the type provider only knows the parsed shape.
         return reply

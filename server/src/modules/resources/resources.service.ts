@@ -27,12 +27,10 @@ interface CachedList {
   bodies: Map<ContentEncoding, Promise<Buffer>>;
 }
 
-export interface CloudResourcesAnswer {
-  // A weak validator: the same for every encoding of one version of the team's list.
-  etag: string;
-  encoding: ContentEncoding;
-  body: Buffer;
-}
+// The list in the encoding asked for, or only its validator when the client's copy is current.
+export type CloudResourcesAnswer =
+  | { isModified: true; etag: string; encoding: ContentEncoding; body: Buffer }
+  | { isModified: false; etag: string };
 
 export class ResourcesService {
   // Per team: the Cloud Resources JSON and the inventory version it was built from. A version read
@@ -42,22 +40,26 @@ export class ResourcesService {
 
   constructor(private readonly resources: ResourcesRepository) {}
 
-  async readCloudResources(teamId: string, encoding: ContentEncoding): Promise<CloudResourcesAnswer> {
+  // `knownTag` is the client's If-None-Match: when it names the current version nothing is built.
+  async readCloudResources(
+    teamId: string,
+    encoding: ContentEncoding,
+    knownTag?: string,
+  ): Promise<CloudResourcesAnswer> {
     const version = await this.resources.readTeamVersion(teamId);
     let cached = this.cache.get(teamId);
     if (!cached || cached.version !== version) {
-      // Concurrent requests for a stale list share one rebuild.
-      const json = this.resources.readCloudResourcesJson(teamId).then((text) => Buffer.from(text));
-      cached = { version, etag: versionTag(teamId, version), bodies: new Map([['identity', json]]) };
+      cached = { version, etag: versionTag(teamId, version), bodies: new Map() };
       this.remember(teamId, cached);
     }
-    let body = cached.bodies.get(encoding);
-    if (!body) {
-      body = cached.bodies.get('identity')!.then((json) => encodeBody(json, encoding));
-      cached.bodies.set(encoding, body);
-    }
+    if (knownTag === cached.etag) return { isModified: false, etag: cached.etag };
     try {
-      return { etag: cached.etag, encoding, body: await body };
+      return {
+        isModified: true,
+        etag: cached.etag,
+        encoding,
+        body: await this.readBody(teamId, cached, encoding),
+      };
     } catch (error) {
       if (this.cache.get(teamId) === cached) this.cache.delete(teamId);
       throw error;
@@ -101,6 +103,19 @@ export class ResourcesService {
         }),
       ),
     };
+  }
+
+  // Concurrent requests share one build of the JSON and one compression per encoding.
+  private readBody(teamId: string, cached: CachedList, encoding: ContentEncoding): Promise<Buffer> {
+    let body = cached.bodies.get(encoding);
+    if (!body) {
+      body =
+        encoding === 'identity'
+          ? this.resources.readCloudResourcesJson(teamId).then((text) => Buffer.from(text))
+          : this.readBody(teamId, cached, 'identity').then((json) => encodeBody(json, encoding));
+      cached.bodies.set(encoding, body);
+    }
+    return body;
   }
 
   private remember(teamId: string, entry: CachedList): void {
