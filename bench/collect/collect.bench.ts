@@ -38,7 +38,7 @@ const expectedBatchCalls = groups.reduce((sum, group) => sum + Math.ceil(Number(
 // collection cycle alone, so that queued work is dropped.
 await container.database.pool.query(`delete from pgboss.job where name like 'metrics-%'`);
 const jobThread = await startJobThread(
-  { config: server.config, secrets: server.secrets, databaseUrl: server.databaseUrl, runsSchedules: false },
+  { config: server.config, secrets: server.secrets, databaseUrl: server.databaseUrl, isScheduling: false },
   (error) => {
     throw error;
   },

@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     await queue.schedule(scheduledJobs);
   } else if (config.role === 'all') {
     const jobThread = await startJobThread(
-      { config: container.config, secrets, databaseUrl: database.url, runsSchedules: true },
+      { config: container.config, secrets, databaseUrl: database.url, isScheduling: true },
       // Without its jobs the product would look alive but do nothing: stop, so a supervisor restarts it.
       (error) => {
         log.error({ err: error }, 'the job thread failed');

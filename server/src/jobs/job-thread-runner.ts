@@ -20,7 +20,7 @@ try {
   const container = createContainer({ config: data.config, secrets, database, queue, log });
   await queue.start(createJobDefinitions(container));
   await queue.work();
-  if (data.runsSchedules) await queue.schedule(scheduledJobs);
+  if (data.isScheduling) await queue.schedule(scheduledJobs);
   port.on('message', (message: { type: string }) => {
     if (message.type !== 'stop') return;
     void (async () => {

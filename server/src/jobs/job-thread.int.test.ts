@@ -26,7 +26,7 @@ describe('the job thread', () => {
         config: context.config,
         secrets: context.secrets,
         databaseUrl: context.databaseUrl,
-        runsSchedules: false,
+        isScheduling: false,
       },
       (error) => crashes.push(error),
     );
@@ -57,7 +57,7 @@ describe('the job thread', () => {
           config: context.config,
           secrets: context.secrets,
           databaseUrl: 'postgres://nobody:none@127.0.0.1:1/none',
-          runsSchedules: false,
+          isScheduling: false,
         },
         (error) => crashes.push(error),
       ),

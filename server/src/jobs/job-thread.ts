@@ -11,7 +11,7 @@ export interface JobThreadData {
   secrets: Secrets;
   databaseUrl: string;
   // Whether this thread keeps the schedules (collection every 5 minutes, syncs every 15, purges).
-  runsSchedules: boolean;
+  isScheduling: boolean;
 }
 
 export type JobThreadMessage = { type: 'ready' } | { type: 'stopped' } | { type: 'failed'; message: string };
