@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, {
+  type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
@@ -34,7 +35,8 @@ import { teamRoutes } from './modules/team/team.routes';
 import { registerAuthentication } from './plugins/authenticate';
 
 export interface BuildAppOptions {
-  logger?: boolean | object;
+  // The process's logger (createLogger), so request logs share its redactions; none by default.
+  log?: FastifyBaseLogger;
   webRoot?: string;
 }
 
@@ -45,8 +47,8 @@ export async function buildApp(
   options: BuildAppOptions = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? false,
-    trustProxy: true,
+    loggerInstance: options.log,
+    trustProxy: container.config.trustProxy,
     genReqId: () => crypto.randomUUID(),
     disableRequestLogging: false,
   }).withTypeProvider<ZodTypeProvider>();

@@ -39,6 +39,12 @@ describe('loadConfig', () => {
     );
   });
 
+  it('believes no X-Forwarded-For by default; TRUST_PROXY names a hop count or the proxies', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toBe('10.0.0.0/8, 127.0.0.1');
+  });
+
   it('points Azure at public Azure by default and takes every endpoint and the CA from the environment', () => {
     expect(loadConfig({}).azure).toEqual({
       authorityHost: 'https://login.microsoftonline.com',
@@ -81,6 +87,7 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ DEMO: 'maybe' }, 'DEMO'],
     [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
+    [{ TRUST_PROXY: 'everyone' }, 'TRUST_PROXY'],
   ])('refuses %o naming the variable', (environment, variable) => {
     expect(() => loadConfig(environment)).toThrow(ConfigError);
     expect(() => loadConfig(environment)).toThrow(variable);

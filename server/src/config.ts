@@ -17,6 +17,19 @@ const optionalText = z
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
+  // Which proxies' X-Forwarded-For to believe: a hop count, or their addresses / CIDR ranges
+  // (comma-separated). Unset, the client address is the socket's: the per-client bounds cannot be
+  // dodged by writing the header.
+  TRUST_PROXY: optionalText.pipe(
+    z
+      .string()
+      .regex(
+        /^(\d+|[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*)$/,
+        'must be a hop count or addresses / CIDR ranges',
+      )
+      .transform((value) => (/^\d+$/.test(value) ? Number(value) : value))
+      .optional(),
+  ),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   DATABASE_URL: optionalText.pipe(
     z
@@ -67,6 +80,8 @@ export type Role = 'all' | 'api' | 'worker';
 export interface Config {
   port: number;
   host: string;
+  // Fastify's trustProxy: false, a hop count, or the trusted proxies' addresses.
+  trustProxy: false | number | string;
   dataDir: string;
   databaseUrl: string | undefined;
   publicUrl: string;
@@ -127,6 +142,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
   return {
     port: values.PORT,
     host: values.HOST,
+    trustProxy: values.TRUST_PROXY ?? false,
     dataDir: path.resolve(values.DATA_DIR),
     databaseUrl: values.DATABASE_URL,
     publicUrl: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),

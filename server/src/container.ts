@@ -1,6 +1,7 @@
 // The composition root: repositories, adapters and services, built once and shared by the HTTP
 // routes and the background jobs.
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from './lib/log';
 import { createCloudServices } from './cloud/cloud-services';
 import type { Config, Secrets } from './config';
 import type { Database } from './db/database';
@@ -41,7 +42,7 @@ export function createContainer({
   database,
   queue,
   now = () => new Date(),
-  log = pino({ level: config.logLevel }),
+  log = createLogger(config),
 }: ContainerInput) {
   const users = new UserRepository(database.db);
   const sessions = new SessionRepository(database.db);

@@ -8,7 +8,7 @@ import { applyMigrations, openDatabase, startEmbeddedPostgres, type EmbeddedServ
 import { createJobDefinitions, scheduledJobs } from './jobs/definitions';
 import { startJobThread } from './jobs/job-thread';
 import { JobQueue } from './jobs/queue';
-import { createLogger, logRedactions } from './lib/log';
+import { createLogger } from './lib/log';
 import { demoAccount } from './modules/demo/demo.service';
 
 async function main(): Promise<void> {
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     stops.push(() => jobThread.stop());
   }
   if (config.role !== 'worker') {
-    const app = await buildApp(container, { logger: { level: config.logLevel, redact: logRedactions } });
+    const app = await buildApp(container, { log });
     await app.listen({ port: config.port, host: config.host });
     // Fastify's close stops accepting connections and waits for in-flight requests.
     stops.push(() => app.close());

@@ -2,7 +2,7 @@
 // and a test awaits the next mail to an address. It can refuse deliveries to exercise retries.
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import type { TestContext } from './helper';
+import { createTestContext, type TestContext } from './helper';
 
 export interface ReceivedMail {
   to: string;
@@ -134,4 +134,32 @@ export async function waitForMailJobs(context: TestContext, timeoutMs = 20_000):
     if (Date.now() > deadline) throw new Error('mail jobs still pending');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+export interface MailTestContext extends TestContext {
+  mailbox: Mailbox;
+  // How far the app's clock runs ahead of the real one; tests move it when time must pass.
+  clock: { offsetMs: number };
+}
+
+// The app with its workers on, mailing to a Mailbox, on a clock the test can move forward.
+export async function createMailTestContext(
+  environment: Record<string, string> = {},
+): Promise<MailTestContext> {
+  const mailbox = await Mailbox.start();
+  const clock = { offsetMs: 0 };
+  const context = await createTestContext({
+    hasWorkers: true,
+    environment: { SMTP_URL: mailbox.url, ...environment },
+    now: () => new Date(Date.now() + clock.offsetMs),
+  });
+  return {
+    ...context,
+    mailbox,
+    clock,
+    close: async () => {
+      await context.close();
+      await mailbox.close();
+    },
+  };
 }

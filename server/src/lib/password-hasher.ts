@@ -16,9 +16,7 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
 }
 
 // Verifying against this when an account does not exist makes a wrong email cost what a wrong
-// password costs, so timing does not tell which accounts exist.
-let decoyHash: Promise<string> | undefined;
-export function getDecoyHash(): Promise<string> {
-  decoyHash ??= hashPassword('decoy password that matches nothing');
-  return decoyHash;
-}
+// password costs, so timing does not tell which accounts exist. Fixed, with the same parameters, so
+// no first request pays for making it.
+export const decoyHash =
+  '$argon2id$v=19$m=19456,t=2,p=1$OafGnZvD6GGAX3b+zCscBw$ZEb7E/915Hn4VWrw3Xc540ngwUqHeTuzA836YdseqXo';

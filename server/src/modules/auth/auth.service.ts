@@ -1,6 +1,7 @@
+import { loginFailedText } from '@cloudtrim/contracts/auth';
 import type { JwtCodec } from '../../lib/jwt';
 import { tooManyRequests, unauthorized } from '../../lib/http-errors';
-import { getDecoyHash, verifyPassword } from '../../lib/password-hasher';
+import { decoyHash, verifyPassword } from '../../lib/password-hasher';
 import type { UserRepository } from '../account/user.repository';
 import type { ThrottleRule, ThrottleService } from '../throttle/throttle.service';
 import type { ActiveSession, SessionRepository } from './session.repository';
@@ -31,18 +32,21 @@ export class AuthService {
     const email = emailAddress.trim().toLowerCase();
     const accountKey = `login:account:${email}`;
     const clientKey = `login:client:${clientAddress}`;
-    if (
-      (await this.throttle.isOverLimit(accountKey, loginThrottleRules.perAccount)) ||
-      (await this.throttle.isOverLimit(clientKey, loginThrottleRules.perClient))
-    ) {
+    const isOver = await Promise.all([
+      this.throttle.isOverLimit(accountKey, loginThrottleRules.perAccount),
+      this.throttle.isOverLimit(clientKey, loginThrottleRules.perClient),
+    ]);
+    if (isOver.includes(true)) {
       throw tooManyRequests(tooManyLoginsText);
     }
     const user = await this.users.findByEmail(email);
-    const isValid = await verifyPassword(user?.passwordHash ?? (await getDecoyHash()), password);
+    const isValid = await verifyPassword(user?.passwordHash ?? decoyHash, password);
     if (!user || !isValid) {
-      await this.throttle.hit(accountKey, loginThrottleRules.perAccount);
-      await this.throttle.hit(clientKey, loginThrottleRules.perClient);
-      throw unauthorized('The email address and password did not match our records.');
+      await Promise.all([
+        this.throttle.hit(accountKey, loginThrottleRules.perAccount),
+        this.throttle.hit(clientKey, loginThrottleRules.perClient),
+      ]);
+      throw unauthorized(loginFailedText);
     }
     await this.throttle.clear(accountKey);
     return this.issueToken(user.id, user.email, user.firstName);
@@ -56,8 +60,9 @@ export class AuthService {
 
   // A token is valid only while its session is: revoking a session ends it at once.
   async authenticate(token: string): Promise<AuthContext> {
-    const claims = this.jwt.verify(token, this.now());
-    const session = claims && (await this.sessions.findActive(claims.sid, claims.sub, this.now()));
+    const now = this.now();
+    const claims = this.jwt.verify(token, now);
+    const session = claims && (await this.sessions.findActive(claims.sid, claims.sub, now));
     if (!session) throw unauthorized('Your session has expired, please log in again.');
     return session;
   }

@@ -7,34 +7,17 @@ import {
 } from '@cloudtrim/contracts/messages';
 import { passwordRequirementsText } from '@cloudtrim/contracts/password-rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  createTestContext,
-  createUser,
-  logIn,
-  type TestContext,
-  type TestUser,
-} from '../../../test/helper';
-import { Mailbox, waitForMailJobs } from '../../../test/mailbox';
+import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
+import { createMailTestContext, waitForMailJobs, type MailTestContext } from '../../../test/mailbox';
 import { passwordRules, passwordUpdatedText, wrongCurrentPasswordText } from './password.service';
 
-let context: TestContext;
-let mailbox: Mailbox;
-let clockOffsetMs = 0;
+let context: MailTestContext;
 let clientCounter = 0;
 
 beforeAll(async () => {
-  mailbox = await Mailbox.start();
-  context = await createTestContext({
-    hasWorkers: true,
-    environment: { SMTP_URL: mailbox.url },
-    now: () => new Date(Date.now() + clockOffsetMs),
-  });
+  context = await createMailTestContext();
 });
-afterAll(async () => {
-  await context.close();
-  await mailbox.close();
-});
+afterAll(() => context.close());
 
 function nextClientAddress(): string {
   clientCounter += 1;
@@ -78,7 +61,7 @@ const postToken = (emailAddress: string, password: string) =>
 
 // The reset link is {PUBLIC_URL}/ResetPassword?email=..&code=..
 async function receiveResetCode(email: string): Promise<string> {
-  const mail = await mailbox.nextMailTo(email);
+  const mail = await context.mailbox.nextMailTo(email);
   const url = new URL(mail.link);
   expect(`${url.origin}${url.pathname}`).toBe('http://cloudtrim.test/ResetPassword');
   expect(url.searchParams.get('email')).toBe(email);
@@ -101,7 +84,7 @@ describe('POST /api/v1/customerprofile/password/reset', () => {
     expect(forUnknown.body).toBe(forKnown.body);
     expect(forKnown.json()).toEqual({ message: recoverSuccessText });
 
-    const mail = await mailbox.nextMailTo(user.email);
+    const mail = await context.mailbox.nextMailTo(user.email);
     expect(mail.subject).toBe('Reset your Cloudtrim password');
     expect(mail.text).toContain('expires in 30 minutes');
     expect(mail.html).toContain(`href="${mail.link.replaceAll('&', '&amp;')}"`);
@@ -109,7 +92,7 @@ describe('POST /api/v1/customerprofile/password/reset', () => {
       Buffer.from(new URL(mail.link).searchParams.get('code')!, 'base64url').length,
     ).toBeGreaterThanOrEqual(16);
     await waitForMailJobs(context);
-    expect(mailbox.mailsTo(unknown)).toEqual([]);
+    expect(context.mailbox.mailsTo(unknown)).toEqual([]);
   });
 
   it('refuses a malformed address with 400', async () => {
@@ -131,14 +114,14 @@ describe('GET /api/v1/Account/ValidateCode', () => {
   it('stops validating a code after 30 minutes', async () => {
     const user = await createUser(context);
     const code = await requestCode(user);
-    clockOffsetMs = passwordRules.resetLinkLifetimeSeconds * 1000 + 1000;
+    context.clock.offsetMs = passwordRules.resetLinkLifetimeSeconds * 1000 + 1000;
     try {
       expect((await validateCode(user.email, code)).json()).toEqual({ Validated: false });
       const response = await resetWithCode(user.email, code);
       expect(response.statusCode).toBe(401);
       expect(response.json().message).toBe(resetInvalidCodeText);
     } finally {
-      clockOffsetMs = 0;
+      context.clock.offsetMs = 0;
     }
   });
 });
@@ -299,7 +282,7 @@ describe('POST /api/v1/customerprofile/password/reset bounds', () => {
       expect(refused.json().message).toBe(recoverTooManyRequestsText);
     }
     await waitForMailJobs(context);
-    expect(mailbox.mailsTo(user.email)).toHaveLength(passwordRules.resetRequestsPerAddress.limit);
+    expect(context.mailbox.mailsTo(user.email)).toHaveLength(passwordRules.resetRequestsPerAddress.limit);
   });
 
   it(`answers 429 past ${passwordRules.resetRequestsPerClient.limit} requests from one client`, async () => {

@@ -9,27 +9,17 @@ import { passwordRequirementsText } from '@cloudtrim/contracts/password-rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../lib/secret-box';
 import { solveCaptcha } from '../../../test/captcha';
-import { bearer, createTestContext, createUser, logIn, type TestContext } from '../../../test/helper';
-import { Mailbox, waitForMailJobs } from '../../../test/mailbox';
+import { bearer, createUser, logIn } from '../../../test/helper';
+import { createMailTestContext, waitForMailJobs, type MailTestContext } from '../../../test/mailbox';
 import { signupRules } from './signup.service';
 
-let context: TestContext;
-let mailbox: Mailbox;
-let clockOffsetMs = 0;
+let context: MailTestContext;
 let clientCounter = 0;
 
 beforeAll(async () => {
-  mailbox = await Mailbox.start();
-  context = await createTestContext({
-    hasWorkers: true,
-    environment: { SMTP_URL: mailbox.url, ALTCHA_MAX_NUMBER: '1000' },
-    now: () => new Date(Date.now() + clockOffsetMs),
-  });
+  context = await createMailTestContext({ ALTCHA_MAX_NUMBER: '1000' });
 });
-afterAll(async () => {
-  await context.close();
-  await mailbox.close();
-});
+afterAll(() => context.close());
 
 // Each test signs up from its own client address, so the per-client bound only counts its own calls.
 function nextClientAddress(): string {
@@ -74,14 +64,14 @@ function completion(guid: string, emailAddress: string, overrides: Record<string
 
 // The token is the whole query string of the /verify link.
 async function receiveVerifyToken(email: string): Promise<string> {
-  const mail = await mailbox.nextMailTo(email);
+  const mail = await context.mailbox.nextMailTo(email);
   const match = /^http:\/\/cloudtrim\.test\/verify\?([A-Za-z0-9_-]+)$/.exec(mail.link);
   if (!match) throw new Error(`unexpected link ${mail.link}`);
   return match[1]!;
 }
 
 function moveClock(milliseconds: number): void {
-  clockOffsetMs += milliseconds;
+  context.clock.offsetMs += milliseconds;
 }
 
 describe('POST /api/v1/emailaddress', () => {
@@ -90,7 +80,7 @@ describe('POST /api/v1/emailaddress', () => {
     const response = await startSignup(email);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ message: signupSuccessText });
-    const mail = await mailbox.nextMailTo(email);
+    const mail = await context.mailbox.nextMailTo(email);
     expect(mail.subject).toBe('Confirm your email address for Cloudtrim');
     expect(mail.from).toContain('no-reply@cloudtrim.dev');
     expect(mail.link).toMatch(/^http:\/\/cloudtrim\.test\/verify\?[A-Za-z0-9_-]{43}$/);
@@ -117,20 +107,20 @@ describe('POST /api/v1/emailaddress', () => {
     expect(response.statusCode).toBe(409);
     expect(response.json().message).toBe(signupEmailInUseText);
     await waitForMailJobs(context);
-    expect(mailbox.mailsTo(user.email)).toEqual([]);
+    expect(context.mailbox.mailsTo(user.email)).toEqual([]);
   });
 
   it('answers 425 within 5 minutes of the last confirmation, and sends again after', async () => {
     const email = newEmail();
     expect((await startSignup(email)).statusCode).toBe(200);
-    await mailbox.nextMailTo(email);
+    await context.mailbox.nextMailTo(email);
     moveClock(4 * 60_000);
     const tooSoon = await startSignup(email);
     expect(tooSoon.statusCode).toBe(425);
     expect(tooSoon.json().message).toBe(signupTooSoonText);
     moveClock(61_000);
     expect((await startSignup(email)).statusCode).toBe(200);
-    await mailbox.nextMailTo(email);
+    await context.mailbox.nextMailTo(email);
   });
 
   it(`answers 403 past ${signupRules.mailsPerAddressPerDay} confirmations to one address in 24 hours`, async () => {
@@ -145,7 +135,7 @@ describe('POST /api/v1/emailaddress', () => {
     moveClock(24 * 3_600_000);
     expect((await startSignup(email)).statusCode).toBe(200);
     await waitForMailJobs(context);
-    expect(mailbox.mailsTo(email)).toHaveLength(signupRules.mailsPerAddressPerDay + 1);
+    expect(context.mailbox.mailsTo(email)).toHaveLength(signupRules.mailsPerAddressPerDay + 1);
   });
 
   it(`answers 429 past ${signupRules.perClient.limit} sign-ups from one client in an hour`, async () => {
@@ -160,7 +150,7 @@ describe('POST /api/v1/emailaddress', () => {
     expect(refused.statusCode).toBe(429);
     expect(refused.json().message).toMatch(/Too many/);
     expect((await startSignup(email)).statusCode).toBe(200);
-    await mailbox.nextMailTo(email);
+    await context.mailbox.nextMailTo(email);
   });
 
   it('refuses a malformed address with 400 naming the field', async () => {
@@ -199,7 +189,7 @@ describe('GET /api/v1/emailaddress?guid=', () => {
     // A second click within 5 minutes does not mail again: the fresh link is on its way.
     expect((await describeLink(expiredToken)).statusCode).toBe(409);
     await waitForMailJobs(context);
-    expect(mailbox.mailsTo(email)).toHaveLength(2);
+    expect(context.mailbox.mailsTo(email)).toHaveLength(2);
   });
 });
 

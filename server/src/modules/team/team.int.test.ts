@@ -1,33 +1,16 @@
 import { inviteConflictText, inviteSuccessText } from '@cloudtrim/contracts/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  createTestContext,
-  createUser,
-  logIn,
-  type TestContext,
-  type TestUser,
-} from '../../../test/helper';
-import { Mailbox, waitForMailJobs } from '../../../test/mailbox';
+import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
+import { createMailTestContext, waitForMailJobs, type MailTestContext } from '../../../test/mailbox';
 import { lastMemberText, notInTeamText, teamRules } from './team.service';
 
-let context: TestContext;
-let mailbox: Mailbox;
-let clockOffsetMs = 0;
+let context: MailTestContext;
 let emailCounter = 0;
 
 beforeAll(async () => {
-  mailbox = await Mailbox.start();
-  context = await createTestContext({
-    hasWorkers: true,
-    environment: { SMTP_URL: mailbox.url },
-    now: () => new Date(Date.now() + clockOffsetMs),
-  });
+  context = await createMailTestContext();
 });
-afterAll(async () => {
-  await context.close();
-  await mailbox.close();
-});
+afterAll(() => context.close());
 
 function newEmail(): string {
   emailCounter += 1;
@@ -66,7 +49,7 @@ const getDetails = (token: string) =>
 
 // The invitation link leads to the same /verify screen as a sign-up link.
 async function receiveInvitationToken(email: string): Promise<string> {
-  const mail = await mailbox.nextMailTo(email);
+  const mail = await context.mailbox.nextMailTo(email);
   const match = /^http:\/\/cloudtrim\.test\/verify\?([A-Za-z0-9_-]+)$/.exec(mail.link);
   if (!match) throw new Error(`unexpected link ${mail.link}`);
   return match[1]!;
@@ -121,7 +104,7 @@ describe('POST /api/v1/colleague', () => {
       Status: 'Invited',
     });
 
-    const mail = await mailbox.nextMailTo(email);
+    const mail = await context.mailbox.nextMailTo(email);
     expect(mail.subject).toBe('You have been invited to join a team on Cloudtrim');
     expect(mail.text).toContain(`Alice Lovelace (${inviter.email})`);
     expect(mail.text).toContain('expires in 7 days');
@@ -157,7 +140,7 @@ describe('POST /api/v1/colleague', () => {
     expect((await invite(inviter.token, email)).statusCode).toBe(409);
     const otherTeam = await createSignedInUser();
     expect((await invite(otherTeam.token, email)).statusCode).toBe(409);
-    await mailbox.nextMailTo(email);
+    await context.mailbox.nextMailTo(email);
   });
 
   it('lets an invitation lapse after 7 days: the link is refused, the list drops it, a new one can be sent', async () => {
@@ -165,7 +148,7 @@ describe('POST /api/v1/colleague', () => {
     const email = newEmail();
     await invite(inviter.token, email);
     const token = await receiveInvitationToken(email);
-    clockOffsetMs = teamRules.invitationLifetimeSeconds * 1000 + 1000;
+    context.clock.offsetMs = teamRules.invitationLifetimeSeconds * 1000 + 1000;
     try {
       const link = await context.app.inject({ method: 'GET', url: `/api/v1/emailaddress?guid=${token}` });
       expect(link.statusCode).toBe(401);
@@ -179,7 +162,7 @@ describe('POST /api/v1/colleague', () => {
       const freshToken = await receiveInvitationToken(email);
       expect((await completeSignup(freshToken, email)).statusCode).toBe(200);
     } finally {
-      clockOffsetMs = 0;
+      context.clock.offsetMs = 0;
     }
   });
 
@@ -200,7 +183,7 @@ describe('POST /api/v1/colleague', () => {
     const email = newEmail();
     expect((await invite(inviter.token, email)).statusCode).toBe(429);
     await waitForMailJobs(context);
-    expect(mailbox.mailsTo(email)).toEqual([]);
+    expect(context.mailbox.mailsTo(email)).toEqual([]);
   });
 });
 
@@ -276,7 +259,7 @@ describe('DELETE /api/v1/team', () => {
     expect((await getTeam(mallory.token)).json()).not.toContainEqual(
       expect.objectContaining({ EmailAddress: bob.email }),
     );
-    await mailbox.nextMailTo(invited);
+    await context.mailbox.nextMailTo(invited);
   });
 
   it('refuses a malformed body with 400', async () => {

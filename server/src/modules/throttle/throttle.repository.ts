@@ -1,28 +1,51 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { rateLimitHits } from '../../db/schema';
+
+export interface WindowPair {
+  previous: Date;
+  current: Date;
+}
+
+export interface WindowHits {
+  previous: number;
+  current: number;
+}
 
 export class ThrottleRepository {
   constructor(private readonly db: Db) {}
 
-  async countHits(bucketKey: string, windowStart: Date): Promise<number> {
-    const [row] = await this.db
-      .select({ hits: rateLimitHits.hits })
+  // The hits of a bucket's current and previous windows, in one round trip.
+  async countHits(bucketKey: string, windows: WindowPair): Promise<WindowHits> {
+    const rows = await this.db
+      .select({ windowStart: rateLimitHits.windowStart, hits: rateLimitHits.hits })
       .from(rateLimitHits)
-      .where(and(eq(rateLimitHits.bucketKey, bucketKey), eq(rateLimitHits.windowStart, windowStart)));
-    return row?.hits ?? 0;
+      .where(
+        and(
+          eq(rateLimitHits.bucketKey, bucketKey),
+          inArray(rateLimitHits.windowStart, [windows.previous, windows.current]),
+        ),
+      );
+    const hitsAt = (start: Date) =>
+      rows.find((row) => row.windowStart.getTime() === start.getTime())?.hits ?? 0;
+    return { previous: hitsAt(windows.previous), current: hitsAt(windows.current) };
   }
 
-  async addHit(bucketKey: string, windowStart: Date): Promise<number> {
-    const [row] = await this.db
-      .insert(rateLimitHits)
-      .values({ bucketKey, windowStart, hits: 1 })
-      .onConflictDoUpdate({
-        target: [rateLimitHits.bucketKey, rateLimitHits.windowStart],
-        set: { hits: sql`${rateLimitHits.hits} + 1` },
-      })
-      .returning({ hits: rateLimitHits.hits });
-    return row?.hits ?? 1;
+  // Adds one hit to the current window and answers both windows' hits, in one round trip.
+  async addHit(bucketKey: string, windows: WindowPair): Promise<WindowHits> {
+    const result = await this.db.execute<{ current: number; previous: number | null }>(sql`
+      with added as (
+        insert into ${rateLimitHits} (bucket_key, window_start, hits)
+        values (${bucketKey}, ${windows.current.toISOString()}::timestamptz, 1)
+        on conflict (bucket_key, window_start) do update set hits = ${rateLimitHits}.hits + 1
+        returning hits
+      )
+      select (select hits from added) as current,
+             (select hits from ${rateLimitHits}
+               where bucket_key = ${bucketKey} and window_start = ${windows.previous.toISOString()}::timestamptz) as previous
+    `);
+    const [row] = result.rows;
+    return { current: Number(row?.current ?? 1), previous: Number(row?.previous ?? 0) };
   }
 
   async clear(bucketKey: string): Promise<void> {
