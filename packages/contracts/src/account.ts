@@ -1,11 +1,5 @@
 import { z } from 'zod';
-
-const optionalText = z
-  .string()
-  .trim()
-  .max(200)
-  .nullish()
-  .transform((value) => value ?? '');
+import { optionalTextSchema as optionalText } from './common';
 const requiredName = z.string().trim().min(1).max(100);
 
 // GET /api/v1/account/details: the profile fields of SPEC §3.

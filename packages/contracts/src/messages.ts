@@ -73,6 +73,8 @@ export const verifyErrorText = 'There was an error with your verification email.
 export const accountCompletionErrorText = 'There was an error submitting your form. Please Try again later.';
 export const changePasswordErrorText = 'There was an error submitting your form. Please try again later.';
 export const profileUpdatedText = 'Your profile has been updated.';
+// SPEC §8 names no text for a failed profile save; the form failure sentence of the password change.
+export const profileSaveErrorText = changePasswordErrorText;
 export const logOutAllDevicesText = 'Log out of all devices';
 
 // Automation modal

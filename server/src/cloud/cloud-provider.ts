@@ -119,8 +119,6 @@ export interface CloudProvider {
     options?: CloudCallOptions,
   ): Promise<MetricSeries[]>;
   listRetailPrices(query: RetailPriceQuery, options?: CloudCallOptions): Promise<RetailPrice[]>;
-  // Drops cached sign-ins and clients of credentials no longer in use (a deleted tenant).
-  forgetCredentials(credentials: CloudCredentials): void;
 }
 
 export type CloudErrorKind =

@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import Spinner from 'react-bootstrap/Spinner';
 import Table from 'react-bootstrap/Table';
 import type { ActivityLogEntry } from '@cloudtrim/contracts/activity';
 import {
@@ -17,6 +16,7 @@ import {
   isActivityLogPagerShown,
 } from './activity-log-pages';
 import { Pagination } from './pagination';
+import { DataLoading } from './data-loading';
 import './data-views.css';
 
 interface ActivityLogListProps {
@@ -54,13 +54,7 @@ export function ActivityLogList({ resourceId }: ActivityLogListProps) {
   }, [activityLog.error]);
 
   if (activityLog.isPending) {
-    return (
-      <div className="data-loading">
-        <Spinner animation="border" variant="primary" role="status">
-          <span className="visually-hidden">Loading activity</span>
-        </Spinner>
-      </div>
-    );
+    return <DataLoading label="Loading activity" />;
   }
 
   if (activityLog.isError) {

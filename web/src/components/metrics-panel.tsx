@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Spinner from 'react-bootstrap/Spinner';
 import { noMetricsText } from '@cloudtrim/contracts/messages';
 import type { Metric } from '@cloudtrim/contracts/metrics';
 import { useMetricData } from '../lib/get-metric-data';
@@ -10,6 +9,7 @@ import { describeLoadError } from '../lib/load-failure';
 import { getMetricValueSuffix } from './chart-format';
 import { canLoadMetricCard } from './metric-card-deferral';
 import { TimeSeriesChart, type ChartSeries } from './time-series-chart';
+import { DataLoading } from './data-loading';
 import './data-views.css';
 
 const chartColor = '#0f6cbd';
@@ -52,11 +52,7 @@ function MetricChartCard({ metric, canLoad, onSettle }: MetricChartCardProps) {
             valueSuffix={getMetricValueSuffix(metric.Metric)}
           />
         ) : (
-          <div className="data-loading">
-            <Spinner animation="border" size="sm" role="status">
-              <span className="visually-hidden">Loading {metric.Metric}</span>
-            </Spinner>
-          </div>
+          <DataLoading label={`Loading ${metric.Metric}`} isSmall />
         )}
       </Card.Body>
     </Card>
@@ -112,11 +108,7 @@ export function MetricsPanel({ resourceId, resourceName, onClose }: MetricsPanel
         </Button>
       </div>
       {metrics.isPending ? (
-        <div className="data-loading">
-          <Spinner animation="border" variant="primary" role="status">
-            <span className="visually-hidden">Loading metrics</span>
-          </Spinner>
-        </div>
+        <DataLoading label="Loading metrics" />
       ) : metrics.isError ? (
         <p className="data-empty text-danger">{describeLoadError(metrics.error)}</p>
       ) : (

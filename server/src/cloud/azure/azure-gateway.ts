@@ -267,10 +267,6 @@ export class AzureGateway implements CloudProvider {
     });
   }
 
-  forgetCredentials(credentials: CloudCredentials): void {
-    this.principals.delete(principalKey(credentials));
-  }
-
   // Every operation: one deadline over all its pages and retries, errors made safe.
   private async run<Result>(
     operation: string,
@@ -289,8 +285,14 @@ export class AzureGateway implements CloudProvider {
   private getPrincipal(credentials: CloudCredentials): PrincipalClients {
     const key = principalKey(credentials);
     let principal = this.principals.get(key);
-    if (!principal) {
-      if (this.principals.size >= maxCachedPrincipals) this.principals.clear();
+    if (principal) {
+      // Least recently used first: a principal in use moves to the end, so the ones of deleted
+      // tenants (in whichever thread or process cached them) age out.
+      this.principals.delete(key);
+    } else {
+      if (this.principals.size >= maxCachedPrincipals) {
+        this.principals.delete(this.principals.keys().next().value!);
+      }
       principal = {
         // One credential per principal keeps its token cached across calls and jobs.
         credential: new ClientSecretCredential(
@@ -309,8 +311,8 @@ export class AzureGateway implements CloudProvider {
         monitorClients: new Map(),
         metricsClients: new Map(),
       };
-      this.principals.set(key, principal);
     }
+    this.principals.set(key, principal);
     return principal;
   }
 

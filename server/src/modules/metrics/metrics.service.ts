@@ -32,8 +32,9 @@ const backfillDays = 14;
 const backfillWindowMs = 7 * 24 * hourMs;
 const backfillBatchLimit = 10;
 // Calls in flight at once: enough to hide Azure's latency. Their answers are processed one at a
-// time in a lane (each step on its own turn of the event loop), which keeps API requests served
-// within a few milliseconds during a 10,000-machine cycle.
+// time in a lane (each step on its own turn of the event loop), so whatever shares the loop (the
+// worker's other jobs and pg-boss heartbeats; the API too, where a process runs both on one thread)
+// waits a few milliseconds at most during a 10,000-machine cycle.
 const callConcurrency = 4;
 export const pointRetentionMs = 48 * hourMs;
 export const hourlyRetentionMs = 90 * 24 * hourMs;

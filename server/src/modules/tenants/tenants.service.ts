@@ -82,8 +82,6 @@ export class TenantService {
   async deleteTenant(teamId: string, tenantId: string): Promise<{ message: string }> {
     const deleted = await this.tenants.deleteForTeam(teamId, tenantId);
     if (!deleted) throw notFound('Tenant not found.');
-    const credentials = this.readCredentials(deleted);
-    if (credentials) this.cloud.forgetCredentials(credentials);
     await this.activity.record([
       {
         teamId,

@@ -7,8 +7,8 @@ import { clearSession, readToken } from '../../lib/session';
 import { paths } from '../../config/paths';
 
 /**
- * Log-out ends the session on the server, then always clears it locally and returns to /login:
- * a failed call must never leave the user signed in on this device.
+ * Log-out ends the session on the server, then always clears it locally and goes to /login (or the
+ * destination given): a failed call must never leave the user signed in on this device.
  */
 export function useLogOut() {
   const navigate = useNavigate();
@@ -18,7 +18,7 @@ export function useLogOut() {
   const isLoggingOutRef = useRef(false);
 
   const endSession = useCallback(
-    async (revokeOnServer: () => Promise<void>) => {
+    async (revokeOnServer: () => Promise<void>, destination: string) => {
       if (isLoggingOutRef.current) return;
       isLoggingOutRef.current = true;
       try {
@@ -28,18 +28,23 @@ export function useLogOut() {
       } finally {
         clearSession();
         queryClient.clear();
-        await navigate(paths.login, { replace: true });
+        // Synchronous, so the top bar's name poll never sees the cleared session and sends to plain /login.
+        await navigate(destination, { replace: true, flushSync: true });
         isLoggingOutRef.current = false;
       }
     },
     [navigate, queryClient],
   );
 
-  const logOut = useCallback(() => endSession(() => deleteToken()), [endSession, deleteToken]);
+  const logOutTo = useCallback(
+    (destination: string) => endSession(() => deleteToken(), destination),
+    [endSession, deleteToken],
+  );
+  const logOut = useCallback(() => logOutTo(paths.login), [logOutTo]);
   const logOutAllDevices = useCallback(
-    () => endSession(() => deleteAllTokens()),
+    () => endSession(() => deleteAllTokens(), paths.login),
     [endSession, deleteAllTokens],
   );
 
-  return { logOut, logOutAllDevices };
+  return { logOut, logOutTo, logOutAllDevices };
 }

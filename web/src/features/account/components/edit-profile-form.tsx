@@ -11,7 +11,7 @@ import { companySizes } from '@cloudtrim/contracts/lookups/company-sizes';
 import { countries } from '@cloudtrim/contracts/lookups/countries';
 import { industries } from '@cloudtrim/contracts/lookups/industries';
 import { revenues } from '@cloudtrim/contracts/lookups/revenues';
-import { changePasswordErrorText } from '@cloudtrim/contracts/messages';
+import { profileSaveErrorText } from '@cloudtrim/contracts/messages';
 import { LookupSelect } from '../../../components/lookup-select';
 import { RegionField } from '../../../components/region-field';
 import { useUpdateAccountDetails } from '../api/update-account-details';
@@ -58,7 +58,7 @@ export function EditProfileForm({ details, onSaved, onCancel }: EditProfileFormP
     <Form noValidate onSubmit={onSubmit} aria-busy={updateDetails.isPending}>
       {updateDetails.isError ? (
         <Alert variant="danger" className="small" role="alert">
-          {changePasswordErrorText}
+          {profileSaveErrorText}
         </Alert>
       ) : null}
 

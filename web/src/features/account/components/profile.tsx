@@ -4,7 +4,8 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Spinner from 'react-bootstrap/Spinner';
-import { loadErrorText, loadingText, profileUpdatedText } from '@cloudtrim/contracts/messages';
+import { loadingText, profileUpdatedText } from '@cloudtrim/contracts/messages';
+import { describeLoadError } from '../../../lib/load-failure';
 import { PageHeading } from '../../../components/page-heading';
 import { useAccountDetails } from '../api/get-account-details';
 import { ChangePasswordForm } from './change-password-form';
@@ -67,7 +68,7 @@ export function Profile({ onPasswordChanged }: ProfileProps) {
                 </div>
               ) : account.isError ? (
                 <Alert variant="danger" className="mb-0">
-                  {loadErrorText(account.error.message)}
+                  {describeLoadError(account.error)}
                 </Alert>
               ) : (
                 <>

@@ -21,14 +21,14 @@ export function useSaveCloudResource() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: saveCloudResource,
-    onSuccess: async (_response, item) => {
-      // Show the saved values at once rather than the old ones until the list is read again.
+    onSuccess: (_response, item) => {
+      // The saved row is all that changed: it is written into the list rather than the whole
+      // list read again (the list is read afresh on every visit anyway).
       queryClient.setQueryData<CloudResourcesResponse>(cloudResourceQueryKeys.list(), (resources) =>
         resources?.map((resource) =>
           resource.ResourceId === item.ResourceId ? { ...resource, ...item } : resource,
         ),
       );
-      await queryClient.invalidateQueries({ queryKey: cloudResourceQueryKeys.all });
     },
   });
 }

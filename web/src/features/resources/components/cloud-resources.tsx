@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import Button from 'react-bootstrap/Button';
-import Spinner from 'react-bootstrap/Spinner';
 import {
   activityLogsForText,
   backToCloudResourcesText,
@@ -14,6 +13,7 @@ import { PageHeading } from '../../../components/page-heading';
 import { isNetworkFailure } from '../../../lib/load-failure';
 import { useCloudResources } from '../api/get-cloud-resources';
 import { CloudResourceTable } from './cloud-resource-table';
+import { DataLoading } from '../../../components/data-loading';
 import '../../../components/data-views.css';
 import './cloud-resources.css';
 
@@ -52,13 +52,7 @@ function CloudResourceList({
   }, [cloudResources.error]);
 
   if (cloudResources.isPending) {
-    return (
-      <div className="data-loading">
-        <Spinner animation="border" variant="primary" role="status">
-          <span className="visually-hidden">Loading cloud resources</span>
-        </Spinner>
-      </div>
-    );
+    return <DataLoading label="Loading cloud resources" />;
   }
   // SPEC §8: a failed load hides the list, unless the network failed, which reads as empty.
   if (cloudResources.isError && !isNetworkFailure(cloudResources.error)) return null;

@@ -1,12 +1,12 @@
 import { useId, useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import Spinner from 'react-bootstrap/Spinner';
 import { noSearchResultsText } from '@cloudtrim/contracts/messages';
 import { AutomationResourceList } from '../../../components/automation-resource-list';
 import { describeLoadError } from '../../../lib/load-failure';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useFindResources } from '../api/find-resources';
+import { DataLoading } from '../../../components/data-loading';
 
 // SPEC §9: the search waits for 600 ms of quiet typing.
 const searchDebounceMs = 600;
@@ -20,13 +20,7 @@ function SearchResults({ search }: { search: string }) {
   const results = useFindResources(search);
   if (search === '') return null;
   if (results.isPending) {
-    return (
-      <div className="data-loading">
-        <Spinner animation="border" variant="primary" role="status">
-          <span className="visually-hidden">Searching</span>
-        </Spinner>
-      </div>
-    );
+    return <DataLoading label="Searching" />;
   }
   if (results.isError) {
     return (

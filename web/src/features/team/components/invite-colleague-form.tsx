@@ -5,7 +5,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import Spinner from 'react-bootstrap/Spinner';
-import { colleagueEmailLabel, inviteSuccessText } from '@cloudtrim/contracts/messages';
+import { addColleagueErrorText, colleagueEmailLabel, inviteSuccessText } from '@cloudtrim/contracts/messages';
 import { inviteColleagueQuerySchema } from '@cloudtrim/contracts/team';
 import { useInviteColleague } from '../api/invite-colleague';
 import { getInviteErrorText } from '../utils/get-invite-error-text';
@@ -21,8 +21,15 @@ export function InviteColleagueForm() {
   } = useForm({ resolver: zodResolver(inviteColleagueQuerySchema), defaultValues: { emailAddress: '' } });
 
   const onSubmit = handleSubmit((query) => {
-    invite.mutate(query, { onSuccess: () => resetField('emailAddress') });
+    invite.mutate(query, {
+      onSuccess: () => resetField('emailAddress'),
+      onError: (error) => console.error(addColleagueErrorText, error),
+    });
   });
+
+  const inviteErrorText = invite.isError
+    ? getInviteErrorText(invite.error, invite.variables.emailAddress)
+    : null;
 
   return (
     <Form
@@ -37,9 +44,9 @@ export function InviteColleagueForm() {
           {inviteSuccessText}
         </Alert>
       ) : null}
-      {invite.isError ? (
+      {inviteErrorText ? (
         <Alert variant="danger" role="alert">
-          {getInviteErrorText(invite.error, invite.variables.emailAddress)}
+          {inviteErrorText}
         </Alert>
       ) : null}
 

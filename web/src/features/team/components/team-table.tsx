@@ -2,7 +2,8 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import Table from 'react-bootstrap/Table';
-import { loadErrorText, loadingText, noTeamMembersText } from '@cloudtrim/contracts/messages';
+import { loadingText, noTeamMembersText } from '@cloudtrim/contracts/messages';
+import { describeLoadError } from '../../../lib/load-failure';
 import { useRemoveTeamMember } from '../api/remove-team-member';
 import { useTeam } from '../api/get-team';
 import '../../../components/data-views.css';
@@ -21,7 +22,7 @@ export function TeamTable() {
       </div>
     );
   }
-  if (team.isError) return <Alert variant="danger">{loadErrorText(team.error.message)}</Alert>;
+  if (team.isError) return <Alert variant="danger">{describeLoadError(team.error)}</Alert>;
 
   return (
     <>

@@ -16,4 +16,8 @@ describe('getInviteErrorText', () => {
       );
     }
   });
+
+  it('shows nothing for a 401, which ends the session instead', () => {
+    expect(getInviteErrorText(new ApiError(401, 'Unauthorized', ''), 'ann@example.com')).toBeNull();
+  });
 });

@@ -16,6 +16,7 @@ import { AddTenantForm } from './add-tenant-form';
 import { DeleteTenantDialog } from './delete-tenant-dialog';
 import { SetupGuide } from './setup-guide';
 import { TenantList } from './tenant-list';
+import { DataLoading } from '../../../components/data-loading';
 import '../../../components/data-views.css';
 import './manage-tenants.css';
 
@@ -30,13 +31,7 @@ function TenantListSection({
 }) {
   const tenants = useTenants();
   if (tenants.isPending) {
-    return (
-      <div className="data-loading">
-        <Spinner animation="border" variant="primary" role="status">
-          <span className="visually-hidden">Loading tenants</span>
-        </Spinner>
-      </div>
-    );
+    return <DataLoading label="Loading tenants" />;
   }
   if (tenants.isError) {
     return (
