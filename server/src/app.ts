@@ -19,6 +19,7 @@ import {
 } from 'fastify-type-provider-zod';
 import helmet from 'helmet';
 import { existsSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ZodError } from 'zod';
@@ -158,19 +159,16 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
       field,
     });
   }
-  if (error instanceof HttpError) {
-    return reply.code(error.statusCode).send({
-      statusCode: error.statusCode,
-      error: httpStatusText(error.statusCode),
-      message: error.message,
-      ...(error.field ? { field: error.field } : {}),
-    });
-  }
+  // Our own HttpErrors (a 503 when Azure is unreachable too) and Fastify's client errors (a
+  // malformed body, a wrong content type) say what went wrong; anything else is unexpected.
   const statusCode = error.statusCode ?? 500;
-  if (statusCode < 500) {
-    return reply
-      .code(statusCode)
-      .send({ statusCode, error: httpStatusText(statusCode), message: error.message });
+  if (error instanceof HttpError || statusCode < 500) {
+    return reply.code(statusCode).send({
+      statusCode,
+      error: STATUS_CODES[statusCode] ?? 'Error',
+      message: error.message,
+      ...(error instanceof HttpError && error.field ? { field: error.field } : {}),
+    });
   }
   request.log.error({ err: error }, 'unexpected failure');
   return reply.code(500).send({
@@ -179,20 +177,4 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
     message: 'An unexpected error occurred. Quote the request id when you contact support.',
     requestId: request.id,
   });
-}
-
-function httpStatusText(statusCode: number): string {
-  const texts: Record<number, string> = {
-    400: 'Bad Request',
-    401: 'Unauthorized',
-    403: 'Forbidden',
-    404: 'Not Found',
-    409: 'Conflict',
-    413: 'Payload Too Large',
-    415: 'Unsupported Media Type',
-    422: 'Unprocessable Entity',
-    425: 'Too Early',
-    429: 'Too Many Requests',
-  };
-  return texts[statusCode] ?? 'Error';
 }

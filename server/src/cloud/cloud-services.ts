@@ -16,7 +16,6 @@ import { ResourcesService } from '../modules/resources/resources.service';
 import { TenantRepository } from '../modules/tenants/tenant.repository';
 import { TenantService } from '../modules/tenants/tenants.service';
 import { createAzureGateway } from './azure/azure-gateway';
-import type { CloudProvider } from './cloud-provider';
 
 export interface CloudServicesInput {
   config: Config;
@@ -24,11 +23,10 @@ export interface CloudServicesInput {
   database: Database;
   queue: JobQueue;
   now: () => Date;
-  cloud?: CloudProvider;
 }
 
-export function createCloudServices({ config, secrets, database, queue, now, cloud }: CloudServicesInput) {
-  const cloudProvider = cloud ?? createAzureGateway(config.azure);
+export function createCloudServices({ config, secrets, database, queue, now }: CloudServicesInput) {
+  const cloudProvider = createAzureGateway(config.azure);
   const work = new PgBossCloudWorkQueue(queue);
   const activity = new ActivityService(new ActivityRepository(database.db));
   const tenants = new TenantService(
@@ -39,7 +37,6 @@ export function createCloudServices({ config, secrets, database, queue, now, clo
     activity,
   );
   return {
-    cloud: cloudProvider,
     activity,
     tenants,
     inventory: new InventoryService(

@@ -13,6 +13,12 @@ import * as schema from './schema';
 
 export type Db = NodePgDatabase<typeof schema>;
 
+// PostgreSQL's unique_violation (23505), as pg reports it or wrapped by drizzle.
+export function isUniqueViolation(error: unknown): boolean {
+  const cause = error instanceof Error && 'cause' in error ? error.cause : error;
+  return typeof cause === 'object' && cause !== null && 'code' in cause && cause.code === '23505';
+}
+
 export interface Database {
   db: Db;
   pool: pg.Pool;

@@ -9,13 +9,13 @@ import { createMetricsBackfillJob } from './metrics-backfill.job';
 import { createMetricsCollectAllJob } from './metrics-collect-all.job';
 import { createMetricsCollectJob } from './metrics-collect.job';
 import { createMetricsPurgeJob } from './metrics-purge.job';
-import { purgeExpiredJob } from './purge-expired.job';
+import { createPurgeExpiredJob, purgeExpiredJob } from './purge-expired.job';
 import { sendEmailJob } from './send-email.job';
 import { sendPasswordResetJob } from './send-password-reset.job';
 
 export function createJobDefinitions(container: Container): JobDefinition<z.ZodType>[] {
   return [
-    purgeExpiredJob(container),
+    createPurgeExpiredJob(container),
     sendEmailJob(container),
     sendPasswordResetJob(container),
     ...createCloudJobs(container),
@@ -34,7 +34,7 @@ function createCloudJobs(container: Container): JobDefinition<z.ZodType>[] {
 }
 
 export const scheduledJobs: ScheduledJob[] = [
-  { name: 'purge-expired', cron: '17 * * * *' },
+  { name: purgeExpiredJob.name, cron: '17 * * * *' },
   { name: inventorySyncAllJob.name, cron: '*/15 * * * *' },
   { name: metricsCollectAllJob.name, cron: '*/5 * * * *' },
   { name: metricsPurgeJob.name, cron: '41 * * * *' },

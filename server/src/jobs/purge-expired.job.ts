@@ -2,13 +2,12 @@ import { z } from 'zod';
 import type { Container } from '../container';
 import type { JobDefinition } from './queue';
 
-const payload = z.object({});
+export const purgeExpiredJob = { name: 'purge-expired', payload: z.object({}) };
 
 // Hourly housekeeping: old rate-limit windows, long-expired sessions, captchas and links.
-export function purgeExpiredJob(container: Container): JobDefinition<typeof payload> {
+export function createPurgeExpiredJob(container: Container): JobDefinition<typeof purgeExpiredJob.payload> {
   return {
-    name: 'purge-expired',
-    payload,
+    ...purgeExpiredJob,
     retryLimit: 2,
     handle: async () => {
       await container.throttle.purgeExpired();

@@ -10,7 +10,6 @@ export interface JobDefinition<Payload extends z.ZodType> {
   retryDelaySeconds?: number;
   // Jobs over this run time are failed and retried; every Azure-bound job sets its own.
   expireInSeconds?: number;
-  batchSize?: number;
   // How often an idle worker looks for jobs (pg-boss's default 2 s; at least 0.5 s).
   pollingIntervalSeconds?: number;
   // Jobs of this queue run side by side in each worker process (per-tenant work must not queue
@@ -69,7 +68,6 @@ export class JobQueue {
   async work(): Promise<void> {
     for (const definition of this.definitions.values()) {
       const workOptions = {
-        batchSize: definition.batchSize ?? 1,
         localConcurrency: definition.concurrency ?? 1,
         pollingIntervalSeconds: definition.pollingIntervalSeconds ?? 2,
       };

@@ -14,7 +14,7 @@ export class AccountService {
 
   async updateDetails(userId: string, input: UpdateAccountDetails): Promise<AccountDetails> {
     const details = updateAccountDetailsSchema.parse(input);
-    await this.users.updateProfile(userId, {
+    const user = await this.users.updateProfile(userId, {
       firstName: details.FirstName,
       lastName: details.LastName,
       address1: details.Address1,
@@ -27,7 +27,8 @@ export class AccountService {
       annualRevenue: details.AnnualRevenue,
       industry: details.Industry,
     });
-    return this.getDetails(userId);
+    if (!user) throw notFound('Account not found.');
+    return toAccountDetails(user);
   }
 }
 

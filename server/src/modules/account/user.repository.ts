@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { teams, users } from '../../db/schema';
+import { nameTeamFor } from './team-name';
 
 export type User = typeof users.$inferSelect;
 export type NewUser = Omit<typeof users.$inferInsert, 'id' | 'teamId' | 'createdAt' | 'updatedAt'>;
@@ -39,7 +40,7 @@ export class UserRepository {
     return this.db.transaction(async (transaction) => {
       let resolvedTeamId = teamId;
       if (!resolvedTeamId) {
-        const teamName = user.company?.trim() || `${user.firstName} ${user.lastName}'s team`;
+        const teamName = nameTeamFor(user);
         const [team] = await transaction.insert(teams).values({ name: teamName }).returning({ id: teams.id });
         resolvedTeamId = team!.id;
       }
@@ -51,11 +52,13 @@ export class UserRepository {
     });
   }
 
-  async updateProfile(id: string, update: ProfileUpdate): Promise<void> {
-    await this.db
+  async updateProfile(id: string, update: ProfileUpdate): Promise<User | undefined> {
+    const [user] = await this.db
       .update(users)
       .set({ ...update, updatedAt: new Date() })
-      .where(eq(users.id, id));
+      .where(eq(users.id, id))
+      .returning();
+    return user;
   }
 
   async updatePasswordHash(id: string, passwordHash: string): Promise<void> {

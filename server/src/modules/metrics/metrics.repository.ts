@@ -195,18 +195,6 @@ export class MetricsRepository {
     return result.rows;
   }
 
-  async listHourly(
-    metricId: string,
-    since: Date,
-  ): Promise<{ hour: Date; average: number; maximum: number; p95: number }[]> {
-    const result = await this.db.execute<{ hour: string; average: number; maximum: number; p95: number }>(sql`
-      select hour, average, maximum, p95 from metric_hourly
-      where metric_id = ${metricId}::uuid and hour >= ${since.toISOString()}::timestamptz
-      order by hour
-    `);
-    return result.rows.map((row) => ({ ...row, hour: new Date(row.hour) }));
-  }
-
   // In chunks, so no statement holds locks on millions of rows at once.
   async purgeOlderThan(pointCutoff: Date, hourlyCutoff: Date): Promise<{ points: number; hours: number }> {
     let points = 0;

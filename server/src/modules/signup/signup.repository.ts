@@ -1,6 +1,7 @@
 import { and, count, eq, gt, isNull, lt, max } from 'drizzle-orm';
-import type { Db } from '../../db/database';
+import { isUniqueViolation, type Db } from '../../db/database';
 import { invitations, oneTimeTokens, teams, users } from '../../db/schema';
+import { nameTeamFor } from '../account/team-name';
 import type { NewUser, User } from '../account/user.repository';
 
 export interface VerifyToken {
@@ -94,7 +95,7 @@ export class SignupRepository {
       if (consumed.length === 0) return undefined;
       const [team] = await transaction
         .insert(teams)
-        .values({ name: user.company?.trim() || `${user.firstName} ${user.lastName}'s team` })
+        .values({ name: nameTeamFor(user) })
         .returning({ id: teams.id });
       return team!.id;
     }, user);
@@ -152,9 +153,4 @@ export class SignupRepository {
       throw error;
     }
   }
-}
-
-export function isUniqueViolation(error: unknown): boolean {
-  const cause = error instanceof Error && 'cause' in error ? error.cause : error;
-  return typeof cause === 'object' && cause !== null && 'code' in cause && cause.code === '23505';
 }

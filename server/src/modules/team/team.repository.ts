@@ -1,7 +1,6 @@
 import { and, asc, count, eq, gt, isNull, lte } from 'drizzle-orm';
-import type { Db } from '../../db/database';
+import { isUniqueViolation, type Db } from '../../db/database';
 import { invitations, teams, users } from '../../db/schema';
-import { isUniqueViolation } from '../signup/signup.repository';
 
 export interface Member {
   userId: string;

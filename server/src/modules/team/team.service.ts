@@ -8,6 +8,7 @@ import type { AuthContext, AuthService } from '../auth/auth.service';
 import type { MailService } from '../mail/mail.service';
 import { buildVerifyLink, describeDuration, renderInvitationEmail } from '../mail/mail.templates';
 import type { ThrottleRule, ThrottleService } from '../throttle/throttle.service';
+import { nameTeamFor } from '../account/team-name';
 import type { TeamRepository } from './team.repository';
 
 // An invitation lives 7 days. A user may send 20 invitations an hour: each answer also tells whether
@@ -90,7 +91,7 @@ export class TeamService {
   async removeFromTeam(auth: AuthContext, email: string): Promise<MessageResponse> {
     const member = await this.teams.findMember(auth.teamId, email);
     if (member) {
-      const newTeamName = `${member.firstName} ${member.lastName}'s team`;
+      const newTeamName = nameTeamFor({ firstName: member.firstName, lastName: member.lastName });
       if (!(await this.teams.moveToOwnTeam(member, auth.teamId, newTeamName))) throw conflict(lastMemberText);
       await this.auth.logOutEverywhere(member.userId);
       return { message: `${email} has been removed from your team.` };
