@@ -203,7 +203,3 @@ export function isSizeOfferedInRegion(sizeName: string, regionName: string): boo
 export function listSizesOfferedInRegion(regionName: string): VirtualMachineSize[] {
   return virtualMachineSizes.filter((size) => isSizeOfferedInRegion(size.name, regionName));
 }
-
-export function listRegionsOfferingSize(sizeName: string): RegionDefinition[] {
-  return regions.filter((region) => isSizeOfferedInRegion(sizeName, region.name));
-}

@@ -1,6 +1,13 @@
 import type { VirtualMachineSize } from '../catalog/sku.catalog';
 import { deriveGuid, deriveToken } from './noise.hash';
-import { computeDemandInto, type Demand, type WorkloadKind, type WorkloadProfile } from './workload.model';
+import {
+  computeCpuPercent,
+  computeDemand,
+  computeDemandInto,
+  type Demand,
+  type WorkloadKind,
+  type WorkloadProfile,
+} from './workload.model';
 
 export type PowerState = 'running' | 'stopped' | 'deallocated';
 
@@ -276,17 +283,7 @@ export class Fleet {
   /** The true demand of a virtual machine at the minute holding `date`, past or future. */
   demandAt(resourceId: string, date: Date): Demand {
     const machine = this.requireVirtualMachine(resourceId);
-    const demand = computeDemandInto(
-      machine.workload,
-      this.seedKey,
-      machine.streamKey,
-      convertToMinute(date.getTime()),
-      {
-        cpuCores: 0,
-        memoryGiB: 0,
-      },
-    );
-    return { cpuCores: demand.cpuCores, memoryGiB: demand.memoryGiB };
+    return computeDemand(machine.workload, this.seedKey, machine.streamKey, convertToMinute(date.getTime()));
   }
 
   /** CPU use in percent of the size in force at `date` (capped at 100), or undefined when not running. */
@@ -302,7 +299,7 @@ export class Fleet {
       minute,
       this.demandScratch,
     );
-    return Math.min(100, (demand.cpuCores / size.vcpus) * 100);
+    return computeCpuPercent(demand.cpuCores, size.vcpus);
   }
 
   sizeAt(resourceId: string, date: Date): string {

@@ -170,6 +170,11 @@ export function computeDemand(
   return computeDemandInto(profile, seedKey, streamKey, minute, { cpuCores: 0, memoryGiB: 0 });
 }
 
+/** CPU use in percent of `vcpus`, capped at 100: what Percentage CPU reports, and the ground truth. */
+export function computeCpuPercent(cpuCores: number, vcpus: number): number {
+  return Math.min(100, (cpuCores / vcpus) * 100);
+}
+
 export interface WorkloadReference {
   readonly vcpus: number;
   readonly memoryGiB: number;

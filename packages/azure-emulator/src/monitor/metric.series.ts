@@ -1,6 +1,6 @@
 import type { Fleet, FleetResource, VirtualMachineRecord } from '../fleet/fleet.model';
 import { combineHash, hashToUnit } from '../fleet/noise.hash';
-import { computeDemandInto, type Demand } from '../fleet/workload.model';
+import { computeCpuPercent, computeDemandInto, type Demand } from '../fleet/workload.model';
 import type { MetricNamespace } from './metric.catalog';
 
 export interface SeriesWindow {
@@ -56,7 +56,7 @@ function createVirtualMachineSampler(fleet: Fleet, machine: VirtualMachineRecord
     noise[0] = first;
     noise[1] = second;
     const cores = demand.cpuCores;
-    values[0] = Math.min(100, (cores / size.vcpus) * 100);
+    values[0] = computeCpuPercent(cores, size.vcpus);
     values[1] = Math.max(size.memoryGiB * 0.02, size.memoryGiB - demand.memoryGiB) * gibibyte;
     const inbound = (0.05 + cores) * networkBytesPerCoreMinute * (0.85 + 0.3 * first);
     values[2] = inbound;
@@ -83,7 +83,7 @@ function createSharePercentSampler(
     const hash = combineHash(seedKey, streamKey ^ minuteNoiseSalt, minute);
     noise[0] = (hash & 0xffff) / 65536;
     noise[1] = (hash >>> 16) / 65536;
-    values[0] = Math.min(100, (demand.cpuCores / workload.referenceVcpus) * 100);
+    values[0] = computeCpuPercent(demand.cpuCores, workload.referenceVcpus);
     values[1] =
       resource.type === 'Microsoft.Sql/servers/databases'
         ? storagePercent

@@ -1,7 +1,7 @@
 import { formatTime } from '../arm/arm.views';
 import type { EmulatorServices } from '../emulator.services';
 import type { FleetResource } from '../fleet/fleet.model';
-import { readQuery, sendJson, type RequestContext } from '../http/http.context';
+import { readQuery, sendArmError, sendJson, type RequestContext } from '../http/http.context';
 import {
   findMetricNamespace,
   metricRetention,
@@ -43,10 +43,6 @@ export function readMonitorTarget(
 
 function sendMonitorError(context: RequestContext, status: number, code: string, message: string): void {
   sendJson(context, status, { code, message });
-}
-
-function sendBatchError(context: RequestContext, status: number, code: string, message: string): void {
-  sendJson(context, status, { error: { code, message } });
 }
 
 function checkNamespace(requested: string | undefined, namespace: MetricNamespace): void {
@@ -190,7 +186,7 @@ export function handleMetricsBatch(
 ): void {
   const resourceIds = readResourceIds(context);
   if (!resourceIds || resourceIds.length === 0) {
-    return sendBatchError(
+    return sendArmError(
       context,
       400,
       'BadRequest',
@@ -198,7 +194,7 @@ export function handleMetricsBatch(
     );
   }
   if (resourceIds.length > maximumBatchResources) {
-    return sendBatchError(
+    return sendArmError(
       context,
       400,
       'BadRequest',
@@ -210,7 +206,7 @@ export function handleMetricsBatch(
     (id) => !`/${id.replace(/^\/+/, '')}`.toLowerCase().startsWith(subscriptionPrefix),
   );
   if (foreign) {
-    return sendBatchError(
+    return sendArmError(
       context,
       400,
       'BadRequest',
@@ -219,7 +215,7 @@ export function handleMetricsBatch(
   }
   const namespaceText = readQuery(context, 'metricnamespace');
   if (!namespaceText) {
-    return sendBatchError(context, 400, 'BadRequest', "The 'metricnamespace' query parameter is required.");
+    return sendArmError(context, 400, 'BadRequest', "The 'metricnamespace' query parameter is required.");
   }
   const resources = resourceIds.map((id) => ({ id, resource: services.fleet.findResource(id) }));
   const found = resources.flatMap((entry) => (entry.resource ? [entry.resource] : []));
@@ -229,7 +225,7 @@ export function handleMetricsBatch(
       (resource) => resource.location !== firstFound.location || resource.type !== firstFound.type,
     );
     if (mixed) {
-      return sendBatchError(
+      return sendArmError(
         context,
         400,
         'BadRequest',
@@ -275,6 +271,6 @@ export function handleMetricsBatch(
     sendJson(context, 200, { values });
   } catch (error) {
     if (!(error instanceof MetricQueryError)) throw error;
-    sendBatchError(context, 400, 'BadRequest', error.message);
+    sendArmError(context, 400, 'BadRequest', error.message);
   }
 }
