@@ -48,3 +48,39 @@ export type AutomationLogResponse = z.infer<typeof automationLogResponseSchema>;
 export function formatAnnualCostSavings(amount: number): string {
   return `$${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
+
+// GET /api/v1/log/recommendation/evidence?id=: ours, not SPEC's. What the evidence chart draws for one
+// recommendation: the last 14 days of each metric (hourly) as seen on the current size and as projected
+// on the new one, and the threshold the projection must stay under.
+export const recommendationEvidenceQuerySchema = applyRecommendationQuerySchema;
+
+export const evidencePointSchema = z.object({
+  Time: isoDateTimeSchema,
+  Current: z.number().nullable(),
+  Projected: z.number().nullable(),
+});
+
+export const evidenceSeriesSchema = z.object({
+  Metric: z.string(),
+  Unit: z.literal('Percent'),
+  Threshold: z.number(),
+  Points: z.array(evidencePointSchema),
+});
+
+export const recommendationEvidenceSchema = z.object({
+  Id: recommendationIdSchema,
+  ResourceId: z.string(),
+  FriendlyName: z.string(),
+  CurrentSize: z.string().nullable(),
+  TargetSize: z.string().nullable(),
+  Series: z.array(evidenceSeriesSchema),
+});
+export type RecommendationEvidence = z.infer<typeof recommendationEvidenceSchema>;
+
+// GET and PUT /api/v1/team/settings: ours, not SPEC's. How far back the engine looks (7 to 90 days) and
+// the maintenance hour (UTC) of resources that have none of their own.
+export const teamSettingsSchema = z.object({
+  LookbackDays: z.number().int().min(7).max(90),
+  DefaultMaintenanceWindow: z.number().int().min(0).max(23),
+});
+export type TeamSettings = z.infer<typeof teamSettingsSchema>;

@@ -1,13 +1,16 @@
 // The data model (DESIGN.md): team ← user · session · one-time token · invitation · tenant →
-// subscription → resource → metric → metric point / hourly aggregate · activity log.
+// subscription → resource → metric → metric point / hourly aggregate · activity log · size catalogue
+// and prices · recommendation → scheduled change · automation log.
 // Every table a signed-in user reads hangs from a team, directly or through its tenant.
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   smallint,
@@ -23,6 +26,10 @@ const instant = (name: string) => timestamp(name, { withTimezone: true });
 export const teams = pgTable('team', {
   id: uuid('id').primaryKey().defaultRandom(),
   name: text('name').notNull(),
+  // How many days of history the engine analyses (7 to 90).
+  lookbackDays: smallint('lookback_days').notNull().default(14),
+  // The maintenance hour (0-23, UTC) of a resource that has none of its own.
+  defaultMaintenanceWindow: smallint('default_maintenance_window').notNull().default(2),
   createdAt: createdAt(),
 });
 
@@ -149,6 +156,8 @@ export const tenants = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     lastSyncAt: instant('last_sync_at'),
     lastError: text('last_error'),
+    // Whether the principal may change virtual machines (Virtual Machine Contributor); null until checked.
+    canWrite: boolean('can_write'),
     // Bumped by every change to the tenant's resources, so a cached resource list knows it is stale.
     resourcesVersion: integer('resources_version').notNull().default(0),
     // Kept by each sync, so listing tenants counts nothing.
@@ -196,8 +205,19 @@ export const resources = pgTable(
     maintenanceWindow: smallint('maintenance_window'),
     activeHoursStart: smallint('active_hours_start'),
     activeHoursEnd: smallint('active_hours_end'),
-    predictionMethod: text('prediction_method').notNull().default('p95-14d'),
+    predictionMethod: text('prediction_method').notNull().default('cloudtrim-forecast'),
     lastRead: instant('last_read'),
+    // What sizing must respect, read from the VM by inventory: its OS (prices differ), its data
+    // disks and NICs (a smaller size must hold them), premium disks and accelerated networking.
+    osType: text('os_type'),
+    dataDiskCount: smallint('data_disk_count'),
+    nicCount: smallint('nic_count'),
+    hasPremiumDisk: boolean('has_premium_disk'),
+    hasAcceleratedNetworking: boolean('has_accelerated_networking'),
+    // A guard rollback holds this resource's recommendations back until then.
+    recommendationsHeldUntil: instant('recommendations_held_until'),
+    // The last active-hours boundary (start or end) acted on, so each is acted on once.
+    activeHoursBoundaryAt: instant('active_hours_boundary_at'),
     createdAt: createdAt(),
   },
   (table) => [
@@ -271,5 +291,168 @@ export const activityLogs = pgTable(
   (table) => [
     index('activity_log_team_idx').on(table.teamId, table.id),
     index('activity_log_team_resource_idx').on(table.teamId, sql`lower(${table.resourceArmId})`, table.id),
+  ],
+);
+
+// The size catalogue per region (Resource SKUs), refreshed daily per region in use.
+export const vmSizes = pgTable(
+  'vm_size',
+  {
+    region: text('region').notNull(),
+    name: text('name').notNull(),
+    family: text('family'),
+    vcpus: integer('vcpus').notNull(),
+    memoryGiB: doublePrecision('memory_gib').notNull(),
+    maxDataDisks: integer('max_data_disks'),
+    uncachedDiskIops: integer('uncached_disk_iops'),
+    maxNics: integer('max_nics'),
+    hasPremiumIo: boolean('has_premium_io').notNull().default(false),
+    hasAcceleratedNetworking: boolean('has_accelerated_networking').notNull().default(false),
+    // False when Azure restricts the size in the region for this subscription.
+    isAvailable: boolean('is_available').notNull().default(true),
+    readAt: instant('read_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.region, table.name] })],
+);
+
+// Pay-as-you-go hourly prices from the Retail Prices API, each with the time it was read.
+export const vmPrices = pgTable(
+  'vm_price',
+  {
+    region: text('region').notNull(),
+    sizeName: text('size_name').notNull(),
+    osType: text('os_type', { enum: ['Linux', 'Windows'] }).notNull(),
+    hourlyPrice: doublePrecision('hourly_price').notNull(),
+    currencyCode: text('currency_code').notNull().default('USD'),
+    readAt: instant('read_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.region, table.sizeName, table.osType] })],
+);
+
+// A right-sizing recommendation. A newer analysis that reaches another conclusion supersedes the
+// open one; one that reaches the same conclusion keeps it, so nothing is duplicated.
+export const recommendations = pgTable(
+  'recommendation',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    resourceId: uuid('resource_id')
+      .notNull()
+      .references(() => resources.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['resize', 'shutdown', 'activeHours'] }).notNull(),
+    predictionMethod: text('prediction_method').notNull(),
+    currentSize: text('current_size'),
+    targetSize: text('target_size'),
+    activeHoursStart: smallint('active_hours_start'),
+    activeHoursEnd: smallint('active_hours_end'),
+    recommendation: text('recommendation').notNull(),
+    memo: text('memo'),
+    annualCostSavings: doublePrecision('annual_cost_savings').notNull(),
+    confidence: doublePrecision('confidence'),
+    // What the evidence chart draws: observed and projected series, the threshold.
+    evidence: jsonb('evidence'),
+    status: text('status', { enum: ['open', 'applied', 'superseded', 'held'] })
+      .notNull()
+      .default('open'),
+    createdAt: createdAt(),
+    supersededAt: instant('superseded_at'),
+  },
+  (table) => [
+    index('recommendation_team_idx').on(table.teamId, table.id),
+    index('recommendation_resource_idx').on(table.resourceId, table.id),
+    uniqueIndex('recommendation_open_key')
+      .on(table.resourceId, table.kind)
+      .where(sql`status = 'open'`),
+  ],
+);
+
+// A change to a resource in Azure, planned for a time. It moves planned → claimed → submitted
+// (the operation's URL saved) → succeeded or failed, so a restarted worker resumes a submitted
+// change by polling its operation and never submits it twice. Re-planning a resource's planned
+// change bumps its version in place.
+export const scheduledChanges = pgTable(
+  'scheduled_change',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    resourceId: uuid('resource_id')
+      .notNull()
+      .references(() => resources.id, { onDelete: 'cascade' }),
+    recommendationId: bigint('recommendation_id', { mode: 'number' }).references(() => recommendations.id, {
+      onDelete: 'set null',
+    }),
+    kind: text('kind', { enum: ['resize', 'rollback', 'start', 'deallocate'] }).notNull(),
+    // Why it was planned: a user's apply now or at the window, automation, or the guard.
+    origin: text('origin', { enum: ['now', 'window', 'automated', 'guard', 'activeHours'] }).notNull(),
+    predictionMethod: text('prediction_method'),
+    previousSize: text('previous_size'),
+    newSize: text('new_size'),
+    changeAt: instant('change_at').notNull(),
+    version: integer('version').notNull().default(1),
+    state: text('state', {
+      enum: ['planned', 'claimed', 'submitted', 'succeeded', 'failed', 'cancelled'],
+    })
+      .notNull()
+      .default('planned'),
+    // Learnt while executing, saved before the next step.
+    wasRunning: boolean('was_running'),
+    needsDeallocation: boolean('needs_deallocation'),
+    step: text('step'),
+    operationUrl: text('operation_url'),
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+    // After a resize down succeeds, the guard watches the VM until then.
+    guardUntil: instant('guard_until'),
+    claimedAt: instant('claimed_at'),
+    submittedAt: instant('submitted_at'),
+    completedAt: instant('completed_at'),
+    createdAt: createdAt(),
+    updatedAt: instant('updated_at').notNull().defaultNow(),
+  },
+  (table) => [
+    index('scheduled_change_team_idx').on(table.teamId, table.changeAt),
+    index('scheduled_change_due_idx')
+      .on(table.changeAt)
+      .where(sql`state = 'planned'`),
+    uniqueIndex('scheduled_change_planned_key')
+      .on(table.resourceId)
+      .where(sql`state = 'planned'`),
+    index('scheduled_change_guard_idx')
+      .on(table.guardUntil)
+      .where(sql`guard_until is not null`),
+  ],
+);
+
+// What automation did to a resource, step by step (SPEC's Automation Logs).
+export const automationLogs = pgTable(
+  'automation_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    resourceId: uuid('resource_id').references(() => resources.id, { onDelete: 'set null' }),
+    resourceArmId: text('resource_arm_id').notNull(),
+    friendlyName: text('friendly_name').notNull(),
+    predictionMethod: text('prediction_method').notNull(),
+    action: text('action').notNull(),
+    scheduledChangeId: bigint('scheduled_change_id', { mode: 'number' }).references(() => scheduledChanges.id, {
+      onDelete: 'set null',
+    }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('automation_log_team_idx').on(table.teamId, table.id),
+    index('automation_log_team_resource_idx').on(table.teamId, sql`lower(${table.resourceArmId})`, table.id),
   ],
 );

@@ -1,0 +1,19 @@
+// The rollback guard: when a virtual machine made smaller runs this hot for this long on its new
+// size, the executor restores the previous size at once. The engine owns the rule; the backtest
+// declares it and is judged with it.
+export interface GuardRule {
+  // CPU (or memory) percent of the new size above which a step counts as hot.
+  overloadPct: number;
+  // How many consecutive hot steps trip the guard.
+  consecutiveSteps: number;
+  // The length of one step in minutes (the backtest's traces are 5-minute readings).
+  stepMinutes: number;
+}
+
+export const guardRule: GuardRule = { overloadPct: 95, consecutiveSteps: 3, stepMinutes: 5 };
+
+// True when the last `consecutiveSteps` readings (oldest first, percent of the new size) are all hot.
+export function isGuardTripped(readings: readonly number[], rule: GuardRule = guardRule): boolean {
+  if (readings.length < rule.consecutiveSteps) return false;
+  return readings.slice(-rule.consecutiveSteps).every((reading) => reading > rule.overloadPct);
+}
