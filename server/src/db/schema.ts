@@ -446,9 +446,12 @@ export const automationLogs = pgTable(
     friendlyName: text('friendly_name').notNull(),
     predictionMethod: text('prediction_method').notNull(),
     action: text('action').notNull(),
-    scheduledChangeId: bigint('scheduled_change_id', { mode: 'number' }).references(() => scheduledChanges.id, {
-      onDelete: 'set null',
-    }),
+    scheduledChangeId: bigint('scheduled_change_id', { mode: 'number' }).references(
+      () => scheduledChanges.id,
+      {
+        onDelete: 'set null',
+      },
+    ),
     createdAt: createdAt(),
   },
   (table) => [

@@ -6,6 +6,7 @@ import type {
   SaveCloudResourceResponse,
 } from '@cloudtrim/contracts/resources';
 import { saveCloudResourceRequestSchema } from '@cloudtrim/contracts/resources';
+import { isPredictionMethodId, predictionMethodShortTexts } from '@cloudtrim/rightsizing/prediction-methods';
 import { createHash } from 'node:crypto';
 import { encodeBody, type ContentEncoding } from '../../lib/content-encoding';
 import { notFound } from '../../lib/http-errors';
@@ -13,11 +14,6 @@ import type { ResourcesRepository } from './resources.repository';
 
 export const searchResultLimit = 50;
 const cachedTeamLimit = 200;
-
-// The short texts of the PREDICTION METHOD column.
-const predictionMethodTexts: Readonly<Record<string, string>> = {
-  'p95-14d': 'P95 over 14 days',
-};
 
 interface CachedList {
   version: string;
@@ -95,8 +91,9 @@ export class ResourcesService {
           Automated: row.automated === 1 ? 1 : row.automated === 2 ? 2 : 0,
           MaintenanceWindow: row.maintenanceWindow,
           PredictionMethod: row.predictionMethod,
-          PredictionMethodFriendlyShortText:
-            predictionMethodTexts[row.predictionMethod] ?? row.predictionMethod,
+          PredictionMethodFriendlyShortText: isPredictionMethodId(row.predictionMethod)
+            ? predictionMethodShortTexts[row.predictionMethod]
+            : row.predictionMethod,
           TenantId: row.tenantId,
           SubscriptionName: row.subscriptionName ?? '',
           ResourceGroup: row.resourceGroup,
