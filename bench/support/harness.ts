@@ -24,7 +24,11 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-export async function startBenchServer(environment: Record<string, string> = {}): Promise<BenchServer> {
+// `webRoot` serves a built web app (the page benchmarks); the API benchmarks serve none.
+export async function startBenchServer(
+  environment: Record<string, string> = {},
+  options: { webRoot?: string } = {},
+): Promise<BenchServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cloudtrim-bench-'));
   await chmod(dataDir, 0o755);
   const postgres = await startEmbeddedPostgres(dataDir, { info: () => {}, warn: () => {} });
@@ -42,7 +46,7 @@ export async function startBenchServer(environment: Record<string, string> = {})
   const container = createContainer({ config, secrets, database, queue });
   // Services enqueue follow-up jobs (a new tenant's sync); nothing here works them off.
   await queue.start(createJobDefinitions(container));
-  const app = await buildApp(container, { webRoot: path.join(dataDir, 'no-web') });
+  const app = await buildApp(container, { webRoot: options.webRoot ?? path.join(dataDir, 'no-web') });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     url,

@@ -59,7 +59,8 @@ export function MenuEntryList({ entries, onNavigate }: MenuEntryListProps) {
     <ul className="menu-list">
       {entries.map((entry) =>
         entry.kind === 'divider' ? (
-          <li key={entry.id} className="menu-divider" role="separator" />
+          // Hidden from assistive technology: a separator role would make the list hold a non-item.
+          <li key={entry.id} className="menu-divider" aria-hidden="true" />
         ) : (
           <li key={entry.to}>
             <MenuLinkItem entry={entry} onNavigate={onNavigate} />

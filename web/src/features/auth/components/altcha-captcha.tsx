@@ -47,11 +47,14 @@ export function AltchaCaptcha({ onAnswer }: AltchaCaptchaProps) {
   if (hasLoadFailed) return <p className="text-danger small mb-0">{genericErrorText}</p>;
   if (!isLoaded)
     return <Spinner animation="border" size="sm" role="status" aria-label="Loading the captcha" />;
+  // No logo: ALTCHA's is a link inside an aria-hidden element, focusable yet hidden from screen
+  // readers (axe: aria-hidden-focus).
   return (
     <altcha-widget
       onstatechange={onStateChange}
       challengeurl={`${env.apiBaseUrl}/api/v1/captcha/challenge`}
       auto="off"
+      hidelogo
     />
   );
 }
