@@ -10,7 +10,10 @@ export interface GuardRule {
   stepMinutes: number;
 }
 
-export const guardRule: GuardRule = { overloadPct: 95, consecutiveSteps: 3, stepMinutes: 5 };
+// Two hours straight above 80% on the new size: longer than the hour-long fleet-wide spikes the real
+// traces show (a patch run saturates every machine whatever its size, and going back would not help),
+// shorter than any real change of load, which lasts days.
+export const guardRule: GuardRule = { overloadPct: 80, consecutiveSteps: 24, stepMinutes: 5 };
 
 // True when the last `consecutiveSteps` readings (oldest first, percent of the new size) are all hot.
 export function isGuardTripped(readings: readonly number[], rule: GuardRule = guardRule): boolean {

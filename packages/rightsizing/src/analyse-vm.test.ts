@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { analyseVm } from './analyse-vm';
+import type { SizeOption, SizePrice, VmAnalysisInput } from './analysis.types';
+
+const hourMs = 3_600_000;
+const sizes: SizeOption[] = [2, 4, 8, 16].map((vcpus) => ({
+  name: `Standard_D${vcpus}s_v5`,
+  family: 'standardDSv5Family',
+  vcpus,
+  memoryGiB: vcpus * 4,
+  maxDataDisks: vcpus * 2,
+  maxNics: vcpus >= 8 ? 4 : 2,
+  hasPremiumIo: true,
+  hasAcceleratedNetworking: vcpus >= 4,
+  isAvailable: true,
+}));
+const prices = new Map<string, SizePrice>(
+  sizes.map((size) => [
+    size.name,
+    {
+      hourlyPrice: size.vcpus * 0.048,
+      currencyCode: 'USD',
+      readAt: '2026-11-20T00:00:00.000Z',
+      source: 'Azure Retail Prices API',
+    },
+  ]),
+);
+
+// Hourly CPU percent of a D16 for `days` days, from a function of the hour index.
+function buildInput(
+  days: number,
+  cpuPercent: (hour: number) => number,
+  overrides: Partial<VmAnalysisInput> = {},
+): VmAnalysisInput {
+  const hours = days * 24;
+  const average = Float64Array.from({ length: hours }, (_, hour) => cpuPercent(hour));
+  return {
+    vmId: 'vm-test',
+    currentSize: 'Standard_D16s_v5',
+    region: 'eastus',
+    osType: 'Linux',
+    runningShare: 1,
+    activeHours: null,
+    requirements: { dataDiskCount: 1, nicCount: 1, usesPremiumDisk: true, usesAcceleratedNetworking: false },
+    cpu: {
+      startMs: Date.UTC(2026, 10, 1),
+      stepMinutes: 60,
+      average,
+      maximum: average.map((value) => Math.min(100, value * 1.2)),
+    },
+    sizes,
+    prices,
+    now: Date.UTC(2026, 10, 1) + hours * hourMs,
+    ...overrides,
+  };
+}
+
+const resizeOf = (input: VmAnalysisInput, method?: 'advisor-p95' | 'cloudtrim-forecast' | 'backtest-pick') =>
+  analyseVm(input, { method }).proposals.find((proposal) => proposal.kind === 'resize');
+
+describe('analyseVm', () => {
+  it('resizes a steady, lightly used VM to the cheapest size that carries it, with the saving a year', () => {
+    // About 2.4 busy vCPUs of 16.
+    const resize = resizeOf(buildInput(14, (hour) => 14 + (hour % 3)));
+    expect(resize?.targetSize).toBe('Standard_D4s_v5');
+    expect(resize?.annualCostSavings).toBeCloseTo((16 - 4) * 0.048 * 8760, 2);
+    expect(resize?.recommendation).toContain('Standard_D4s_v5');
+    expect(resize?.memo).toMatch(/Projected peak on Standard_D4s_v5: \d+% CPU/);
+    expect(resize?.memo).toContain('Azure Retail Prices API, read 2026-11-20');
+    expect(resize?.memo).toMatch(/Confidence \d+%/);
+    expect(resize?.evidence[0]?.points).toHaveLength(14 * 24);
+  });
+
+  it('sizes a growing VM for where its load is going, not where it was', () => {
+    // From 1 to 5 busy vCPUs over 14 days.
+    const input = buildInput(14, (hour) => (100 * (1 + (4 * hour) / (14 * 24))) / 16);
+    const forecast = resizeOf(input);
+    expect(forecast?.targetSize).toBe('Standard_D8s_v5');
+  });
+
+  it('keeps the capacity for a weekly batch the history saw', () => {
+    // 2 vCPUs busy, 6.4 busy for 6 hours each Monday.
+    const input = buildInput(14, (hour) => (hour % 168 < 6 ? 40 : 12));
+    expect(resizeOf(input, 'advisor-p95')?.targetSize).toBe('Standard_D4s_v5');
+    expect(resizeOf(input)?.targetSize).toBe('Standard_D8s_v5');
+  });
+
+  it('carries spikes that recur every day, where a P95 rule would cut them off', () => {
+    // 1.3 busy vCPUs, 9.6 for one hour a day: 4% of the hours, under the P95 Advisor looks at.
+    const input = buildInput(14, (hour) => (hour % 24 === 3 ? 60 : 8));
+    expect(resizeOf(input)).toBeUndefined();
+    expect(resizeOf(input, 'advisor-p95')?.targetSize).toBe('Standard_D4s_v5');
+  });
+
+  it('proposes shutting down a VM that idles, with the whole running cost as the saving', () => {
+    const input = buildInput(14, () => 0.5);
+    input.network = {
+      startMs: input.cpu.startMs,
+      stepMinutes: 60,
+      average: new Float64Array(14 * 24).fill(1_000_000),
+      maximum: new Float64Array(14 * 24).fill(1_000_000),
+    };
+    const [proposal] = analyseVm(input).proposals;
+    expect(proposal?.kind).toBe('shutdown');
+    expect(proposal?.annualCostSavings).toBeCloseTo(16 * 0.048 * 8760, 2);
+  });
+
+  it('proposes active hours for a VM idle every night', () => {
+    const input = buildInput(14, (hour) => (hour % 24 >= 20 || hour % 24 < 7 ? 1 : 40));
+    input.network = {
+      startMs: input.cpu.startMs,
+      stepMinutes: 60,
+      average: new Float64Array(14 * 24).fill(10_000),
+      maximum: new Float64Array(14 * 24).fill(10_000),
+    };
+    const schedule = analyseVm(input).proposals.find((proposal) => proposal.kind === 'activeHours');
+    expect(schedule?.activeHours).toEqual({ start: 7, end: 20 });
+    expect(schedule?.recommendation).toContain('07:00 to 20:00 UTC');
+  });
+
+  it('proposes nothing the catalogue cannot serve: a VM needing 4 NICs and accelerated networking stays', () => {
+    const input = buildInput(14, () => 5, {
+      requirements: { dataDiskCount: 1, nicCount: 4, usesPremiumDisk: true, usesAcceleratedNetworking: true },
+    });
+    expect(resizeOf(input)?.targetSize).toBe('Standard_D8s_v5');
+    const unpriced = buildInput(14, () => 5, {
+      prices: new Map([['Standard_D16s_v5', prices.get('Standard_D16s_v5')!]]),
+    });
+    expect(resizeOf(unpriced)).toBeUndefined();
+  });
+
+  it('says nothing with less than a week of data', () => {
+    const analysis = analyseVm(buildInput(5, () => 5));
+    expect(analysis.proposals).toEqual([]);
+    expect(analysis.reason).toMatch(/days of CPU data; 7 are needed/);
+  });
+
+  it('keeps the previous proposal when the load has not really moved', () => {
+    const input = buildInput(14, (hour) => 20 + (hour % 2), { previousTargetSize: 'Standard_D8s_v5' });
+    // 3.4 busy vCPUs fit a D4 at 90%, but without the 10% headroom a move down needs.
+    expect(resizeOf(input)?.targetSize).toBe('Standard_D8s_v5');
+  });
+});

@@ -1,0 +1,232 @@
+// One VM in, its proposals out: a resize to the cheapest size that carries the method's need, a
+// shutdown when it idles, or a daily start/stop schedule when it idles at the same hours every day.
+// Pure: the server and the backtest both call it with everything it needs.
+import type {
+  ActiveHours,
+  EvidenceSeries,
+  Proposal,
+  SizeOption,
+  VmAnalysis,
+  VmAnalysisInput,
+} from './analysis.types';
+import { readDemand, stepsPerDay, type Demand } from './demand';
+import { findIdleHours, isIdle } from './idle-detection';
+import type { PredictionMethodId } from './prediction-methods';
+import { chooseSize, listCandidateSizes, needsDeallocation, type PricedSize } from './size-catalogue';
+import { pickByBacktest } from './backtest-pick';
+import { sizeByAdvisorRule, sizeByForecast, type SizingNeed } from './sizing-methods';
+import { countPresent, maximum } from './statistics';
+
+export const minimumHistoryDays = 7;
+const hoursPerYear = 8760;
+
+export interface AnalyseOptions {
+  method?: PredictionMethodId;
+}
+
+export function analyseVm(input: VmAnalysisInput, options: AnalyseOptions = {}): VmAnalysis {
+  const method = options.method ?? 'cloudtrim-forecast';
+  const current = input.sizes.find((size) => size.name === input.currentSize);
+  const nothing = (reason: string): VmAnalysis => ({
+    vmId: input.vmId,
+    predictionMethod: method,
+    reason,
+    proposals: [],
+  });
+  if (!current) return nothing(`${input.currentSize} is not in the size catalogue of ${input.region}.`);
+  const currentPrice = input.prices.get(current.name);
+  if (!currentPrice) return nothing(`No price is known for ${current.name} in ${input.region}.`);
+  const demand = readDemand(input, current);
+  const days = countPresent(demand.cpuVcpus) / stepsPerDay(demand);
+  if (days < minimumHistoryDays) {
+    return nothing(`Only ${days.toFixed(1)} days of CPU data; ${minimumHistoryDays} are needed.`);
+  }
+  const context: ProposalContext = {
+    input,
+    current,
+    currentPrice: currentPrice.hourlyPrice,
+    demand,
+    candidates: listCandidateSizes(input.sizes, input.prices, input.requirements),
+  };
+
+  if (isIdle(demand)) return { ...nothing(''), reason: null, proposals: [proposeShutdown(context, method)] };
+
+  const need =
+    method === 'advisor-p95'
+      ? sizeByAdvisorRule(demand)
+      : method === 'backtest-pick'
+        ? pickByBacktest(demand, context.candidates, current)
+        : sizeByForecast(demand);
+  const proposals: Proposal[] = [];
+  const resize = proposeResize(context, need);
+  if (resize) proposals.push(resize);
+  if (!input.activeHours) {
+    const schedule = proposeActiveHours(context, need.method, resize?.targetSize ?? null);
+    if (schedule) proposals.push(schedule);
+  }
+  return {
+    vmId: input.vmId,
+    predictionMethod: need.method,
+    reason:
+      proposals.length === 0 ? 'No cheaper size carries the load, and it idles at no fixed hours.' : null,
+    proposals,
+  };
+}
+
+interface ProposalContext {
+  input: VmAnalysisInput;
+  current: SizeOption;
+  currentPrice: number;
+  demand: Demand;
+  candidates: PricedSize[];
+}
+
+function runningHoursPerYear(input: VmAnalysisInput): number {
+  if (input.activeHours) return activeHoursPerDay(input.activeHours) * 365;
+  return hoursPerYear * Math.min(1, Math.max(0, input.runningShare));
+}
+
+export function activeHoursPerDay({ start, end }: ActiveHours): number {
+  return start === end ? 24 : (end - start + 24) % 24;
+}
+
+function proposeResize(context: ProposalContext, need: SizingNeed): Proposal | null {
+  const { input, current, currentPrice, candidates, demand } = context;
+  const target = chooseSize(candidates, need, input.currentSize, input.previousTargetSize ?? null);
+  if (!target || target.name === current.name || target.price.hourlyPrice >= currentPrice) return null;
+  const annualCostSavings = roundCents(
+    (currentPrice - target.price.hourlyPrice) * runningHoursPerYear(input),
+  );
+  const projectedCpuPct = (need.cpuLoad / target.vcpus) * 100;
+  const projectedMemoryPct = need.memoryLoad === null ? null : (need.memoryLoad / target.memoryGiB) * 100;
+  const restart = needsDeallocation(current, target)
+    ? ` ${target.name} is in another family (${target.family}) than ${current.name}, so the change needs a deallocation: the VM restarts.`
+    : ' Same family: Azure resizes it in place, with one reboot.';
+  const memo =
+    `Seen: ${need.observed}. ` +
+    `Projected peak on ${target.name}: ${projectedCpuPct.toFixed(0)}% CPU` +
+    (projectedMemoryPct === null ? '' : `, ${projectedMemoryPct.toFixed(0)}% memory`) +
+    ` (limit ${need.cpuThresholdPct}%). ` +
+    `Price: ${formatPrice(target.price.hourlyPrice)}/h instead of ${formatPrice(currentPrice)}/h, ` +
+    `${target.price.source}, read ${target.price.readAt.slice(0, 10)}. ` +
+    `Confidence ${Math.round(need.confidence * 100)}%.` +
+    restart;
+  return {
+    kind: 'resize',
+    predictionMethod: need.method,
+    currentSize: current.name,
+    targetSize: target.name,
+    activeHours: null,
+    recommendation: `Resize ${input.vmId} from ${current.name} to ${target.name}.`,
+    memo,
+    annualCostSavings,
+    confidence: need.confidence,
+    evidence: buildEvidence(demand, current, target, need),
+  };
+}
+
+function proposeShutdown(context: ProposalContext, method: PredictionMethodId): Proposal {
+  const { input, current, currentPrice, demand } = context;
+  const peakCpuPct = (maximum(demand.cpuPeakVcpus) / current.vcpus) * 100;
+  const price = input.prices.get(current.name)!;
+  return {
+    kind: 'shutdown',
+    predictionMethod: method,
+    currentSize: current.name,
+    targetSize: null,
+    activeHours: null,
+    recommendation: `Shut down ${input.vmId} (deallocate it): it has been idle.`,
+    memo:
+      `Seen: CPU never above ${peakCpuPct.toFixed(1)}% and almost no network traffic over ` +
+      `${(demand.steps / stepsPerDay(demand)).toFixed(0)} days. Deallocated, ${current.name} costs nothing ` +
+      `instead of ${formatPrice(currentPrice)}/h (${price.source}, read ${price.readAt.slice(0, 10)}); ` +
+      `disks are still billed. Confidence 90%.`,
+    annualCostSavings: roundCents(currentPrice * runningHoursPerYear(input)),
+    confidence: 0.9,
+    evidence: buildEvidence(demand, current, null, null),
+  };
+}
+
+function proposeActiveHours(
+  context: ProposalContext,
+  method: PredictionMethodId,
+  targetSize: string | null,
+): Proposal | null {
+  const { input, current, candidates, demand } = context;
+  const idle = findIdleHours(demand);
+  if (!idle) return null;
+  // Start when the idle window ends, stop when it begins.
+  const schedule: ActiveHours = { start: idle.end, end: idle.start };
+  const offHours = 24 - activeHoursPerDay(schedule);
+  const size = candidates.find((candidate) => candidate.name === targetSize) ?? current;
+  const hourly = input.prices.get(size.name)?.hourlyPrice ?? context.currentPrice;
+  const pad = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
+  return {
+    kind: 'activeHours',
+    predictionMethod: method,
+    currentSize: current.name,
+    targetSize: null,
+    activeHours: schedule,
+    recommendation: `Run ${input.vmId} from ${pad(schedule.start)} to ${pad(schedule.end)} UTC every day, deallocated the other ${offHours} hours.`,
+    memo:
+      `Seen: idle from ${pad(idle.start)} to ${pad(idle.end)} UTC on ${Math.round(idle.share * 100)}% of ` +
+      `${idle.days} days. Saves ${offHours} h a day at ${formatPrice(hourly)}/h. ` +
+      `Confidence ${Math.round(idle.share * 100)}%.`,
+    annualCostSavings: roundCents(offHours * 365 * hourly),
+    confidence: idle.share,
+    evidence: buildEvidence(demand, current, null, null),
+  };
+}
+
+// Hourly CPU (and memory) percent over the last 14 days on the current size and as it would read
+// on the target, for the evidence chart.
+function buildEvidence(
+  demand: Demand,
+  current: SizeOption,
+  target: SizeOption | null,
+  need: SizingNeed | null,
+): EvidenceSeries[] {
+  const perHour = Math.max(1, Math.round(60 / demand.stepMinutes));
+  const firstStep = Math.max(0, demand.steps - 14 * 24 * perHour);
+  const series = (values: Float64Array, currentCapacity: number, targetCapacity: number | null) => {
+    const points = [];
+    for (let step = firstStep; step < demand.steps; step += perHour) {
+      const hourPeak = maximum(values, step, Math.min(demand.steps, step + perHour));
+      const isMissing = Number.isNaN(hourPeak);
+      points.push({
+        time: demand.startMs + step * demand.stepMinutes * 60_000,
+        current: isMissing ? null : roundTenth((hourPeak / currentCapacity) * 100),
+        projected:
+          isMissing || targetCapacity === null ? null : roundTenth((hourPeak / targetCapacity) * 100),
+      });
+    }
+    return points;
+  };
+  const evidence: EvidenceSeries[] = [
+    {
+      metric: 'CPU',
+      threshold: need?.cpuThresholdPct ?? 100,
+      points: series(demand.cpuVcpus, current.vcpus, target?.vcpus ?? null),
+    },
+  ];
+  if (demand.memoryGiB) {
+    evidence.push({
+      metric: 'Memory',
+      threshold: need?.memoryThresholdPct ?? 100,
+      points: series(demand.memoryGiB, current.memoryGiB, target?.memoryGiB ?? null),
+    });
+  }
+  return evidence;
+}
+
+function roundCents(amount: number): number {
+  return Math.round(amount * 100) / 100;
+}
+
+function roundTenth(value: number): number {
+  return Math.round(value * 10) / 10;
+}
+
+function formatPrice(hourly: number): string {
+  return `$${hourly.toFixed(4).replace(/0{1,2}$/, '')}`;
+}

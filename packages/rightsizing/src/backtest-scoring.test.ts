@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { findOracleSize, scoreFleet, scoreMachine, type MachineFuture } from './backtest-scoring';
+
+const sizes = [
+  { name: 'D2', vcpus: 2, hourlyUsd: 0.1 },
+  { name: 'D4', vcpus: 4, hourlyUsd: 0.2 },
+  { name: 'D8', vcpus: 8, hourlyUsd: 0.4 },
+];
+const d8 = sizes[2]!;
+
+// 1,000 five-minute steps at 30% of a D8 (2.4 vCPUs, too much for a D2), with `hot` steps at 60% (4.8 vCPUs).
+function machine(hot: number[]): MachineFuture {
+  const future = new Float64Array(1000).fill(30);
+  for (const step of hot) future[step] = 60;
+  return { vm: 'vm1', current: d8, future, stepMinutes: 5 };
+}
+
+describe('backtest scoring', () => {
+  it('scales readings to the new size and counts steps above 90% as overloaded', () => {
+    const score = scoreMachine(machine([10, 11, 12]), sizes[1]!, sizes, null);
+    // 60% of 8 vCPUs on 4 is 120%: 3 overloaded steps; 30% becomes 60%.
+    expect(score.overloadedSteps).toBe(3);
+    expect(score.addedOverloadShare).toBeCloseTo(3 / 1000);
+    expect(score.saving).toBeCloseTo(0.2 * 1000 * (5 / 60));
+  });
+
+  it('the oracle takes the cheapest size with at most 0.5% of the future overloaded', () => {
+    expect(findOracleSize(machine([1, 2, 3, 4, 5]), sizes).name).toBe('D4');
+    expect(findOracleSize(machine([1, 2, 3, 4, 5, 6]), sizes).name).toBe('D8');
+  });
+
+  it('a guard sends the machine back after enough consecutive hot steps, and counts them overloaded', () => {
+    const hot = Array.from({ length: 30 }, (_, index) => 500 + index);
+    const score = scoreMachine(machine(hot), sizes[1]!, sizes, { overloadPct: 80, consecutiveSteps: 24 });
+    expect(score.isRolledBack).toBe(true);
+    expect(score.overloadedSteps).toBe(24);
+    expect(score.saving).toBeCloseTo(0.2 * 524 * (5 / 60));
+  });
+
+  it('sums the fleet against the oracle', () => {
+    const fleet = scoreFleet([machine([])], new Map([['vm1', sizes[1]!]]), sizes, null);
+    expect(fleet.savingShareOfOracle).toBeCloseTo(1);
+    expect(fleet.overloadedStepShare).toBe(0);
+    expect(fleet.resizedDown).toBe(1);
+  });
+});

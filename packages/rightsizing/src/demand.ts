@@ -1,0 +1,40 @@
+// The VM's load in absolute units (vCPUs busy, GiB used, bytes moved), so it can be laid on any
+// size: a reading of p% on c vCPUs is p × c / 100 vCPUs of work.
+import type { SizeOption, VmAnalysisInput } from './analysis.types';
+
+export interface Demand {
+  startMs: number;
+  stepMinutes: number;
+  steps: number;
+  currentVcpus: number;
+  // Busy vCPUs: the step's average, and its peak.
+  cpuVcpus: Float64Array;
+  cpuPeakVcpus: Float64Array;
+  // Used memory in GiB (average and peak); null when the VM reports none.
+  memoryGiB: Float64Array | null;
+  memoryPeakGiB: Float64Array | null;
+  // Bytes in and out per step (average); null when unknown.
+  networkBytes: Float64Array | null;
+}
+
+export function readDemand(input: VmAnalysisInput, current: SizeOption): Demand {
+  const { cpu } = input;
+  const steps = cpu.average.length;
+  const toVcpus = (series: Float64Array) => series.map((percent) => (percent * current.vcpus) / 100);
+  const memory = input.memoryUsedGiB;
+  return {
+    startMs: cpu.startMs,
+    stepMinutes: cpu.stepMinutes,
+    steps,
+    currentVcpus: current.vcpus,
+    cpuVcpus: toVcpus(cpu.average),
+    cpuPeakVcpus: toVcpus(cpu.maximum),
+    memoryGiB: memory ? memory.average : null,
+    memoryPeakGiB: memory ? memory.maximum : null,
+    networkBytes: input.network ? input.network.average : null,
+  };
+}
+
+export function stepsPerDay(demand: Pick<Demand, 'stepMinutes'>): number {
+  return Math.round(1440 / demand.stepMinutes);
+}

@@ -1,0 +1,93 @@
+// Idle VMs and idle hours. A VM is idle when its CPU peaks stay under Azure Advisor's shutdown
+// line and it moves next to no bytes; an hour of the day is idle when that holds in it on nearly
+// every day seen. Without network data nothing is called idle: CPU alone cannot tell a quiet
+// server that still answers requests from one nobody uses.
+import type { Demand } from './demand';
+import { stepsPerDay } from './demand';
+import { quantile } from './statistics';
+
+export const idleRule = {
+  // Advisor's shutdown rule: P95 of the CPU peaks below 3%.
+  cpuPeakQuantile: 0.95,
+  cpuPeakPct: 3,
+  // Heartbeats and monitoring agents only.
+  networkBytesPerSecond: 100_000,
+  // Idle hours: the hour's CPU peak under this on at least `dayShare` of the days seen.
+  hourCpuPeakPct: 5,
+  dayShare: 0.9,
+  minimumDays: 7,
+  minimumHours: 6,
+} as const;
+
+export function isIdle(demand: Demand): boolean {
+  if (!demand.networkBytes) return false;
+  const peakPct = quantile(
+    demand.cpuPeakVcpus.map((vcpus) => (vcpus / demand.currentVcpus) * 100),
+    idleRule.cpuPeakQuantile,
+  );
+  if (!(peakPct < idleRule.cpuPeakPct)) return false;
+  const stepSeconds = demand.stepMinutes * 60;
+  for (const bytes of demand.networkBytes) {
+    if (bytes / stepSeconds >= idleRule.networkBytesPerSecond) return false;
+  }
+  return true;
+}
+
+export interface IdleHours {
+  // Hours of the day in UTC: idle from `start` (inclusive) to `end` (exclusive), wrapping at midnight.
+  start: number;
+  end: number;
+  share: number;
+  days: number;
+}
+
+export function findIdleHours(demand: Demand): IdleHours | null {
+  const perDay = stepsPerDay(demand);
+  const perHour = Math.max(1, Math.round(60 / demand.stepMinutes));
+  const days = Math.floor(demand.steps / perDay);
+  if (days < idleRule.minimumDays) return null;
+  const idleDays = new Float64Array(24);
+  const seenDays = new Float64Array(24);
+  const stepSeconds = demand.stepMinutes * 60;
+  for (let hourStart = 0; hourStart + perHour <= demand.steps; hourStart += perHour) {
+    const hour = Math.floor(((demand.startMs + hourStart * demand.stepMinutes * 60_000) / 3_600_000) % 24);
+    let peak = Number.NaN;
+    let isQuiet = true;
+    for (let step = hourStart; step < hourStart + perHour; step += 1) {
+      const value = demand.cpuPeakVcpus[step]!;
+      if (!Number.isNaN(value) && !(value <= peak)) peak = value;
+      const bytes = demand.networkBytes?.[step] ?? 0;
+      if (bytes / stepSeconds >= idleRule.networkBytesPerSecond) isQuiet = false;
+    }
+    if (Number.isNaN(peak)) continue;
+    seenDays[hour] = seenDays[hour]! + 1;
+    if (isQuiet && (peak / demand.currentVcpus) * 100 < idleRule.hourCpuPeakPct)
+      idleDays[hour] = idleDays[hour]! + 1;
+  }
+  const shares = Array.from({ length: 24 }, (_, hour) =>
+    seenDays[hour]! > 0 ? idleDays[hour]! / seenDays[hour]! : 0,
+  );
+  const isIdleHour = shares.map((share) => share >= idleRule.dayShare);
+  if (isIdleHour.every(Boolean) || !isIdleHour.some(Boolean)) return null;
+  // The longest run of idle hours, wrapping over midnight: start the scan after a busy hour.
+  const firstBusy = isIdleHour.indexOf(false);
+  let best: { start: number; length: number } | null = null;
+  let runStart = -1;
+  for (let offset = 1; offset <= 24; offset += 1) {
+    const hour = (firstBusy + offset) % 24;
+    if (isIdleHour[hour]) {
+      if (runStart < 0) runStart = hour;
+      continue;
+    }
+    if (runStart >= 0) {
+      const length = (hour - runStart + 24) % 24;
+      if (!best || length > best.length) best = { start: runStart, length };
+      runStart = -1;
+    }
+  }
+  if (!best || best.length < idleRule.minimumHours) return null;
+  let share = 1;
+  for (let index = 0; index < best.length; index += 1)
+    share = Math.min(share, shares[(best.start + index) % 24]!);
+  return { start: best.start, end: (best.start + best.length) % 24, share, days };
+}

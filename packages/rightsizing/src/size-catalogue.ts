@@ -1,0 +1,83 @@
+// Which sizes a VM may move to: offered in its region, priced for its OS, and able to carry what
+// the VM uses (premium disks, accelerated networking, its data disks and NICs). Unknown
+// requirements are assumed satisfied only when the size says nothing either: a size that states a
+// limit must meet a known count.
+import type { SizeOption, SizePrice, VmRequirements } from './analysis.types';
+import type { SizingNeed } from './sizing-methods';
+
+// Moving down to a size whose headroom is thinner than this over the need waits (hysteresis): a
+// recommendation that flips back and forth is worse than one a little less tight.
+const downsizeBand = 0.1;
+
+export interface PricedSize extends SizeOption {
+  price: SizePrice;
+}
+
+export function canCarry(size: SizeOption, requirements: VmRequirements): boolean {
+  if (!size.isAvailable) return false;
+  if (requirements.usesPremiumDisk && !size.hasPremiumIo) return false;
+  if (requirements.usesAcceleratedNetworking && !size.hasAcceleratedNetworking) return false;
+  if (requirements.dataDiskCount !== null && size.maxDataDisks !== null) {
+    if (requirements.dataDiskCount > size.maxDataDisks) return false;
+  }
+  if (requirements.nicCount !== null && size.maxNics !== null && requirements.nicCount > size.maxNics) {
+    return false;
+  }
+  return true;
+}
+
+// The sizes the VM could run on, cheapest first (ties: fewer vCPUs, then name, so it is stable).
+export function listCandidateSizes(
+  sizes: readonly SizeOption[],
+  prices: ReadonlyMap<string, SizePrice>,
+  requirements: VmRequirements,
+): PricedSize[] {
+  const candidates: PricedSize[] = [];
+  for (const size of sizes) {
+    const price = prices.get(size.name);
+    if (!price || !canCarry(size, requirements)) continue;
+    candidates.push({ ...size, price });
+  }
+  return candidates.sort(
+    (left, right) =>
+      left.price.hourlyPrice - right.price.hourlyPrice ||
+      left.vcpus - right.vcpus ||
+      left.name.localeCompare(right.name),
+  );
+}
+
+// A different family usually means different hardware: Azure can only resize a running VM to a
+// size its current cluster offers, so the move needs a deallocation (a restart).
+export function needsDeallocation(current: SizeOption | undefined, target: SizeOption): boolean {
+  return !current || current.family !== target.family;
+}
+
+export function carriesNeed(size: SizeOption, need: SizingNeed, headroom = 0): boolean {
+  const cpuLimit = (size.vcpus * need.cpuThresholdPct) / 100;
+  if (need.cpuLoad > cpuLimit * (1 - headroom)) return false;
+  if (need.memoryLoad === null) return true;
+  return need.memoryLoad <= ((size.memoryGiB * need.memoryThresholdPct) / 100) * (1 - headroom);
+}
+
+// The cheapest size that carries the need. With a previous proposal, it stays put unless the load
+// really moved: up only when the long-memory need (a one-off spike barely moves it) no longer fits
+// either, down only when both the need and the long-memory need fit the smaller size with headroom.
+export function chooseSize(
+  candidates: readonly PricedSize[],
+  need: SizingNeed,
+  currentName: string,
+  previousName: string | null = null,
+): PricedSize | undefined {
+  const previous = previousName ? candidates.find((size) => size.name === previousName) : undefined;
+  const base = previous ?? candidates.find((size) => size.name === currentName);
+  const steady: SizingNeed = { ...need, ...need.steady };
+  const isSettled = (size: PricedSize, headroom = 0) =>
+    carriesNeed(size, need, headroom) && (!previous || carriesNeed(size, steady, headroom));
+  if (!base) return candidates.find((size) => carriesNeed(size, need));
+  if (!carriesNeed(base, need)) {
+    if (previous && carriesNeed(previous, steady)) return previous;
+    return candidates.find((size) => carriesNeed(size, need));
+  }
+  const roomier = candidates.find((size) => isSettled(size, downsizeBand));
+  return roomier && roomier.price.hourlyPrice < base.price.hourlyPrice ? roomier : base;
+}

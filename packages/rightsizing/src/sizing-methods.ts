@@ -1,0 +1,215 @@
+// The prediction methods. Each turns a VM's demand into a need: the load a new size must carry and
+// the utilisation it must stay under, with the figure the memo quotes. Choosing the size from the
+// need is the same for all of them (analyse-vm.ts).
+import type { Demand } from './demand';
+import { stepsPerDay } from './demand';
+import type { PredictionMethodId } from './prediction-methods';
+import { maximum, mean, quantile, weightedQuantile } from './statistics';
+
+export interface SizingNeed {
+  method: PredictionMethodId;
+  // Busy vCPUs the new size must carry under `cpuThresholdPct` percent.
+  cpuLoad: number;
+  cpuThresholdPct: number;
+  // Used GiB the new size must hold under `memoryThresholdPct` percent; null without memory data.
+  memoryLoad: number | null;
+  memoryThresholdPct: number;
+  // What the memo says was seen, e.g. "P95 CPU over 7 days: 1.8 vCPUs busy".
+  observed: string;
+  confidence: number;
+  // The same need with a long memory, for stability: a proposal moves only when this agrees.
+  steady?: { cpuLoad: number; memoryLoad: number | null };
+}
+
+// Tunables, named once (the shape of the Kubernetes VPA recommender's estimators).
+export const sizingConfig = {
+  advisor: {
+    lookbackDays: 7,
+    // Advisor aggregates to 30 minutes, taking the highest of the averages within each.
+    bucketMinutes: 30,
+    cpuQuantile: 0.95,
+    userFacingCpuThresholdPct: 40,
+    otherCpuThresholdPct: 80,
+    memoryThresholdPct: 70,
+    // Share of a day's hour-of-day variation that marks a workload as user-facing (it follows people).
+    userFacingDailyShare: 0.5,
+  },
+  forecast: {
+    // The service level the size is chosen for: at most 0.5% of 5-minute steps above 90% busy.
+    targetQuantile: 0.995,
+    cpuThresholdPct: 90,
+    memoryThresholdPct: 85,
+    // Recent days weigh more: a regime change shows within a day or two, not weeks.
+    halfLifeDays: 1,
+    steadyHalfLifeDays: 7,
+    // Rolling origins for the margin: forecast from the days before, judge on the days after.
+    firstOriginDays: 7,
+    judgeDays: 7,
+    // The margin corrects a bias, not noise: the forecast is grown by the smallest ratio of what came
+    // to what it said at the VM's rolling origins, so only a forecast that was too low every time
+    // (growth) is raised. Noise and one-off spikes are the guard's to handle.
+    marginQuantile: 0,
+    maxMargin: 2,
+    // A weekly peak only recurs if the history saw it; fewer days than this widens the margin.
+    fullConfidenceDays: 14,
+  },
+  pick: {
+    // Share of the history used to fit when judging the methods on the VM's own past.
+    fitShare: 0.5,
+  },
+};
+
+export function sizeByAdvisorRule(demand: Demand): SizingNeed {
+  const config = sizingConfig.advisor;
+  const from = Math.max(0, demand.steps - config.lookbackDays * stepsPerDay(demand));
+  const isUserFacing = measureDailyShare(demand, from) >= config.userFacingDailyShare;
+  const cpuP95 = quantile(
+    maxOfBuckets(demand.cpuVcpus, from, demand.stepMinutes, config.bucketMinutes),
+    config.cpuQuantile,
+  );
+  const memoryPeak = demand.memoryPeakGiB ? maximum(demand.memoryPeakGiB, from) : Number.NaN;
+  return {
+    method: 'advisor-p95',
+    cpuLoad: cpuP95,
+    cpuThresholdPct: isUserFacing ? config.userFacingCpuThresholdPct : config.otherCpuThresholdPct,
+    memoryLoad: Number.isNaN(memoryPeak) ? null : memoryPeak,
+    memoryThresholdPct: config.memoryThresholdPct,
+    observed:
+      `P95 CPU over ${config.lookbackDays} days: ${formatVcpus(cpuP95)} busy ` +
+      `(${isUserFacing ? 'user-facing' : 'not user-facing'} workload, so ≤ ` +
+      `${isUserFacing ? config.userFacingCpuThresholdPct : config.otherCpuThresholdPct}% after resize)`,
+    confidence: coverage(demand.cpuVcpus, from),
+  };
+}
+
+// Cloudtrim's method: the demand of the next 14 days at the service level's quantile, weighted to
+// the recent past, grown by the error this same forecast would have made on the VM's own history.
+export function sizeByForecast(demand: Demand, to = demand.steps): SizingNeed {
+  const config = sizingConfig.forecast;
+  const cpu = forecastWithMargin(demand.cpuVcpus, demand, to);
+  const memory = demand.memoryPeakGiB ? forecastWithMargin(demand.memoryPeakGiB, demand, to) : null;
+  const days = to / stepsPerDay(demand);
+  const historyShare = Math.min(1, days / config.fullConfidenceDays);
+  return {
+    method: 'cloudtrim-forecast',
+    cpuLoad: cpu.level * cpu.margin,
+    cpuThresholdPct: config.cpuThresholdPct,
+    memoryLoad: memory ? memory.level * memory.margin : null,
+    memoryThresholdPct: config.memoryThresholdPct,
+    steady: {
+      cpuLoad:
+        forecastLevel(demand.cpuVcpus, stepsPerDay(demand), to, config.steadyHalfLifeDays) * cpu.margin,
+      memoryLoad: demand.memoryPeakGiB
+        ? forecastLevel(demand.memoryPeakGiB, stepsPerDay(demand), to, config.steadyHalfLifeDays) *
+          memory!.margin
+        : null,
+    },
+    observed:
+      `forecast P99.5 CPU for the next 14 days: ${formatVcpus(cpu.level)} busy, ` +
+      `×${cpu.margin.toFixed(2)} for this VM's own forecast error`,
+    confidence: coverage(demand.cpuVcpus, 0, to) * historyShare * (1 / cpu.margin),
+  };
+}
+
+interface Forecast {
+  level: number;
+  margin: number;
+}
+
+function forecastWithMargin(series: Float64Array, demand: Demand, to: number): Forecast {
+  const config = sizingConfig.forecast;
+  const perDay = stepsPerDay(demand);
+  const level = forecastLevel(series, perDay, to);
+  const ratios: number[] = [];
+  for (let origin = config.firstOriginDays * perDay; origin < to; origin += perDay) {
+    const predicted = forecastLevel(series, perDay, origin);
+    const actual = quantile(
+      series,
+      config.targetQuantile,
+      origin,
+      Math.min(to, origin + config.judgeDays * perDay),
+    );
+    if (predicted > 0 && !Number.isNaN(actual)) ratios.push(actual / predicted);
+  }
+  const days = to / perDay;
+  // Too short a history to judge itself: the widest margin, narrowing as days accrue.
+  const fallback = 1 + (config.maxMargin - 1) * Math.max(0, 1 - days / config.fullConfidenceDays);
+  const learnt = ratios.length > 0 ? quantile(Float64Array.from(ratios), config.marginQuantile) : fallback;
+  return { level, margin: Math.min(config.maxMargin, Math.max(1, learnt, ratios.length > 0 ? 1 : fallback)) };
+}
+
+// The level the next days will reach: the larger of the recent past (recency-weighted quantile) and
+// what recurred a week apart (a step counts at the lower of its value and the value one week
+// earlier, so a weekly batch seen twice is kept while a one-off spike is not).
+function forecastLevel(
+  series: Float64Array,
+  perDay: number,
+  to: number,
+  halfLifeDays: number = sizingConfig.forecast.halfLifeDays,
+): number {
+  const config = sizingConfig.forecast;
+  const weights = new Float64Array(to);
+  const decayPerStep = Math.log(2) / (halfLifeDays * perDay);
+  for (let step = 0; step < to; step += 1) weights[step] = Math.exp(-(to - 1 - step) * decayPerStep);
+  const recent = weightedQuantile(series, weights, config.targetQuantile, 0, to);
+  const week = 7 * perDay;
+  if (to < 2 * week) return recent;
+  const recurring = new Float64Array(week);
+  for (let offset = 0; offset < week; offset += 1) {
+    const step = to - week + offset;
+    recurring[offset] = Math.min(series[step]!, series[step - week]!);
+  }
+  const weekly = quantile(recurring, config.targetQuantile);
+  return Number.isNaN(weekly) ? recent : Math.max(recent, weekly);
+}
+
+function maxOfBuckets(
+  series: Float64Array,
+  from: number,
+  stepMinutes: number,
+  bucketMinutes: number,
+): Float64Array {
+  const perBucket = Math.max(1, Math.round(bucketMinutes / stepMinutes));
+  const buckets = new Float64Array(Math.ceil((series.length - from) / perBucket));
+  for (let bucket = 0; bucket < buckets.length; bucket += 1) {
+    const start = from + bucket * perBucket;
+    buckets[bucket] = maximum(series, start, Math.min(series.length, start + perBucket));
+  }
+  return buckets;
+}
+
+// How much of the load's variation follows the hour of the day (0..1): people-driven workloads
+// rise and fall with the working day.
+export function measureDailyShare(demand: Demand, from = 0): number {
+  const hourOfDay = (step: number) =>
+    Math.floor(((demand.startMs + step * demand.stepMinutes * 60_000) / 3_600_000) % 24);
+  const sums = new Float64Array(24);
+  const counts = new Float64Array(24);
+  for (let step = from; step < demand.steps; step += 1) {
+    const value = demand.cpuVcpus[step]!;
+    if (Number.isNaN(value)) continue;
+    sums[hourOfDay(step)] = sums[hourOfDay(step)]! + value;
+    counts[hourOfDay(step)] = counts[hourOfDay(step)]! + 1;
+  }
+  const overall = mean(demand.cpuVcpus, from);
+  let explained = 0;
+  let total = 0;
+  for (let step = from; step < demand.steps; step += 1) {
+    const value = demand.cpuVcpus[step]!;
+    if (Number.isNaN(value)) continue;
+    const hourMean = sums[hourOfDay(step)]! / counts[hourOfDay(step)]!;
+    explained += (hourMean - overall) ** 2;
+    total += (value - overall) ** 2;
+  }
+  return total === 0 ? 0 : explained / total;
+}
+
+function coverage(series: Float64Array, from = 0, to = series.length): number {
+  let present = 0;
+  for (let step = from; step < to; step += 1) if (!Number.isNaN(series[step]!)) present += 1;
+  return to > from ? present / (to - from) : 0;
+}
+
+export function formatVcpus(vcpus: number): string {
+  return `${vcpus.toFixed(vcpus < 10 ? 2 : 1)} vCPUs`;
+}
