@@ -56,6 +56,7 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);
+  acceptEmptyJsonBody(app);
 
   // Security headers, worked out once: @fastify/helmet rebuilds helmet's middleware, parsing the
   // content security policy again, on every request.
@@ -103,6 +104,17 @@ export async function buildApp(
 
   await registerWebApp(app, options.webRoot ?? defaultWebRoot);
   return app;
+}
+
+// SPEC's client sends a JSON content type on every signed-in call, body or not: an empty body reads
+// as no body (a route that needs one refuses it in its schema), a body that is there must be JSON.
+function acceptEmptyJsonBody(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    return parseJson(request, body, done);
+  });
 }
 
 // The build's files go out as the brotli or gzip copy the build wrote beside them, when the browser
