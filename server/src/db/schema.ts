@@ -216,6 +216,9 @@ export const resources = pgTable(
     hasAcceleratedNetworking: boolean('has_accelerated_networking'),
     // A guard rollback holds this resource's recommendations back until then.
     recommendationsHeldUntil: instant('recommendations_held_until'),
+    // The newest metric collection the last analysis saw; a later collection makes it due again.
+    // Null when never analysed, or when a setting the analysis reads (lookback, method) changed.
+    analysedUntil: instant('analysed_until'),
     // The last active-hours boundary (start or end) acted on, so each is acted on once.
     activeHoursBoundaryAt: instant('active_hours_boundary_at'),
     createdAt: createdAt(),

@@ -1,0 +1,1 @@
+ALTER TABLE "resource" ADD COLUMN "analysed_until" timestamp with time zone;
