@@ -49,20 +49,23 @@ export function findIdleHours(demand: Demand): IdleHours | null {
   const idleDays = new Float64Array(24);
   const seenDays = new Float64Array(24);
   const stepSeconds = demand.stepMinutes * 60;
+  const busyBytes = idleRule.networkBytesPerSecond * stepSeconds;
+  const busyVcpus = (idleRule.hourCpuPeakPct / 100) * demand.currentVcpus;
+  const { cpuPeakVcpus, networkBytes } = demand;
+  const firstMinuteOfDay = Math.floor(demand.startMs / 60_000) % 1440;
   for (let hourStart = 0; hourStart + perHour <= demand.steps; hourStart += perHour) {
-    const hour = Math.floor(((demand.startMs + hourStart * demand.stepMinutes * 60_000) / 3_600_000) % 24);
-    let peak = Number.NaN;
+    const hour = Math.floor(((firstMinuteOfDay + hourStart * demand.stepMinutes) % 1440) / 60);
+    let peak = -1;
     let isQuiet = true;
     for (let step = hourStart; step < hourStart + perHour; step += 1) {
-      const value = demand.cpuPeakVcpus[step]!;
-      if (!Number.isNaN(value) && !(value <= peak)) peak = value;
-      const bytes = demand.networkBytes?.[step] ?? 0;
-      if (bytes / stepSeconds >= idleRule.networkBytesPerSecond) isQuiet = false;
+      const value = cpuPeakVcpus[step]!;
+      if (value > peak) peak = value;
+      if (networkBytes !== null && networkBytes[step]! >= busyBytes) isQuiet = false;
     }
-    if (Number.isNaN(peak)) continue;
+    // No reading in the hour (NaN never compares greater): not seen.
+    if (peak < 0) continue;
     seenDays[hour] = seenDays[hour]! + 1;
-    if (isQuiet && (peak / demand.currentVcpus) * 100 < idleRule.hourCpuPeakPct)
-      idleDays[hour] = idleDays[hour]! + 1;
+    if (isQuiet && peak < busyVcpus) idleDays[hour] = idleDays[hour]! + 1;
   }
   const shares = Array.from({ length: 24 }, (_, hour) =>
     seenDays[hour]! > 0 ? idleDays[hour]! / seenDays[hour]! : 0,

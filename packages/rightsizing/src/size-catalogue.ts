@@ -70,7 +70,7 @@ export function chooseSize(
 ): PricedSize | undefined {
   const previous = previousName ? candidates.find((size) => size.name === previousName) : undefined;
   const base = previous ?? candidates.find((size) => size.name === currentName);
-  const steady: SizingNeed = { ...need, ...need.steady };
+  const steady: SizingNeed = previous ? { ...need, ...need.steady?.() } : need;
   const isSettled = (size: PricedSize, headroom = 0) =>
     carriesNeed(size, need, headroom) && (!previous || carriesNeed(size, steady, headroom));
   if (!base) return candidates.find((size) => carriesNeed(size, need));

@@ -18,7 +18,8 @@ export interface SizingNeed {
   observed: string;
   confidence: number;
   // The same need with a long memory, for stability: a proposal moves only when this agrees.
-  steady?: { cpuLoad: number; memoryLoad: number | null };
+  // Worked out only when there is a previous proposal to keep or move.
+  steady?: () => { cpuLoad: number; memoryLoad: number | null };
 }
 
 // Tunables, named once (the shape of the Kubernetes VPA recommender's estimators).
@@ -44,6 +45,7 @@ export const sizingConfig = {
     steadyHalfLifeDays: 7,
     // Rolling origins for the margin: forecast from the days before, judge on the days after.
     firstOriginDays: 7,
+    originEveryDays: 2,
     judgeDays: 7,
     // The margin corrects a bias, not noise: the forecast is grown by the smallest ratio of what came
     // to what it said at the VM's rolling origins, so only a forecast that was too low every time
@@ -96,14 +98,14 @@ export function sizeByForecast(demand: Demand, to = demand.steps): SizingNeed {
     cpuThresholdPct: config.cpuThresholdPct,
     memoryLoad: memory ? memory.level * memory.margin : null,
     memoryThresholdPct: config.memoryThresholdPct,
-    steady: {
+    steady: () => ({
       cpuLoad:
         forecastLevel(demand.cpuVcpus, stepsPerDay(demand), to, config.steadyHalfLifeDays) * cpu.margin,
       memoryLoad: demand.memoryPeakGiB
         ? forecastLevel(demand.memoryPeakGiB, stepsPerDay(demand), to, config.steadyHalfLifeDays) *
           memory!.margin
         : null,
-    },
+    }),
     observed:
       `forecast P99.5 CPU for the next 14 days: ${formatVcpus(cpu.level)} busy, ` +
       `×${cpu.margin.toFixed(2)} for this VM's own forecast error`,
@@ -121,7 +123,7 @@ function forecastWithMargin(series: Float64Array, demand: Demand, to: number): F
   const perDay = stepsPerDay(demand);
   const level = forecastLevel(series, perDay, to);
   const ratios: number[] = [];
-  for (let origin = config.firstOriginDays * perDay; origin < to; origin += perDay) {
+  for (let origin = config.firstOriginDays * perDay; origin < to; origin += config.originEveryDays * perDay) {
     const predicted = forecastLevel(series, perDay, origin);
     const actual = quantile(
       series,
@@ -150,7 +152,12 @@ function forecastLevel(
   const config = sizingConfig.forecast;
   const weights = new Float64Array(to);
   const decayPerStep = Math.log(2) / (halfLifeDays * perDay);
-  for (let step = 0; step < to; step += 1) weights[step] = Math.exp(-(to - 1 - step) * decayPerStep);
+  const decay = Math.exp(-decayPerStep);
+  let weight = 1;
+  for (let step = to - 1; step >= 0; step -= 1) {
+    weights[step] = weight;
+    weight *= decay;
+  }
   const recent = weightedQuantile(series, weights, config.targetQuantile, 0, to);
   const week = 7 * perDay;
   if (to < 2 * week) return recent;

@@ -8,7 +8,10 @@ export function quantile(values: ArrayLike<number>, q: number, from = 0, to = va
   return present[Math.min(present.length - 1, Math.max(0, Math.ceil(q * present.length) - 1))]!;
 }
 
-// The q-quantile where each reading counts with its weight (recent readings weigh more).
+// The q-quantile where each reading counts with its weight (recent readings weigh more): the
+// smallest reading whose own weight and that of every reading below it reach q of the total. Found
+// by bisecting over the sorted readings, each probe one pass: no comparator sort, so thousands of
+// VMs a second.
 export function weightedQuantile(
   values: ArrayLike<number>,
   weights: ArrayLike<number>,
@@ -16,22 +19,25 @@ export function weightedQuantile(
   from = 0,
   to = values.length,
 ): number {
-  const order: number[] = [];
+  const sorted = collectPresent(values, from, to).sort();
+  if (sorted.length === 0) return Number.NaN;
   let total = 0;
-  for (let index = from; index < to; index += 1) {
-    if (Number.isNaN(values[index]!)) continue;
-    order.push(index);
-    total += weights[index]!;
-  }
-  if (order.length === 0 || total <= 0) return Number.NaN;
-  order.sort((left, right) => values[left]! - values[right]!);
+  for (let index = from; index < to; index += 1) if (!Number.isNaN(values[index]!)) total += weights[index]!;
+  if (total <= 0) return Number.NaN;
   const target = q * total;
-  let cumulative = 0;
-  for (const index of order) {
-    cumulative += weights[index]!;
-    if (cumulative >= target) return values[index]!;
+  const weightUpTo = (limit: number) => {
+    let sum = 0;
+    for (let index = from; index < to; index += 1) if (values[index]! <= limit) sum += weights[index]!;
+    return sum;
+  };
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (weightUpTo(sorted[middle]!) >= target) high = middle;
+    else low = middle + 1;
   }
-  return values[order.at(-1)!]!;
+  return sorted[low]!;
 }
 
 export function mean(values: ArrayLike<number>, from = 0, to = values.length): number {
