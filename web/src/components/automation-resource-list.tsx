@@ -5,31 +5,87 @@ import Table from 'react-bootstrap/Table';
 import { automationLabels } from '@cloudtrim/contracts/automation';
 import type { AutomationResource } from '@cloudtrim/contracts/resources';
 import { resourceTableMediaQuery, useMediaQuery } from '../lib/use-media-query';
+import { AutomationModal } from './automation-modal';
 import { MetricsPanel } from './metrics-panel';
+import { ResourceLogsModal } from './resource-logs-modal';
 import './data-views.css';
 
-// SPEC's "Resource list with metrics (automation view)". The automation and logs actions arrive with
-// the automation screens; until then the AUTOMATION column states the setting and LOGS stays empty.
+// SPEC's "Resource list with metrics (automation view)".
 const columnCount = 6;
+const logsText = 'LOGS';
 
 interface AutomationResourceListProps {
   resources: readonly AutomationResource[];
+  /** The query that lists these resources, refreshed after an automation update. */
+  invalidates: readonly unknown[];
 }
 
-interface ResourceViewProps extends AutomationResourceListProps {
+interface ResourceViewProps {
+  resources: readonly AutomationResource[];
   expandedResourceId: string | null;
   onToggle: (resourceId: string) => void;
+  onOpenAutomation: (resource: AutomationResource) => void;
+  onOpenLogs: (resource: AutomationResource) => void;
 }
 
-function AutomationState({ resource }: { resource: AutomationResource }) {
-  return <span className="badge text-bg-light border">{automationLabels[resource.Automated]}</span>;
+type OpenModal = { kind: 'automation' | 'logs'; resource: AutomationResource } | null;
+
+function AutomationButton({
+  resource,
+  onOpen,
+}: {
+  resource: AutomationResource;
+  onOpen: (resource: AutomationResource) => void;
+}) {
+  return (
+    <Button
+      size="sm"
+      variant="outline-primary"
+      className="text-nowrap"
+      aria-label={`Automation: ${automationLabels[resource.Automated]}, change for ${resource.ResourceName}`}
+      onClick={(event) => {
+        event.stopPropagation();
+        onOpen(resource);
+      }}
+    >
+      {automationLabels[resource.Automated]}
+    </Button>
+  );
+}
+
+function LogsButton({
+  resource,
+  onOpen,
+}: {
+  resource: AutomationResource;
+  onOpen: (resource: AutomationResource) => void;
+}) {
+  return (
+    <Button
+      size="sm"
+      variant="outline-secondary"
+      aria-label={`${logsText} for ${resource.ResourceName}`}
+      onClick={(event) => {
+        event.stopPropagation();
+        onOpen(resource);
+      }}
+    >
+      {logsText}
+    </Button>
+  );
 }
 
 function PredictionMethod({ resource }: { resource: AutomationResource }) {
   return <span title={resource.PredictionMethod}>{resource.PredictionMethodFriendlyShortText}</span>;
 }
 
-function ResourceTable({ resources, expandedResourceId, onToggle }: ResourceViewProps) {
+function ResourceTable({
+  resources,
+  expandedResourceId,
+  onToggle,
+  onOpenAutomation,
+  onOpenLogs,
+}: ResourceViewProps) {
   return (
     <Table responsive className="data-table">
       <thead>
@@ -52,7 +108,7 @@ function ResourceTable({ resources, expandedResourceId, onToggle }: ResourceView
                 onClick={() => onToggle(resource.ResourceId)}
               >
                 <td>
-                  <AutomationState resource={resource} />
+                  <AutomationButton resource={resource} onOpen={onOpenAutomation} />
                 </td>
                 <td>
                   <button
@@ -73,7 +129,9 @@ function ResourceTable({ resources, expandedResourceId, onToggle }: ResourceView
                 </td>
                 <td>{resource.ResourceCategory}</td>
                 <td>{resource.SubCategory}</td>
-                <td />
+                <td>
+                  <LogsButton resource={resource} onOpen={onOpenLogs} />
+                </td>
               </tr>
               {isExpanded ? (
                 <tr className="metrics-row">
@@ -94,7 +152,13 @@ function ResourceTable({ resources, expandedResourceId, onToggle }: ResourceView
   );
 }
 
-function ResourceCards({ resources, expandedResourceId, onToggle }: ResourceViewProps) {
+function ResourceCards({
+  resources,
+  expandedResourceId,
+  onToggle,
+  onOpenAutomation,
+  onOpenLogs,
+}: ResourceViewProps) {
   return (
     <div className="data-card-list">
       {resources.map((resource) => {
@@ -108,7 +172,7 @@ function ResourceCards({ resources, expandedResourceId, onToggle }: ResourceView
               <dl className="data-card-fields">
                 <dt>AUTOMATION</dt>
                 <dd>
-                  <AutomationState resource={resource} />
+                  <AutomationButton resource={resource} onOpen={onOpenAutomation} />
                 </dd>
                 <dt>PREDICTION METHOD</dt>
                 <dd>
@@ -119,15 +183,17 @@ function ResourceCards({ resources, expandedResourceId, onToggle }: ResourceView
                 <dt>SUBCATEGORY</dt>
                 <dd>{resource.SubCategory}</dd>
               </dl>
-              <Button
-                className="mt-3"
-                size="sm"
-                variant={isExpanded ? 'primary' : 'outline-primary'}
-                aria-expanded={isExpanded}
-                onClick={() => onToggle(resource.ResourceId)}
-              >
-                METRICS
-              </Button>
+              <div className="d-flex gap-2 mt-3">
+                <Button
+                  size="sm"
+                  variant={isExpanded ? 'primary' : 'outline-primary'}
+                  aria-expanded={isExpanded}
+                  onClick={() => onToggle(resource.ResourceId)}
+                >
+                  METRICS
+                </Button>
+                <LogsButton resource={resource} onOpen={onOpenLogs} />
+              </div>
             </Card.Body>
             {isExpanded ? (
               <MetricsPanel
@@ -143,15 +209,48 @@ function ResourceCards({ resources, expandedResourceId, onToggle }: ResourceView
   );
 }
 
-/** A table from 868px up, cards below; a row (or a card's METRICS button) opens the resource's metrics. */
-export function AutomationResourceList({ resources }: AutomationResourceListProps) {
+/**
+ * A table from 868px up, cards below; a row (or a card's METRICS button) opens the resource's metrics,
+ * its automation button the automation modal and its LOGS button the recommendations and automation logs.
+ */
+export function AutomationResourceList({ resources, invalidates }: AutomationResourceListProps) {
   const isWide = useMediaQuery(resourceTableMediaQuery);
   const [expandedResourceId, setExpandedResourceId] = useState<string | null>(null);
+  const [openModal, setOpenModal] = useState<OpenModal>(null);
 
   function onToggle(resourceId: string) {
     setExpandedResourceId((current) => (current === resourceId ? null : resourceId));
   }
 
-  const viewProps = { resources, expandedResourceId, onToggle };
-  return isWide ? <ResourceTable {...viewProps} /> : <ResourceCards {...viewProps} />;
+  const viewProps: ResourceViewProps = {
+    resources,
+    expandedResourceId,
+    onToggle,
+    onOpenAutomation: (resource) => setOpenModal({ kind: 'automation', resource }),
+    onOpenLogs: (resource) => setOpenModal({ kind: 'logs', resource }),
+  };
+  const onHideModal = () => setOpenModal(null);
+
+  return (
+    <>
+      {isWide ? <ResourceTable {...viewProps} /> : <ResourceCards {...viewProps} />}
+      {/* Mounted only while open, so each opening starts from the resource's saved values. */}
+      {openModal?.kind === 'automation' ? (
+        <AutomationModal
+          resource={openModal.resource}
+          isShown
+          onHide={onHideModal}
+          invalidates={invalidates}
+        />
+      ) : null}
+      {openModal?.kind === 'logs' ? (
+        <ResourceLogsModal
+          resourceId={openModal.resource.ResourceId}
+          resourceName={openModal.resource.ResourceName}
+          isShown
+          onHide={onHideModal}
+        />
+      ) : null}
+    </>
+  );
 }

@@ -5,7 +5,7 @@ import { noSearchResultsText } from '@cloudtrim/contracts/messages';
 import { AutomationResourceList } from '../../../components/automation-resource-list';
 import { describeLoadError } from '../../../lib/load-failure';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
-import { useFindResources } from '../api/find-resources';
+import { searchQueryKeys, useFindResources } from '../api/find-resources';
 import { DataLoading } from '../../../components/data-loading';
 
 // SPEC §9: the search waits for 600 ms of quiet typing.
@@ -30,7 +30,7 @@ function SearchResults({ search }: { search: string }) {
     );
   }
   if (results.data.length === 0) return <p className="data-empty">{noSearchResultsText(search)}</p>;
-  return <AutomationResourceList resources={results.data} />;
+  return <AutomationResourceList resources={results.data} invalidates={searchQueryKeys.all} />;
 }
 
 /** The global resource search opened from the top bar. */
