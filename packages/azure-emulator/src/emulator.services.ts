@@ -10,6 +10,11 @@ export interface EmulatorSettings {
   readonly pageSize: number;
   /** The emulated clock: metrics end here, and sizes and power states change here. */
   readonly readNow: () => Date;
+  /**
+   * A running VM's hardware cluster offers only its own size family: a resize to another family
+   * fails with 409 OperationNotAllowed until the VM is deallocated, as Azure answers.
+   */
+  readonly isClusterBound: boolean;
 }
 
 /** Everything a route needs, built once per emulator. */

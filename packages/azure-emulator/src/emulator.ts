@@ -35,6 +35,11 @@ export interface StartAzureEmulatorOptions {
   readonly pageSize?: number;
   /** The emulated clock for metrics and for the times of resizes and power changes. Default: the real clock. */
   readonly now?: () => Date;
+  /**
+   * Running VMs can be resized only within their size family (their hardware cluster); other
+   * sizes need a deallocation first, answered as Azure does (409 OperationNotAllowed). Default false.
+   */
+  readonly isClusterBound?: boolean;
   /** How long resizes and power actions run before the poller sees Succeeded. Default 1000 ms. */
   readonly operationDurationMs?: number;
   /** Lifetime of issued access tokens. Default 3599 s, as Entra ID. */
@@ -117,7 +122,11 @@ export async function startAzureEmulator(options: StartAzureEmulatorOptions): Pr
     operations: new OperationStore(Math.max(0, options.operationDurationMs ?? 1000)),
     stats,
     faults,
-    settings: { pageSize: Math.max(1, Math.trunc(options.pageSize ?? 1000)), readNow },
+    settings: {
+      pageSize: Math.max(1, Math.trunc(options.pageSize ?? 1000)),
+      readNow,
+      isClusterBound: options.isClusterBound ?? false,
+    },
   };
   const server = https.createServer(
     { key: serverCertificate.privateKeyPem, cert: serverCertificate.certificatePem, keepAlive: true },

@@ -90,6 +90,28 @@ export interface RetailPrice {
   type: string;
 }
 
+// A virtual machine as the executor reads it back.
+export interface CloudVirtualMachineState {
+  size: string | null;
+  // 'running', 'deallocated', … as in CloudResource.
+  powerState: string | null;
+}
+
+export type CloudPowerAction = 'start' | 'deallocate';
+
+// A long-running operation Azure accepted; null when Azure finished at once (nothing to change).
+export interface CloudOperation {
+  operationUrl: string | null;
+}
+
+export interface CloudOperationStatus {
+  status: 'InProgress' | 'Succeeded' | 'Failed' | 'Canceled';
+  // How long Azure asks us to wait before asking again.
+  retryAfterSeconds: number;
+  // Azure's error code and text when the operation failed.
+  error?: string;
+}
+
 export interface CloudProvider {
   // Signs in and lists the subscriptions the principal can read; the credentials check of "add tenant".
   listSubscriptions(credentials: CloudCredentials, options?: CloudCallOptions): Promise<CloudSubscription[]>;
@@ -119,6 +141,31 @@ export interface CloudProvider {
     options?: CloudCallOptions,
   ): Promise<MetricSeries[]>;
   listRetailPrices(query: RetailPriceQuery, options?: CloudCallOptions): Promise<RetailPrice[]>;
+  getVirtualMachine(
+    credentials: CloudCredentials,
+    resourceId: string,
+    options?: CloudCallOptions,
+  ): Promise<CloudVirtualMachineState>;
+  // The ARM update of hardwareProfile.vmSize. A running VM whose hardware cluster lacks the size
+  // fails with code 'OperationNotAllowed' (deallocate first, as Azure asks).
+  beginResize(
+    credentials: CloudCredentials,
+    resourceId: string,
+    size: string,
+    options?: CloudCallOptions,
+  ): Promise<CloudOperation>;
+  beginPowerAction(
+    credentials: CloudCredentials,
+    resourceId: string,
+    action: CloudPowerAction,
+    options?: CloudCallOptions,
+  ): Promise<CloudOperation>;
+  // One look at an operation beginResize or beginPowerAction returned, from any process.
+  readOperation(
+    credentials: CloudCredentials,
+    operationUrl: string,
+    options?: CloudCallOptions,
+  ): Promise<CloudOperationStatus>;
 }
 
 export type CloudErrorKind =
@@ -136,6 +183,8 @@ export class CloudError extends Error {
     readonly kind: CloudErrorKind,
     message: string,
     readonly statusCode?: number,
+    // Azure's own error code ('OperationNotAllowed', 'QuotaExceeded', …) when it gave one.
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'CloudError';

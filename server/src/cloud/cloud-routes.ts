@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Container } from '../container';
 import { activityRoutes } from '../modules/activity/activity.routes';
+import { automationRoutes } from '../modules/automation/automation.routes';
 import { metricRoutes } from '../modules/metrics/metrics.routes';
 import { resourceRoutes } from '../modules/resources/resources.routes';
 import { tenantRoutes } from '../modules/tenants/tenants.routes';
@@ -12,5 +13,6 @@ export function cloudRoutes(container: Container): FastifyPluginAsyncZod {
     await app.register(resourceRoutes(container.resources));
     await app.register(metricRoutes(container.metrics));
     await app.register(activityRoutes(container.activity));
+    await app.register(automationRoutes(container.automation.service));
   };
 }

@@ -2,11 +2,15 @@
 // composition root; the container spreads the result into its own.
 import type { Config, Secrets } from '../config';
 import type { Database } from '../db/database';
+import { createTransactionRunner } from '../db/transaction';
 import { PgBossCloudWorkQueue } from '../jobs/cloud-work';
 import type { JobQueue } from '../jobs/queue';
 import { SecretBox } from '../lib/secret-box';
 import { ActivityRepository } from '../modules/activity/activity.repository';
 import { ActivityService } from '../modules/activity/activity.service';
+import { AutomationExecutor } from '../modules/automation/automation.executor';
+import { AutomationGuard } from '../modules/automation/automation.guard';
+import { AutomationService } from '../modules/automation/automation.service';
 import { InventoryRepository } from '../modules/inventory/inventory.repository';
 import { InventoryService } from '../modules/inventory/inventory.service';
 import { MetricsRepository } from '../modules/metrics/metrics.repository';
@@ -16,6 +20,7 @@ import { ResourcesService } from '../modules/resources/resources.service';
 import { TenantRepository } from '../modules/tenants/tenant.repository';
 import { TenantService } from '../modules/tenants/tenants.service';
 import { createAzureGateway } from './azure/azure-gateway';
+import type { CloudProvider } from './cloud-provider';
 
 export interface CloudServicesInput {
   config: Config;
@@ -56,5 +61,21 @@ export function createCloudServices({ config, secrets, database, queue, now }: C
       now,
     ),
     resources: new ResourcesService(new ResourcesRepository(database.db)),
+    automation: createAutomation({ database, queue, now }, tenants, cloudProvider, activity),
+  };
+}
+
+// Applying recommendations, the executor and the rollback guard share one way into transactions.
+function createAutomation(
+  { database, queue, now }: Pick<CloudServicesInput, 'database' | 'queue' | 'now'>,
+  tenants: TenantService,
+  cloudProvider: CloudProvider,
+  activity: ActivityService,
+) {
+  const runTransaction = createTransactionRunner(database);
+  return {
+    service: new AutomationService(database.db, runTransaction, queue, activity, now),
+    executor: new AutomationExecutor(database.db, runTransaction, tenants, cloudProvider, activity, now),
+    guard: new AutomationGuard(database.db, runTransaction, queue, activity, now),
   };
 }

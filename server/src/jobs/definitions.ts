@@ -1,6 +1,9 @@
 // Every background job the workers run, by name. Each handler calls a service.
 import type { z } from 'zod';
 import type { Container } from '../container';
+import { automationDispatchJob, automationGuardJob } from './automation-jobs.job';
+import { createAutomationExecuteJob } from './automation-execute.job';
+import { createAutomationDispatchJob, createAutomationGuardJob } from './automation-schedule.job';
 import { inventorySyncAllJob, metricsCollectAllJob, metricsPurgeJob } from './cloud-work';
 import type { JobDefinition, ScheduledJob } from './queue';
 import { createInventorySyncAllJob } from './inventory-sync-all.job';
@@ -30,6 +33,9 @@ function createCloudJobs(container: Container): JobDefinition<z.ZodType>[] {
     createMetricsCollectAllJob(container),
     createMetricsBackfillJob(container),
     createMetricsPurgeJob(container),
+    createAutomationExecuteJob(container),
+    createAutomationDispatchJob(container),
+    createAutomationGuardJob(container),
   ];
 }
 
@@ -38,4 +44,6 @@ export const scheduledJobs: ScheduledJob[] = [
   { name: inventorySyncAllJob.name, cron: '*/15 * * * *' },
   { name: metricsCollectAllJob.name, cron: '*/5 * * * *' },
   { name: metricsPurgeJob.name, cron: '41 * * * *' },
+  { name: automationDispatchJob.name, cron: '* * * * *' },
+  { name: automationGuardJob.name, cron: '*/5 * * * *' },
 ];

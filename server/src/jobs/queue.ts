@@ -101,6 +101,17 @@ export class JobQueue {
     return this.boss.send(definition.name, definition.payload.parse(payload) as object, options);
   }
 
+  // Many jobs of one queue in one statement; with `db` they commit with the caller's transaction.
+  async sendMany<Payload extends z.ZodType>(
+    definition: Pick<JobDefinition<Payload>, 'name' | 'payload'>,
+    payloads: z.infer<Payload>[],
+    options: Pick<SendOptions, 'db'> = {},
+  ): Promise<void> {
+    if (payloads.length === 0) return;
+    const jobs = payloads.map((payload) => ({ data: definition.payload.parse(payload) as object }));
+    await this.boss.insert(definition.name, jobs, options);
+  }
+
   async stop(): Promise<void> {
     if (!this.isStarted) return;
     this.isStarted = false;

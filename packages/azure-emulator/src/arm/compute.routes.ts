@@ -164,7 +164,23 @@ export function registerComputeRoutes(router: Router, services: EmulatorServices
           `The requested size for resource '${machine.id}' is currently not available in location '${machine.location}' zones '' for subscription '${machine.subscriptionId}'. Please try another size or deploy to a different location or zones. See https://aka.ms/azureskunotavailable for details.`,
         );
       }
-      if (size.name !== readCurrentSize(machine).name) {
+      const currentSize = readCurrentSize(machine);
+      if (
+        settings.isClusterBound &&
+        size.family !== currentSize.family &&
+        readCurrentPowerState(machine) === 'running'
+      ) {
+        const clusterSizes = listSizesOfferedInRegion(machine.location)
+          .filter((offered) => offered.family === currentSize.family)
+          .map((offered) => offered.name);
+        return sendArmError(
+          context,
+          409,
+          'OperationNotAllowed',
+          `Unable to resize the VM '${machine.name}' because the requested size ${size.name} is not available in the current hardware cluster. The available sizes in this cluster are: ${clusterSizes.join(', ')}. Read more on VM resizing strategy at https://aka.ms/azure-resizevm.`,
+        );
+      }
+      if (size.name !== currentSize.name) {
         fleet.recordResize(machine, size, settings.readNow().getTime());
       }
     }

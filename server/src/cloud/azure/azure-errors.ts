@@ -42,9 +42,9 @@ export function toCloudError(error: unknown, operation: string): CloudError {
   if (statusCode === 404) return new CloudError('notFound', `${operation}: ${detail}`, statusCode);
   if (statusCode === 429) return new CloudError('throttled', `${operation}: ${detail}`, statusCode);
   if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
-    return new CloudError('invalidRequest', `${operation}: ${detail}`, statusCode);
+    return new CloudError('invalidRequest', `${operation}: ${detail}`, statusCode, rest.code);
   }
-  return new CloudError('unavailable', `${operation}: ${detail}`, statusCode);
+  return new CloudError('unavailable', `${operation}: ${detail}`, statusCode, rest.code);
 }
 
 function describe(error: RestLikeError): string {

@@ -26,9 +26,13 @@ import type { AzureConfig } from '../../config';
 import type {
   CloudCallOptions,
   CloudCredentials,
+  CloudOperation,
+  CloudOperationStatus,
+  CloudPowerAction,
   CloudProvider,
   CloudResource,
   CloudSubscription,
+  CloudVirtualMachineState,
   CloudVmSize,
   MetricAggregation,
   MetricBatch,
@@ -39,6 +43,7 @@ import type {
 } from '../cloud-provider';
 import { CloudError } from '../cloud-provider';
 import { toCloudError } from './azure-errors';
+import { readOperationStatus, readVirtualMachine, submitPowerAction, submitResize } from './azure-writes';
 
 // The SDK's retry policy waits out Retry-After on 429 and 503 (its throttling strategy) and backs
 // off exponentially on other transient failures; the operation deadline bounds the whole.
@@ -265,6 +270,75 @@ export class AzureGateway implements CloudProvider {
       }
       return prices;
     });
+  }
+
+  async getVirtualMachine(
+    credentials: CloudCredentials,
+    resourceId: string,
+    options?: CloudCallOptions,
+  ): Promise<CloudVirtualMachineState> {
+    return this.run(`Reading ${resourceId}`, options, (abortSignal) =>
+      readVirtualMachine(
+        this.getArmClient(credentials, resourceId),
+        this.config.resourceManagerUrl,
+        resourceId,
+        abortSignal,
+      ),
+    );
+  }
+
+  async beginResize(
+    credentials: CloudCredentials,
+    resourceId: string,
+    size: string,
+    options?: CloudCallOptions,
+  ): Promise<CloudOperation> {
+    return this.run(`Resizing ${resourceId} to ${size}`, options, (abortSignal) =>
+      submitResize(
+        this.getArmClient(credentials, resourceId),
+        this.config.resourceManagerUrl,
+        resourceId,
+        size,
+        abortSignal,
+      ),
+    );
+  }
+
+  async beginPowerAction(
+    credentials: CloudCredentials,
+    resourceId: string,
+    action: CloudPowerAction,
+    options?: CloudCallOptions,
+  ): Promise<CloudOperation> {
+    return this.run(`${capitalize(action)} of ${resourceId}`, options, (abortSignal) =>
+      submitPowerAction(
+        this.getArmClient(credentials, resourceId),
+        this.config.resourceManagerUrl,
+        resourceId,
+        action,
+        abortSignal,
+      ),
+    );
+  }
+
+  async readOperation(
+    credentials: CloudCredentials,
+    operationUrl: string,
+    options?: CloudCallOptions,
+  ): Promise<CloudOperationStatus> {
+    return this.run('Reading an Azure operation', options, (abortSignal) =>
+      readOperationStatus(
+        this.getArmClient(credentials, operationUrl.slice(this.config.resourceManagerUrl.length)),
+        this.config.resourceManagerUrl,
+        operationUrl,
+        abortSignal,
+      ),
+    );
+  }
+
+  // The compute client of the subscription a resource (or operation) path names.
+  private getArmClient(credentials: CloudCredentials, path: string): ComputeManagementClient {
+    return this.getComputeClient(credentials, readSubscriptionId(path));
   }
 
   // Every operation: one deadline over all its pages and retries, errors made safe.

@@ -1,0 +1,142 @@
+// The Resource Manager writes the executor makes: resize (PATCH hardwareProfile.vmSize), start and
+// deallocate, each a long-running operation whose URL is handed back so any process can poll it
+// later; and the read-back of a VM. Sent through a compute client's pipeline, whose retry policy
+// waits out Retry-After on 429 (the subscription's write budget and Compute's per-VM update budget)
+// and on 503.
+import {
+  createHttpHeaders,
+  createPipelineRequest,
+  type PipelineRequest,
+  type PipelineResponse,
+} from '@azure/core-rest-pipeline';
+import type {
+  CloudOperation,
+  CloudOperationStatus,
+  CloudPowerAction,
+  CloudVirtualMachineState,
+} from '../cloud-provider';
+import { CloudError } from '../cloud-provider';
+
+const computeWriteApiVersion = '2024-07-01';
+
+export interface ArmPipelineClient {
+  sendRequest(request: PipelineRequest): Promise<PipelineResponse>;
+}
+
+export async function readVirtualMachine(
+  client: ArmPipelineClient,
+  resourceManagerUrl: string,
+  resourceId: string,
+  abortSignal: AbortSignal,
+): Promise<CloudVirtualMachineState> {
+  const url = `${resourceManagerUrl}${resourceId}?api-version=${computeWriteApiVersion}&$expand=instanceView`;
+  const response = await client.sendRequest(createPipelineRequest({ url, method: 'GET', abortSignal }));
+  if (response.status !== 200) throw armErrorOf(response);
+  const machine = JSON.parse(response.bodyAsText ?? '{}') as {
+    properties?: {
+      hardwareProfile?: { vmSize?: string };
+      instanceView?: { statuses?: { code?: string }[] };
+    };
+  };
+  const statuses = machine.properties?.instanceView?.statuses ?? [];
+  const powerCode = statuses.find((status) => status.code?.toLowerCase().startsWith('powerstate/'))?.code;
+  return {
+    size: machine.properties?.hardwareProfile?.vmSize ?? null,
+    powerState: powerCode ? powerCode.slice('PowerState/'.length).toLowerCase() : null,
+  };
+}
+
+export async function submitResize(
+  client: ArmPipelineClient,
+  resourceManagerUrl: string,
+  resourceId: string,
+  size: string,
+  abortSignal: AbortSignal,
+): Promise<CloudOperation> {
+  const request = createPipelineRequest({
+    url: `${resourceManagerUrl}${resourceId}?api-version=${computeWriteApiVersion}`,
+    method: 'PATCH',
+    headers: createHttpHeaders({ 'content-type': 'application/json', accept: 'application/json' }),
+    body: JSON.stringify({ properties: { hardwareProfile: { vmSize: size } } }),
+    abortSignal,
+  });
+  const response = await client.sendRequest(request);
+  if (response.status !== 200 && response.status !== 201 && response.status !== 202) {
+    throw armErrorOf(response);
+  }
+  return { operationUrl: readOperationUrl(response) };
+}
+
+export async function submitPowerAction(
+  client: ArmPipelineClient,
+  resourceManagerUrl: string,
+  resourceId: string,
+  action: CloudPowerAction,
+  abortSignal: AbortSignal,
+): Promise<CloudOperation> {
+  const request = createPipelineRequest({
+    url: `${resourceManagerUrl}${resourceId}/${action}?api-version=${computeWriteApiVersion}`,
+    method: 'POST',
+    abortSignal,
+  });
+  const response = await client.sendRequest(request);
+  if (response.status !== 200 && response.status !== 202) throw armErrorOf(response);
+  return { operationUrl: readOperationUrl(response) };
+}
+
+// The Azure-AsyncOperation status document: InProgress, Succeeded, Failed or Canceled.
+export async function readOperationStatus(
+  client: ArmPipelineClient,
+  resourceManagerUrl: string,
+  operationUrl: string,
+  abortSignal: AbortSignal,
+): Promise<CloudOperationStatus> {
+  // The URL was saved in our database; it must point at the Resource Manager we are configured for.
+  if (!operationUrl.startsWith(`${resourceManagerUrl}/`)) {
+    throw new CloudError('invalidRequest', 'The operation URL is not one of Resource Manager.');
+  }
+  const response = await client.sendRequest(
+    createPipelineRequest({ url: operationUrl, method: 'GET', abortSignal }),
+  );
+  if (response.status !== 200 && response.status !== 202) throw armErrorOf(response);
+  const retryAfterSeconds = Number(response.headers.get('retry-after') ?? '') || 0;
+  if (response.status === 202) return { status: 'InProgress', retryAfterSeconds };
+  const body = JSON.parse(response.bodyAsText || '{}') as {
+    status?: string;
+    error?: { code?: string; message?: string };
+  };
+  const status = normaliseStatus(body.status);
+  const error = body.error ? [body.error.code, body.error.message].filter(Boolean).join(': ') : undefined;
+  return { status, retryAfterSeconds, ...(error ? { error } : {}) };
+}
+
+function normaliseStatus(status: string | undefined): CloudOperationStatus['status'] {
+  switch ((status ?? 'Succeeded').toLowerCase()) {
+    case 'succeeded':
+      return 'Succeeded';
+    case 'failed':
+      return 'Failed';
+    case 'canceled':
+    case 'cancelled':
+      return 'Canceled';
+    default:
+      return 'InProgress';
+  }
+}
+
+function readOperationUrl(response: PipelineResponse): string | null {
+  return response.headers.get('azure-asyncoperation') ?? response.headers.get('location') ?? null;
+}
+
+function armErrorOf(response: PipelineResponse): Error & { statusCode: number; code?: string } {
+  let code: string | undefined;
+  let message = `HTTP ${response.status}`;
+  try {
+    const parsed = JSON.parse(response.bodyAsText ?? '{}') as { error?: { code?: string; message?: string } };
+    code = parsed.error?.code;
+    message = parsed.error?.message ?? message;
+  } catch {
+    // Not JSON: the status says enough.
+  }
+  return Object.assign(new Error(message), { statusCode: response.status, code });
+}

@@ -1,0 +1,21 @@
+import type { Container } from '../container';
+import { automationExecuteJob } from './automation-jobs.job';
+import type { JobDefinition } from './queue';
+
+// One scheduled change carried out in Azure. Each step has its own deadline inside the executor;
+// the job's expiry only has to outlast all of them.
+export function createAutomationExecuteJob(
+  container: Container,
+): JobDefinition<typeof automationExecuteJob.payload> {
+  return {
+    ...automationExecuteJob,
+    concurrency: 16,
+    pollingIntervalSeconds: 1,
+    retryLimit: 5,
+    retryDelaySeconds: 15,
+    expireInSeconds: 3 * 60 * 60,
+    handle: async ({ changeId }) => {
+      await container.automation.executor.execute(changeId);
+    },
+  };
+}

@@ -1,0 +1,317 @@
+import { readCurrentPowerState, readCurrentSize } from '@cloudtrim/azure-emulator/arm/arm.views';
+import { listSizesOfferedInRegion } from '@cloudtrim/azure-emulator/catalog/sku.catalog';
+import { automationLogResponseSchema } from '@cloudtrim/contracts/recommendations';
+import { scheduleResponseSchema } from '@cloudtrim/contracts/schedule';
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../db/database';
+import { recommendations, resources, scheduledChanges, tenants } from '../../db/schema';
+import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
+import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
+
+let context: CloudTestContext;
+let owner: TestUser;
+let ownerToken: string;
+let strangerToken: string;
+let tenantId: string;
+let readerTenantId: string;
+let db: Db;
+
+type ResourceRow = typeof resources.$inferSelect;
+
+beforeAll(async () => {
+  context = await createCloudTestContext({
+    emulator: { fleetSize: 24, operationDurationMs: 100, isClusterBound: true },
+  });
+  db = context.container.database.db;
+  owner = await createUser(context);
+  ownerToken = await logIn(context, owner);
+  strangerToken = await logIn(context, await createUser(context));
+  tenantId = await connectTenant(context, owner.teamId, 0, 0);
+  await context.container.inventory.syncTenant(tenantId);
+  // Fabrikam through its reader principal: it reads everything and may change nothing.
+  readerTenantId = await connectTenant(context, owner.teamId, 1, 1);
+  await context.container.inventory.syncTenant(readerTenantId);
+}, 60_000);
+afterAll(() => context.close());
+
+const usedResourceIds = new Set<string>();
+
+// A running VM of the tenant that no other test used.
+async function pickRunningVm(options: { tenant?: string } = {}) {
+  const rows = await db
+    .select()
+    .from(resources)
+    .where(
+      and(
+        eq(resources.tenantId, options.tenant ?? tenantId),
+        eq(resources.type, 'Microsoft.Compute/virtualMachines'),
+        eq(resources.powerState, 'running'),
+      ),
+    );
+  const row = rows.find((candidate) => !usedResourceIds.has(candidate.id));
+  if (!row) throw new Error('no running VM left');
+  usedResourceIds.add(row.id);
+  return row;
+}
+
+function readVm(armId: string) {
+  const machine = context.emulator.fleet.findVirtualMachine(armId);
+  if (!machine) throw new Error(`no VM ${armId}`);
+  return { machine, size: readCurrentSize(machine), powerState: readCurrentPowerState(machine) };
+}
+
+// A size of the VM's region in the same family as its current one, or in another family.
+function pickTargetSize(resource: ResourceRow, isSameFamily: boolean): string {
+  const { size } = readVm(resource.armId);
+  const sizes = listSizesOfferedInRegion(resource.region);
+  const target = sizes.find(
+    (candidate) => candidate.name !== size.name && (candidate.family === size.family) === isSameFamily,
+  );
+  if (!target) throw new Error('no target size');
+  return target.name;
+}
+
+async function insertRecommendation(
+  resource: ResourceRow,
+  fields: Partial<typeof recommendations.$inferInsert> = {},
+): Promise<number> {
+  const [row] = await db
+    .insert(recommendations)
+    .values({
+      teamId: owner.teamId,
+      tenantId: resource.tenantId,
+      resourceId: resource.id,
+      kind: 'resize',
+      predictionMethod: 'cloudtrim-forecast',
+      currentSize: resource.sku,
+      targetSize: null,
+      recommendation: 'Resize',
+      annualCostSavings: 120,
+      status: 'open',
+      ...fields,
+    })
+    .returning({ id: recommendations.id });
+  return row!.id;
+}
+
+const apply = (token: string, timing: 'now' | 'maintenancewindow', id: number | string) =>
+  context.app.inject({
+    method: 'GET',
+    url: `/api/v1/log/recommendation/apply/${timing}?id=${id}`,
+    headers: bearer(token),
+  });
+
+const changesOf = (resourceId: string) =>
+  db.select().from(scheduledChanges).where(eq(scheduledChanges.resourceId, resourceId));
+
+async function readLog(armId: string): Promise<string[]> {
+  const response = await context.app.inject({
+    method: 'GET',
+    url: `/api/v1/log/automation?resourceId=${encodeURIComponent(armId)}`,
+    headers: bearer(ownerToken),
+  });
+  expect(response.statusCode).toBe(200);
+  return automationLogResponseSchema
+    .parse(response.json())
+    .Data.map((entry) => entry.Action)
+    .reverse();
+}
+
+describe('apply now', () => {
+  it('resizes in place, reads the VM back, logs each step once and a second click adds nothing', async () => {
+    const resource = await pickRunningVm();
+    const target = pickTargetSize(resource, true);
+    const id = await insertRecommendation(resource, { targetSize: target });
+
+    const response = await apply(ownerToken, 'now', id);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ message: 'The change has started.' });
+    expect((await apply(ownerToken, 'now', id)).statusCode).toBe(200);
+    const [change, ...others] = await changesOf(resource.id);
+    expect(others).toEqual([]);
+    expect(change).toMatchObject({ state: 'claimed', kind: 'resize', origin: 'now', newSize: target });
+
+    await context.container.automation.executor.execute(change!.id);
+    // The job delivered again (a retry, a second worker) finds the change done.
+    await context.container.automation.executor.execute(change!.id);
+
+    expect(readVm(resource.armId)).toMatchObject({ size: { name: target }, powerState: 'running' });
+    const [done] = await changesOf(resource.id);
+    expect(done).toMatchObject({ state: 'succeeded', previousSize: resource.sku, wasRunning: true });
+    expect(done!.guardUntil).not.toBeNull();
+    expect(await readLog(resource.armId)).toEqual([
+      `Resize to ${target} started`,
+      `Resize to ${target} submitted`,
+      'Resize done',
+      `Resized from ${resource.sku} to ${target}`,
+    ]);
+    const [recommendation] = await db.select().from(recommendations).where(eq(recommendations.id, id));
+    expect(recommendation!.status).toBe('applied');
+    const [stored] = await db.select().from(resources).where(eq(resources.id, resource.id));
+    expect(stored!.sku).toBe(target);
+    const activity = await context.container.activity.listEntries(owner.teamId, 0, resource.armId);
+    expect(activity.map((entry) => entry.LogText)).toContain(
+      `${resource.name}: Resized from ${resource.sku} to ${target}`,
+    );
+    expect((await apply(ownerToken, 'now', id)).statusCode).toBe(200);
+    expect(await changesOf(resource.id)).toHaveLength(1);
+  });
+
+  it('deallocates first when the hardware cluster lacks the size, then starts the VM again', async () => {
+    const resource = await pickRunningVm();
+    const target = pickTargetSize(resource, false);
+    const id = await insertRecommendation(resource, { targetSize: target });
+    expect((await apply(ownerToken, 'now', id)).statusCode).toBe(200);
+    const [change] = await changesOf(resource.id);
+    await context.container.automation.executor.execute(change!.id);
+
+    expect(readVm(resource.armId)).toMatchObject({ size: { name: target }, powerState: 'running' });
+    const [done] = await changesOf(resource.id);
+    expect(done).toMatchObject({ state: 'succeeded', needsDeallocation: true });
+    expect(await readLog(resource.armId)).toEqual([
+      `Resize to ${target} started`,
+      `${target} is not available on the VM's hardware cluster while it runs; deallocating first`,
+      'Deallocation submitted',
+      'Deallocation done',
+      `Resize to ${target} submitted`,
+      'Resize done',
+      'Start submitted',
+      'Start done',
+      `Resized from ${resource.sku} to ${target}`,
+    ]);
+  });
+
+  it('fails visibly and leaves the VM as it was when Azure refuses the write', async () => {
+    const resource = await pickRunningVm({ tenant: readerTenantId });
+    const before = readVm(resource.armId);
+    const id = await insertRecommendation(resource, { targetSize: pickTargetSize(resource, true) });
+    expect((await apply(ownerToken, 'now', id)).statusCode).toBe(200);
+    const [change] = await changesOf(resource.id);
+    await context.container.automation.executor.execute(change!.id);
+
+    const [failed] = await changesOf(resource.id);
+    expect(failed!.state).toBe('failed');
+    expect(failed!.error).toMatch(/AuthorizationFailed/);
+    expect(readVm(resource.armId)).toMatchObject({ size: { name: before.size.name }, powerState: 'running' });
+    const log = await readLog(resource.armId);
+    expect(log.at(-1)).toMatch(/^Resize to .* failed: .*AuthorizationFailed/);
+    const activity = await context.container.activity.listEntries(owner.teamId, 0, resource.armId);
+    expect(activity[0]!.LogText).toMatch(/failed/);
+  });
+
+  it('deallocates on a shutdown recommendation', async () => {
+    const resource = await pickRunningVm();
+    const id = await insertRecommendation(resource, { kind: 'shutdown' });
+    expect((await apply(ownerToken, 'now', id)).statusCode).toBe(200);
+    const [change] = await changesOf(resource.id);
+    await context.container.automation.executor.execute(change!.id);
+    expect(readVm(resource.armId).powerState).toBe('deallocated');
+    expect((await changesOf(resource.id))[0]!.state).toBe('succeeded');
+  });
+});
+
+describe('apply at the maintenance window', () => {
+  it('plans the change at the next window start, once, and a newer plan bumps the version', async () => {
+    const resource = await pickRunningVm();
+    await db.update(resources).set({ maintenanceWindow: 3 }).where(eq(resources.id, resource.id));
+    const first = await insertRecommendation(resource, { targetSize: pickTargetSize(resource, true) });
+    const response = await apply(ownerToken, 'maintenancewindow', first);
+    expect(response.statusCode).toBe(200);
+    expect((await apply(ownerToken, 'maintenancewindow', first)).statusCode).toBe(200);
+    const [planned, ...others] = await changesOf(resource.id);
+    expect(others).toEqual([]);
+    expect(planned!.state).toBe('planned');
+    expect(planned!.changeAt.getUTCHours()).toBe(3);
+    expect(planned!.changeAt.getTime()).toBeGreaterThan(Date.now());
+    expect(planned!.changeAt.getTime() - Date.now()).toBeLessThanOrEqual(24 * 60 * 60 * 1000);
+
+    const schedule = await context.app.inject({
+      method: 'GET',
+      url: `/api/v1/resource/schedule?resourceId=${encodeURIComponent(resource.armId)}`,
+      headers: bearer(ownerToken),
+    });
+    expect(schedule.statusCode).toBe(200);
+    expect(scheduleResponseSchema.parse(schedule.json()).Data).toEqual([
+      {
+        Id: planned!.id,
+        ResourceId: resource.armId,
+        FriendlyName: resource.name,
+        ChangeDateTime: planned!.changeAt.toISOString(),
+        NewSize: planned!.newSize,
+        Version: '1',
+      },
+    ]);
+
+    // A newer recommendation replaces the superseded one's plan.
+    await db.update(recommendations).set({ status: 'superseded' }).where(eq(recommendations.id, first));
+    const second = await insertRecommendation(resource, { targetSize: pickTargetSize(resource, true) });
+    expect((await apply(ownerToken, 'maintenancewindow', second)).statusCode).toBe(200);
+    const [replanned, ...rest] = await changesOf(resource.id);
+    expect(rest).toEqual([]);
+    expect(replanned).toMatchObject({ id: planned!.id, version: 2, recommendationId: second });
+
+    // Apply now brings the planned change forward instead of adding a second.
+    expect((await apply(ownerToken, 'now', second)).statusCode).toBe(200);
+    const [started, ...none] = await changesOf(resource.id);
+    expect(none).toEqual([]);
+    expect(started).toMatchObject({ id: planned!.id, state: 'claimed', version: 3 });
+  });
+
+  it('uses the team default window for a resource without one, and dispatches due changes once', async () => {
+    const resource = await pickRunningVm();
+    const id = await insertRecommendation(resource, { targetSize: pickTargetSize(resource, true) });
+    expect((await apply(ownerToken, 'maintenancewindow', id)).statusCode).toBe(200);
+    const [planned] = await changesOf(resource.id);
+    expect(planned!.changeAt.getUTCHours()).toBe(2);
+    await db
+      .update(scheduledChanges)
+      .set({ changeAt: new Date(Date.now() - 1000) })
+      .where(eq(scheduledChanges.id, planned!.id));
+    const [first, second] = await Promise.all([
+      context.container.automation.service.dispatchDueChanges(),
+      context.container.automation.service.dispatchDueChanges(),
+    ]);
+    expect(first + second).toBe(1);
+    const jobs = await db.execute<{ count: string }>(
+      sql`select count(*) from pgboss.job where name = 'automation-execute' and data->>'changeId' = ${String(planned!.id)}`,
+    );
+    expect(Number(jobs.rows[0]!.count)).toBe(1);
+    expect((await changesOf(resource.id))[0]!.state).toBe('claimed');
+  });
+});
+
+describe('refusals', () => {
+  it("answers 404 for another team's or an unknown recommendation and schedules nothing", async () => {
+    const resource = await pickRunningVm();
+    const id = await insertRecommendation(resource, { targetSize: pickTargetSize(resource, true) });
+    expect((await apply(strangerToken, 'now', id)).statusCode).toBe(404);
+    expect((await apply(strangerToken, 'maintenancewindow', id)).statusCode).toBe(404);
+    expect((await apply(ownerToken, 'now', 999_999_999)).statusCode).toBe(404);
+    expect((await apply(ownerToken, 'now', 'abc')).statusCode).toBe(400);
+    expect(await changesOf(resource.id)).toEqual([]);
+    const schedule = await context.app.inject({
+      method: 'GET',
+      url: '/api/v1/resource/schedule',
+      headers: bearer(strangerToken),
+    });
+    expect(schedule.json()).toEqual({ Data: [] });
+    const log = await context.app.inject({
+      method: 'GET',
+      url: '/api/v1/log/automation',
+      headers: bearer(strangerToken),
+    });
+    expect(log.json()).toEqual({ Data: [] });
+  });
+
+  it('names the role to grant when the tenant can only read', async () => {
+    const resource = await pickRunningVm({ tenant: readerTenantId });
+    await db.update(tenants).set({ canWrite: false }).where(eq(tenants.id, readerTenantId));
+    const id = await insertRecommendation(resource, { targetSize: pickTargetSize(resource, true) });
+    const response = await apply(ownerToken, 'now', id);
+    expect(response.statusCode).toBe(403);
+    expect(response.json().message).toContain('Virtual Machine Contributor');
+    expect(await changesOf(resource.id)).toEqual([]);
+    await db.update(tenants).set({ canWrite: null }).where(eq(tenants.id, readerTenantId));
+  });
+});
