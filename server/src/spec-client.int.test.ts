@@ -62,12 +62,12 @@ const calls = (): SpecCall[] => [
   {
     method: 'GET',
     route: '/api/v1/log/recommendation/apply/now',
-    url: `/api/v1/log/recommendation/apply/now?id=${randomUUID()}`,
+    url: '/api/v1/log/recommendation/apply/now?id=999999',
   },
   {
     method: 'GET',
     route: '/api/v1/log/recommendation/apply/maintenancewindow',
-    url: `/api/v1/log/recommendation/apply/maintenancewindow?id=${randomUUID()}`,
+    url: '/api/v1/log/recommendation/apply/maintenancewindow?id=999999',
   },
   { method: 'GET', route: '/api/v1/log/automation', url: '/api/v1/log/automation' },
   { method: 'DELETE', route: '/api/v1/tenant/:id', url: `/api/v1/tenant/${randomUUID()}` },
