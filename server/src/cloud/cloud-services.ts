@@ -60,7 +60,7 @@ export function createCloudServices({ config, secrets, database, queue, now }: C
       work,
       now,
     ),
-    resources: new ResourcesService(new ResourcesRepository(database.db)),
+    resources: new ResourcesService(new ResourcesRepository(database.db), now),
     automation: createAutomation({ database, queue, now }, tenants, cloudProvider, activity),
   };
 }

@@ -1,13 +1,16 @@
-import { resourceSavedText } from '@cloudtrim/contracts/messages';
+import { automationUpdatedText, resourceSavedText } from '@cloudtrim/contracts/messages';
 import {
+  buildResourceAutomationPath,
   cloudResourcesResponseSchema,
   findResourcesResponseSchema,
   type CloudResource,
 } from '@cloudtrim/contracts/resources';
+import { and, eq, sql } from 'drizzle-orm';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
+import { resources as resourceTable, scheduledChanges } from '../../db/schema';
 
 let context: CloudTestContext;
 let owner: TestUser;
@@ -217,5 +220,165 @@ describe('GET /api/v1/resource/find', () => {
     expect(strangers).toEqual({ Data: [] });
     expect((await find(ownerToken)).statusCode).toBe(400);
     expect((await find(ownerToken, '   ')).statusCode).toBe(400);
+  });
+});
+
+describe('PUT /api/v1/resource/{resource path}', () => {
+  // As SPEC's client sends it: the id appended to the path, a JSON content type and no body.
+  const putAutomation = (token: string, resourceId: string, query: string) =>
+    context.app.inject({
+      method: 'PUT',
+      url: `${buildResourceAutomationPath(resourceId)}?${query}`,
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+    });
+
+  // A Contoso machine: the stranger's team connected Fabrikam too, so its ids are in both teams.
+  const findMachine = async () => {
+    const resources = await getResources(ownerToken);
+    return resources
+      .filter(
+        (resource) =>
+          resource.TenantName === 'Contoso' && resource.ResourceType === 'Microsoft.Compute/virtualMachines',
+      )
+      .at(-1)!;
+  };
+
+  const searchFor = async (resourceId: string) => {
+    const response = await context.app.inject({
+      method: 'GET',
+      url: '/api/v1/resource/find',
+      query: { partialResource: resourceId },
+      headers: bearer(ownerToken),
+    });
+    return findResourcesResponseSchema
+      .parse(response.json())
+      .Data.find((resource) => resource.ResourceId === resourceId)!;
+  };
+
+  const readRow = async (resourceId: string) => {
+    const [row] = await context.container.database.db
+      .select()
+      .from(resourceTable)
+      .where(eq(sql`lower(${resourceTable.armId})`, resourceId.toLowerCase()));
+    return row!;
+  };
+
+  it('saves Automate and the window with no body, shown by the search and the Cloud Resources list', async () => {
+    const machine = await findMachine();
+    const before = await context.app.inject({
+      method: 'GET',
+      url: '/api/v1/resource',
+      headers: bearer(ownerToken),
+    });
+    const response = await putAutomation(ownerToken, machine.ResourceId, 'automated=1&maintenanceWindow=3');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.json()).toEqual({ message: automationUpdatedText });
+    expect(await searchFor(machine.ResourceId)).toMatchObject({ Automated: 1, MaintenanceWindow: 3 });
+    const after = await context.app.inject({
+      method: 'GET',
+      url: '/api/v1/resource',
+      headers: { ...bearer(ownerToken), 'if-none-match': before.headers.etag as string },
+    });
+    expect(after.statusCode).toBe(200);
+    expect(
+      (after.json() as CloudResource[]).find((row) => row.ResourceId === machine.ResourceId),
+    ).toMatchObject({
+      Automated: 1,
+    });
+  });
+
+  it('keeps the window when none is sent, and lists No Change as not automated', async () => {
+    const machine = await findMachine();
+    await putAutomation(ownerToken, machine.ResourceId, 'automated=1&maintenanceWindow=4');
+    const response = await putAutomation(ownerToken, machine.ResourceId.toUpperCase(), 'automated=2');
+    expect(response.statusCode).toBe(200);
+    expect(await searchFor(machine.ResourceId)).toMatchObject({ Automated: 2, MaintenanceWindow: 4 });
+    expect(
+      (await getResources(ownerToken)).find((row) => row.ResourceId === machine.ResourceId),
+    ).toMatchObject({
+      Automated: 0,
+    });
+    await putAutomation(ownerToken, machine.ResourceId, 'automated=0&maintenanceWindow=0');
+    expect(await searchFor(machine.ResourceId)).toMatchObject({ Automated: 0, MaintenanceWindow: 0 });
+  });
+
+  it('answers 400 for bad values and changes nothing', async () => {
+    const machine = await findMachine();
+    await putAutomation(ownerToken, machine.ResourceId, 'automated=1&maintenanceWindow=5');
+    for (const query of [
+      '',
+      'automated=3',
+      'automated=-1',
+      'automated=yes',
+      'automated=1.5',
+      'automated=',
+      'automated=0&maintenanceWindow=24',
+      'automated=0&maintenanceWindow=-1',
+      'automated=0&maintenanceWindow=2.5',
+      'automated=0&maintenanceWindow=noon',
+    ]) {
+      const response = await putAutomation(ownerToken, machine.ResourceId, query);
+      expect(response.statusCode, query).toBe(400);
+    }
+    expect(await searchFor(machine.ResourceId)).toMatchObject({ Automated: 1, MaintenanceWindow: 5 });
+  });
+
+  it("answers 404 for another team's or an unknown resource, changing nothing", async () => {
+    const machine = await findMachine();
+    await putAutomation(ownerToken, machine.ResourceId, 'automated=0&maintenanceWindow=6');
+    expect(
+      (await putAutomation(strangerToken, machine.ResourceId, 'automated=1&maintenanceWindow=1')).statusCode,
+    ).toBe(404);
+    expect(
+      (await putAutomation(ownerToken, `${machine.ResourceId}-gone`, 'automated=1&maintenanceWindow=1'))
+        .statusCode,
+    ).toBe(404);
+    expect(await searchFor(machine.ResourceId)).toMatchObject({ Automated: 0, MaintenanceWindow: 6 });
+  });
+
+  it('moves the changes planned at the window to the new one, and No Change drops them but not a rollback', async () => {
+    const machine = await findMachine();
+    await putAutomation(ownerToken, machine.ResourceId, 'automated=1&maintenanceWindow=2');
+    const row = await readRow(machine.ResourceId);
+    const { db } = context.container.database;
+    const plan = async (origin: 'window' | 'guard') => {
+      const [change] = await db
+        .insert(scheduledChanges)
+        .values({
+          teamId: owner.teamId,
+          tenantId: row.tenantId,
+          resourceId: row.id,
+          kind: origin === 'guard' ? 'rollback' : 'resize',
+          origin,
+          newSize: 'Standard_D2s_v5',
+          changeAt: new Date(Date.now() + 3_600_000),
+        })
+        .returning();
+      return change!;
+    };
+    const readChange = async (id: number) =>
+      (await db.select().from(scheduledChanges).where(eq(scheduledChanges.id, id)))[0]!;
+
+    const planned = await plan('window');
+    await putAutomation(ownerToken, machine.ResourceId, 'automated=1&maintenanceWindow=7');
+    const moved = await readChange(planned.id);
+    expect(moved).toMatchObject({ state: 'planned', version: 2 });
+    expect(moved.changeAt.getUTCHours()).toBe(7);
+    expect(moved.changeAt.getUTCMinutes()).toBe(0);
+    expect(moved.changeAt.getTime() - Date.now()).toBeGreaterThan(0);
+    expect(moved.changeAt.getTime() - Date.now()).toBeLessThanOrEqual(24 * 3_600_000);
+
+    await putAutomation(ownerToken, machine.ResourceId, 'automated=1');
+    expect(await readChange(planned.id)).toMatchObject({ version: 2 });
+
+    await putAutomation(ownerToken, machine.ResourceId, 'automated=2');
+    expect(await readChange(planned.id)).toMatchObject({ state: 'cancelled' });
+    const rollback = await plan('guard');
+    await putAutomation(ownerToken, machine.ResourceId, 'automated=2&maintenanceWindow=9');
+    expect(await readChange(rollback.id)).toMatchObject({ state: 'planned', version: 1 });
+    await db
+      .delete(scheduledChanges)
+      .where(and(eq(scheduledChanges.resourceId, row.id), eq(scheduledChanges.state, 'planned')));
   });
 });

@@ -1,11 +1,25 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { resources, tenants } from '../../db/schema';
+import { resources, scheduledChanges, teams, tenants } from '../../db/schema';
 
 export interface ResourceSettingsRow {
   id: string;
   tenantId: string;
   automated: number;
+  maintenanceWindow: number | null;
+  // The team's hour for resources without one of their own.
+  defaultMaintenanceWindow: number;
+}
+
+export interface ResourceAutomationSettings {
+  automated: number;
+  maintenanceWindow: number | null;
+}
+
+// What an automation update changed, so the caller can say it and log it.
+export interface ResourceAutomationUpdate {
+  cancelledChanges: number;
+  movedChanges: number;
 }
 
 export interface ResourceSearchRow {
@@ -70,9 +84,16 @@ export class ResourcesRepository {
 
   async findForTeam(teamId: string, armId: string): Promise<ResourceSettingsRow | undefined> {
     const [row] = await this.db
-      .select({ id: resources.id, tenantId: resources.tenantId, automated: resources.automated })
+      .select({
+        id: resources.id,
+        tenantId: resources.tenantId,
+        automated: resources.automated,
+        maintenanceWindow: resources.maintenanceWindow,
+        defaultMaintenanceWindow: teams.defaultMaintenanceWindow,
+      })
       .from(resources)
       .innerJoin(tenants, eq(tenants.id, resources.tenantId))
+      .innerJoin(teams, eq(teams.id, tenants.teamId))
       .where(and(eq(tenants.teamId, teamId), eq(sql`lower(${resources.armId})`, armId.toLowerCase())))
       .limit(1);
     return row;
@@ -88,6 +109,77 @@ export class ResourcesRepository {
         .update(tenants)
         .set({ resourcesVersion: sql`${tenants.resourcesVersion} + 1` })
         .where(eq(tenants.id, resource.tenantId));
+    });
+  }
+
+  // One transaction: the settings, the planned changes they affect, and the list version when the
+  // Cloud Resources list shows the change (it shows Automated as 1 or 0, not the window).
+  // No Change drops the resource's planned changes (never a guard's rollback, which undoes a resize
+  // that hurt); leaving Automate drops the ones automation planned; a new window moves the changes planned at the window to its next start, as a new version.
+  async updateAutomation(
+    resource: ResourceSettingsRow,
+    settings: ResourceAutomationSettings,
+    nextWindowStart: Date | null,
+  ): Promise<ResourceAutomationUpdate> {
+    return this.db.transaction(async (transaction) => {
+      const [previous] = await transaction
+        .select({ automated: resources.automated, maintenanceWindow: resources.maintenanceWindow })
+        .from(resources)
+        .where(eq(resources.id, resource.id))
+        .for('update');
+      if (!previous) return { cancelledChanges: 0, movedChanges: 0 };
+      await transaction
+        .update(resources)
+        .set({
+          automated: settings.automated,
+          maintenanceWindow: settings.maintenanceWindow,
+          // Leaving No Change makes the resource due for analysis again.
+          ...(previous.automated === 2 && settings.automated !== 2 ? { analysedUntil: null } : {}),
+        })
+        .where(eq(resources.id, resource.id));
+      if ((previous.automated === 1) !== (settings.automated === 1)) {
+        await transaction
+          .update(tenants)
+          .set({ resourcesVersion: sql`${tenants.resourcesVersion} + 1` })
+          .where(eq(tenants.id, resource.tenantId));
+      }
+      let cancelledChanges = 0;
+      if (settings.automated !== 1) {
+        const cancelled = await transaction
+          .update(scheduledChanges)
+          .set({ state: 'cancelled', updatedAt: sql`now()` })
+          .where(
+            and(
+              eq(scheduledChanges.resourceId, resource.id),
+              eq(scheduledChanges.state, 'planned'),
+              settings.automated === 0
+                ? eq(scheduledChanges.origin, 'automated')
+                : inArray(scheduledChanges.origin, ['now', 'window', 'automated']),
+            ),
+          )
+          .returning({ id: scheduledChanges.id });
+        cancelledChanges = cancelled.length;
+      }
+      let movedChanges = 0;
+      if (nextWindowStart && previous.maintenanceWindow !== settings.maintenanceWindow) {
+        const moved = await transaction
+          .update(scheduledChanges)
+          .set({
+            changeAt: nextWindowStart,
+            version: sql`${scheduledChanges.version} + 1`,
+            updatedAt: sql`now()`,
+          })
+          .where(
+            and(
+              eq(scheduledChanges.resourceId, resource.id),
+              eq(scheduledChanges.state, 'planned'),
+              inArray(scheduledChanges.origin, ['window', 'automated']),
+            ),
+          )
+          .returning({ id: scheduledChanges.id });
+        movedChanges = moved.length;
+      }
+      return { cancelledChanges, movedChanges };
     });
   }
 

@@ -6,6 +6,9 @@ import {
   findResourcesResponseSchema,
   saveCloudResourceRequestSchema,
   saveCloudResourceResponseSchema,
+  updateResourceAutomationParamsSchema,
+  updateResourceAutomationQuerySchema,
+  updateResourceAutomationResponseSchema,
 } from '@cloudtrim/contracts/resources';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -66,6 +69,25 @@ export function resourceRoutes(resources: ResourcesService): FastifyPluginAsyncZ
         },
       },
       (request) => resources.saveCloudResource(getAuth(request).teamId, request.body),
+    );
+
+    // The resource id is the rest of the path (SPEC's client appends it as is); no body.
+    app.put(
+      '/api/v1/resource/*',
+      {
+        schema: {
+          tags: ['resources'],
+          params: updateResourceAutomationParamsSchema,
+          querystring: updateResourceAutomationQuerySchema,
+          response: {
+            200: updateResourceAutomationResponseSchema,
+            400: errorResponseSchema,
+            401: errorResponseSchema,
+            404: errorResponseSchema,
+          },
+        },
+      },
+      (request) => resources.updateAutomation(getAuth(request).teamId, request.params['*'], request.query),
     );
 
     app.get(

@@ -1,15 +1,18 @@
-import { resourceSavedText } from '@cloudtrim/contracts/messages';
+import { automationUpdatedText, resourceSavedText } from '@cloudtrim/contracts/messages';
 import type {
   AutomationResource,
   FindResourcesResponse,
   SaveCloudResourceRequest,
   SaveCloudResourceResponse,
+  UpdateResourceAutomation,
+  UpdateResourceAutomationResponse,
 } from '@cloudtrim/contracts/resources';
 import { saveCloudResourceRequestSchema } from '@cloudtrim/contracts/resources';
 import { isPredictionMethodId, predictionMethodShortTexts } from '@cloudtrim/rightsizing/prediction-methods';
 import { createHash } from 'node:crypto';
 import { encodeBody, type ContentEncoding } from '../../lib/content-encoding';
 import { notFound } from '../../lib/http-errors';
+import { findNextWindowStart } from '../automation/automation.timing';
 import type { ResourcesRepository } from './resources.repository';
 
 export const searchResultLimit = 50;
@@ -34,7 +37,10 @@ export class ResourcesService {
   // scaled-out API stays correct without telling the others.
   private readonly cache = new Map<string, CachedList>();
 
-  constructor(private readonly resources: ResourcesRepository) {}
+  constructor(
+    private readonly resources: ResourcesRepository,
+    private readonly now: () => Date,
+  ) {}
 
   // `knownTag` is the client's If-None-Match: when it names the current version nothing is built.
   async readCloudResources(
@@ -77,6 +83,24 @@ export class ResourcesService {
       activeHoursEnd: item!.ActiveHoursEnd,
     });
     return { message: resourceSavedText };
+  }
+
+  // The automation modal's update: Automate (1), Recommend Only (0) or No Change (2), and the
+  // maintenance hour; a window left out keeps the one the resource has.
+  async updateAutomation(
+    teamId: string,
+    resourceArmId: string,
+    update: UpdateResourceAutomation,
+  ): Promise<UpdateResourceAutomationResponse> {
+    const resource = await this.resources.findForTeam(teamId, resourceArmId);
+    if (!resource) throw notFound('Resource not found.');
+    const maintenanceWindow = update.maintenanceWindow ?? resource.maintenanceWindow;
+    await this.resources.updateAutomation(
+      resource,
+      { automated: update.automated, maintenanceWindow },
+      findNextWindowStart(this.now(), maintenanceWindow ?? resource.defaultMaintenanceWindow),
+    );
+    return { message: automationUpdatedText };
   }
 
   async findResources(teamId: string, partialResource: string): Promise<FindResourcesResponse> {
