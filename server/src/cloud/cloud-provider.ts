@@ -32,6 +32,33 @@ export interface CloudResource {
   sku: string | null;
   // 'running', 'stopped', 'deallocated', … for virtual machines; null where Azure has none.
   powerState: string | null;
+  // Virtual machines only: what a new size must still carry.
+  vmRequirements?: CloudVmRequirements;
+}
+
+// Null where the VM's model does not say (a NIC referenced only by id does not show accelerated
+// networking, for instance).
+export interface CloudVmRequirements {
+  osType: 'Linux' | 'Windows' | null;
+  dataDiskCount: number | null;
+  nicCount: number | null;
+  hasPremiumDisk: boolean | null;
+  hasAcceleratedNetworking: boolean | null;
+}
+
+// A VM size as Resource SKUs describe it in one region, for the subscription asking.
+export interface CloudVmSku {
+  name: string;
+  family: string | null;
+  vcpus: number;
+  memoryGiB: number;
+  maxDataDisks: number | null;
+  uncachedDiskIops: number | null;
+  maxNics: number | null;
+  hasPremiumIo: boolean;
+  hasAcceleratedNetworking: boolean;
+  // False when Azure restricts the size in the region for this subscription.
+  isAvailable: boolean;
 }
 
 export interface CloudVmSize {
@@ -126,6 +153,13 @@ export interface CloudProvider {
     region: string,
     options?: CloudCallOptions,
   ): Promise<CloudVmSize[]>;
+  // Resource SKUs: the region's VM sizes with their capabilities and restrictions.
+  listVmSkus(
+    credentials: CloudCredentials,
+    subscriptionId: string,
+    region: string,
+    options?: CloudCallOptions,
+  ): Promise<CloudVmSku[]>;
   // One call for up to 50 resources of one subscription, region and type.
   getMetricBatch(
     credentials: CloudCredentials,

@@ -15,6 +15,8 @@ import { InventoryRepository } from '../modules/inventory/inventory.repository';
 import { InventoryService } from '../modules/inventory/inventory.service';
 import { MetricsRepository } from '../modules/metrics/metrics.repository';
 import { MetricsService } from '../modules/metrics/metrics.service';
+import { PricingRepository } from '../modules/pricing/pricing.repository';
+import { PricingService } from '../modules/pricing/pricing.service';
 import { ResourcesRepository } from '../modules/resources/resources.repository';
 import { ResourcesService } from '../modules/resources/resources.service';
 import { TenantRepository } from '../modules/tenants/tenant.repository';
@@ -61,6 +63,7 @@ export function createCloudServices({ config, secrets, database, queue, now }: C
       now,
     ),
     resources: new ResourcesService(new ResourcesRepository(database.db), now),
+    pricing: new PricingService(new PricingRepository(database.db), tenants, cloudProvider, now),
     automation: createAutomation({ database, queue, now }, tenants, cloudProvider, activity),
   };
 }

@@ -12,11 +12,14 @@ export const metricsCollectJob = { name: 'metrics-collect', payload: tenantJobPa
 export const metricsCollectAllJob = { name: 'metrics-collect-all', payload: emptyJobPayload };
 export const metricsBackfillJob = { name: 'metrics-backfill', payload: tenantJobPayload };
 export const metricsPurgeJob = { name: 'metrics-purge', payload: emptyJobPayload };
+export const pricingRefreshJob = { name: 'pricing-refresh', payload: emptyJobPayload };
+export const recommendationsAnalyseJob = { name: 'recommendations-analyse', payload: tenantJobPayload };
 
 export interface CloudWorkQueue {
   enqueueInventorySync(tenantId: string): Promise<void>;
   enqueueMetricsCollection(tenantId: string): Promise<void>;
   enqueueMetricsBackfill(tenantId: string): Promise<void>;
+  enqueueRecommendationsAnalysis(tenantId: string): Promise<void>;
 }
 
 // One queued job per tenant and kind at a time (stately queues keyed by tenant): a schedule that
@@ -34,5 +37,9 @@ export class PgBossCloudWorkQueue implements CloudWorkQueue {
 
   async enqueueMetricsBackfill(tenantId: string): Promise<void> {
     await this.queue.send(metricsBackfillJob, { tenantId }, { singletonKey: tenantId });
+  }
+
+  async enqueueRecommendationsAnalysis(tenantId: string): Promise<void> {
+    await this.queue.send(recommendationsAnalyseJob, { tenantId }, { singletonKey: tenantId });
   }
 }

@@ -4,7 +4,7 @@ import type { Container } from '../container';
 import { automationDispatchJob, automationGuardJob } from './automation-jobs.job';
 import { createAutomationExecuteJob } from './automation-execute.job';
 import { createAutomationDispatchJob, createAutomationGuardJob } from './automation-schedule.job';
-import { inventorySyncAllJob, metricsCollectAllJob, metricsPurgeJob } from './cloud-work';
+import { inventorySyncAllJob, metricsCollectAllJob, metricsPurgeJob, pricingRefreshJob } from './cloud-work';
 import type { JobDefinition, ScheduledJob } from './queue';
 import { createInventorySyncAllJob } from './inventory-sync-all.job';
 import { createInventorySyncJob } from './inventory-sync.job';
@@ -12,6 +12,7 @@ import { createMetricsBackfillJob } from './metrics-backfill.job';
 import { createMetricsCollectAllJob } from './metrics-collect-all.job';
 import { createMetricsCollectJob } from './metrics-collect.job';
 import { createMetricsPurgeJob } from './metrics-purge.job';
+import { createPricingRefreshJob } from './pricing-refresh.job';
 import { createPurgeExpiredJob, purgeExpiredJob } from './purge-expired.job';
 import { sendEmailJob } from './send-email.job';
 import { sendPasswordResetJob } from './send-password-reset.job';
@@ -33,6 +34,7 @@ function createCloudJobs(container: Container): JobDefinition<z.ZodType>[] {
     createMetricsCollectAllJob(container),
     createMetricsBackfillJob(container),
     createMetricsPurgeJob(container),
+    createPricingRefreshJob(container),
     createAutomationExecuteJob(container),
     createAutomationDispatchJob(container),
     createAutomationGuardJob(container),
@@ -44,6 +46,7 @@ export const scheduledJobs: ScheduledJob[] = [
   { name: inventorySyncAllJob.name, cron: '*/15 * * * *' },
   { name: metricsCollectAllJob.name, cron: '*/5 * * * *' },
   { name: metricsPurgeJob.name, cron: '41 * * * *' },
+  { name: pricingRefreshJob.name, cron: '23 4 * * *' },
   { name: automationDispatchJob.name, cron: '* * * * *' },
   { name: automationGuardJob.name, cron: '*/5 * * * *' },
 ];

@@ -34,6 +34,7 @@ import type {
   CloudSubscription,
   CloudVirtualMachineState,
   CloudVmSize,
+  CloudVmSku,
   MetricAggregation,
   MetricBatch,
   MetricSeries,
@@ -42,6 +43,7 @@ import type {
   RetailPriceQuery,
 } from '../cloud-provider';
 import { CloudError } from '../cloud-provider';
+import { readVmSkus, readVmRequirements, type VirtualMachineModel } from './azure-catalog';
 import { toCloudError } from './azure-errors';
 import { readOperationStatus, readVirtualMachine, submitPowerAction, submitResize } from './azure-writes';
 
@@ -155,6 +157,7 @@ export class AzureGateway implements CloudProvider {
           region: (resource.location ?? '').toLowerCase(),
           sku: machine?.properties?.hardwareProfile?.vmSize ?? resource.sku?.name ?? null,
           powerState: isVirtualMachine ? readPowerState(machine?.properties?.instanceView?.statuses) : null,
+          ...(isVirtualMachine ? { vmRequirements: readVmRequirements(machine?.properties) } : {}),
         });
       }
       return resources;
@@ -177,6 +180,23 @@ export class AzureGateway implements CloudProvider {
         maxDataDisks: size.maxDataDiskCount ?? 0,
       }));
     });
+  }
+
+  async listVmSkus(
+    credentials: CloudCredentials,
+    subscriptionId: string,
+    region: string,
+    options?: CloudCallOptions,
+  ): Promise<CloudVmSku[]> {
+    return this.run(`Listing VM sizes of ${region}`, options, (abortSignal) =>
+      readVmSkus(
+        this.getComputeClient(credentials, subscriptionId),
+        this.config.resourceManagerUrl,
+        subscriptionId,
+        region,
+        abortSignal,
+      ),
+    );
   }
 
   async getMetricBatch(
@@ -454,7 +474,7 @@ interface GenericResourceItem {
 
 interface VirtualMachineItem {
   id?: string;
-  properties?: {
+  properties?: VirtualMachineModel & {
     hardwareProfile?: { vmSize?: string };
     instanceView?: { statuses?: { code?: string }[] };
   };
