@@ -6,6 +6,7 @@ import {
   readWeight,
   requireApiVersion,
 } from './arm/arm.access';
+import { registerAuthorizationRoutes } from './arm/authorization.routes';
 import { registerComputeRoutes } from './arm/compute.routes';
 import { registerPlatformRoutes } from './arm/platform.routes';
 import { registerResourceManagerRoutes } from './arm/resource-manager.routes';
@@ -72,6 +73,7 @@ export function createRequestHandler(
   registerResourceManagerRoutes(armRouter, services, readCaller);
   registerComputeRoutes(armRouter, services);
   registerPlatformRoutes(armRouter, services);
+  registerAuthorizationRoutes(armRouter, services, readCaller);
 
   async function dispatch(router: Router, context: RequestContext, onMissing: () => void): Promise<void> {
     const match = router.match(context.method, context.segments);
