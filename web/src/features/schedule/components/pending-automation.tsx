@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
+import { ZodError } from 'zod';
 import {
   backToPendingAutomationText,
   loadErrorText,
@@ -28,9 +29,11 @@ import '../../../components/data-views.css';
 // The detail view lives in the URL, so it can be opened directly and the browser's back button works.
 const resourceParam = 'resourceId';
 
-// SPEC §8: the status text, else the message, else 'Unknown error occurred'.
+// SPEC §8: the status text, else the message, else 'Unknown error occurred'. An answer of neither shape
+// SPEC allows has no message worth showing (a validator's dump), so it is the unknown error.
 function describeScheduleError(error: Error): string {
-  return loadErrorText(error instanceof ApiError ? error.statusText || error.message : error.message);
+  if (error instanceof ApiError) return loadErrorText(error.statusText || error.message);
+  return loadErrorText(error instanceof ZodError ? undefined : error.message);
 }
 
 function ScheduleLoadFailure({ error }: { error: Error }) {

@@ -1,0 +1,224 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AutomationLogEntry, Recommendation } from '@cloudtrim/contracts/recommendations';
+import type { AutomationResource } from '@cloudtrim/contracts/resources';
+import { createQueryClient } from '../lib/query-client';
+import { AutomationResourceList } from './automation-resource-list';
+import { automationModalCloseDelayMs } from './automation-modal';
+
+const resourceId = '/subscriptions/s-1/resourceGroups/rg 1/providers/Microsoft.Compute/virtualMachines/vm-1';
+
+const resource: AutomationResource = {
+  ResourceName: 'vm-1',
+  ResourceCategory: 'Compute',
+  SubCategory: 'Virtual Machine',
+  ResourceId: resourceId,
+  Automated: 0,
+  MaintenanceWindow: 3,
+  PredictionMethod: 'cloudtrim-forecast',
+  PredictionMethodFriendlyShortText: 'Cloudtrim forecast',
+  TenantId: '1',
+  SubscriptionName: 'Production',
+  ResourceGroup: 'rg 1',
+};
+
+const recommendation: Recommendation = {
+  Id: 11,
+  ResourceId: resourceId,
+  FriendlyName: 'vm-1',
+  When: '2026-11-20T09:30:00.000Z',
+  PredictionMethod: 'cloudtrim-forecast',
+  Recommendation: 'Resize vm-1 to Standard_D2s_v5',
+  Memo: null,
+  AnnualCostSavings: 980.5,
+};
+
+const logEntry: AutomationLogEntry = {
+  ResourceId: resourceId,
+  FriendlyName: 'vm-1',
+  When: '2026-11-21T03:00:00.000Z',
+  PredictionMethod: 'cloudtrim-forecast',
+  Action: 'Resized from Standard_D4s_v5 to Standard_D2s_v5',
+};
+
+function answer(status: number, body: unknown, statusText = ''): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    statusText,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+let automationLog: AutomationLogEntry[];
+let updateAnswer: () => Promise<Response>;
+let fetchMock: ReturnType<typeof vi.fn>;
+
+function renderList(listed: AutomationResource = resource) {
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <AutomationResourceList resources={[listed]} invalidates={['resource-search']} />
+    </QueryClientProvider>,
+  );
+}
+
+function calls(): { path: string; method: string; body: unknown }[] {
+  return fetchMock.mock.calls.map(([url, init]) => ({
+    path: String(url),
+    method: init?.method ?? 'GET',
+    body: init?.body,
+  }));
+}
+
+function openAutomationModal(): HTMLElement {
+  fireEvent.click(screen.getByRole('button', { name: /^Automation: / }));
+  return screen.getByRole('dialog');
+}
+
+beforeEach(() => {
+  localStorage.setItem('token', 'a-session-token');
+  automationLog = [logEntry];
+  updateAnswer = async () => answer(200, { message: 'Automation settings have been updated' });
+  fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+    const parsed = new URL(url, 'http://localhost');
+    if (init?.method === 'PUT' && parsed.pathname.startsWith('/api/v1/resource/')) return updateAnswer();
+    if (parsed.pathname === '/api/v1/log/recommendation') return answer(200, { Data: [recommendation] });
+    if (parsed.pathname === '/api/v1/log/automation') return answer(200, { Data: automationLog });
+    return answer(404, { message: 'unexpected call' });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
+
+describe('<AutomationResourceList> automation modal', () => {
+  it('opens on the resource’s saved state and window, and sends them as a query with no body', async () => {
+    renderList();
+    const dialog = openAutomationModal();
+    expect(within(dialog).getByRole('heading', { name: 'Automation for vm-1' })).toBeTruthy();
+    expect(
+      within(dialog)
+        .getAllByRole('radio')
+        .map((radio) => `${radio.parentElement?.textContent}:${String((radio as HTMLInputElement).checked)}`),
+    ).toEqual(['Automate:false', 'Recommend Only:true', 'No Change:false']);
+    expect((within(dialog).getByLabelText('Maintenance window') as HTMLSelectElement).value).toBe('3');
+
+    fireEvent.click(within(dialog).getByLabelText('Automate'));
+    fireEvent.change(within(dialog).getByLabelText('Maintenance window'), { target: { value: '22' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Update' }));
+
+    expect(await within(dialog).findByText('Automation settings have been updated')).toBeTruthy();
+    const put = calls().find((call) => call.method === 'PUT');
+    expect(put).toEqual({
+      path: '/api/v1/resource/subscriptions/s-1/resourceGroups/rg%201/providers/Microsoft.Compute/virtualMachines/vm-1?automated=1&maintenanceWindow=22',
+      method: 'PUT',
+      body: undefined,
+    });
+  });
+
+  it('offers the 24 UTC hours as one-hour windows', () => {
+    renderList();
+    const dialog = openAutomationModal();
+    const options = within(within(dialog).getByLabelText('Maintenance window')).getAllByRole('option');
+    expect(options).toHaveLength(25);
+    expect(options[1]?.textContent).toBe('00:00 - 01:00 UTC');
+    expect(options[24]?.textContent).toBe('23:00 - 00:00 UTC');
+  });
+
+  it('disables Update for No Change without a maintenance time, and while saving', async () => {
+    renderList({ ...resource, MaintenanceWindow: null });
+    const dialog = openAutomationModal();
+    const update = within(dialog).getByRole('button', { name: 'Update' });
+    expect(update.hasAttribute('disabled')).toBe(false);
+
+    fireEvent.click(within(dialog).getByLabelText('No Change'));
+    expect(update.hasAttribute('disabled')).toBe(true);
+
+    fireEvent.change(within(dialog).getByLabelText('Maintenance window'), { target: { value: '0' } });
+    expect(update.hasAttribute('disabled')).toBe(false);
+
+    let release: () => void = () => {};
+    updateAnswer = () =>
+      new Promise((resolve) => {
+        release = () => resolve(answer(200, { message: 'ok' }));
+      });
+    fireEvent.click(update);
+    await waitFor(() => expect(within(dialog).getByText('Saving')).toBeTruthy());
+    const saving = within(dialog).getByText('Saving').closest('button')!;
+    expect(saving.hasAttribute('disabled')).toBe(true);
+    release();
+    expect(await within(dialog).findByText('Automation settings have been updated')).toBeTruthy();
+  });
+
+  it('closes about 2.5 s after a successful update', async () => {
+    renderList();
+    const dialog = openAutomationModal();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Update' }));
+    await within(dialog).findByText('Automation settings have been updated');
+    const shownAt = Date.now();
+
+    await new Promise((resolve) => setTimeout(resolve, automationModalCloseDelayMs - 500));
+    expect(screen.queryByRole('dialog')).not.toBeNull();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 2000 });
+    expect(Date.now() - shownAt).toBeGreaterThanOrEqual(automationModalCloseDelayMs - 50);
+  });
+
+  it('Cancel restores the original values and sends nothing', () => {
+    renderList();
+    let dialog = openAutomationModal();
+    fireEvent.click(within(dialog).getByLabelText('No Change'));
+    fireEvent.change(within(dialog).getByLabelText('Maintenance window'), { target: { value: '' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+    dialog = openAutomationModal();
+    expect((within(dialog).getByLabelText('Recommend Only') as HTMLInputElement).checked).toBe(true);
+    expect((within(dialog).getByLabelText('Maintenance window') as HTMLSelectElement).value).toBe('3');
+    expect(calls().some((call) => call.method === 'PUT')).toBe(false);
+  });
+
+  it('shows SPEC’s failure text when the update fails, and stays open', async () => {
+    updateAnswer = async () => answer(500, { message: 'boom' }, 'Internal Server Error');
+    renderList();
+    const dialog = openAutomationModal();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Update' }));
+    expect(
+      await within(dialog).findByText('There was an error in updating automation settings'),
+    ).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Update' }).hasAttribute('disabled')).toBe(false);
+  });
+});
+
+describe('<AutomationResourceList> LOGS modal', () => {
+  it('opens on the Recommendations tab for that resource, and Automation Logs lists its log', async () => {
+    renderList();
+    fireEvent.click(screen.getByRole('button', { name: 'LOGS for vm-1' }));
+    const dialog = screen.getByRole('dialog');
+    expect(within(dialog).getByRole('tab', { name: 'Recommendations' }).getAttribute('aria-selected')).toBe(
+      'true',
+    );
+    expect(await within(dialog).findByText('Resize vm-1 to Standard_D2s_v5')).toBeTruthy();
+    expect(within(dialog).getByText('$980.50')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'APPLY NOW' })).toBeTruthy();
+
+    fireEvent.click(within(dialog).getByRole('tab', { name: 'Automation Logs' }));
+    expect(await within(dialog).findByText('Resized from Standard_D4s_v5 to Standard_D2s_v5')).toBeTruthy();
+    const query = `?${new URLSearchParams({ resourceId }).toString()}`;
+    expect(calls().map((call) => call.path)).toEqual([
+      `/api/v1/log/recommendation${query}`,
+      `/api/v1/log/automation${query}`,
+    ]);
+  });
+
+  it('says so when the resource has no automation logs', async () => {
+    automationLog = [];
+    renderList();
+    fireEvent.click(screen.getByRole('button', { name: 'LOGS for vm-1' }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('tab', { name: 'Automation Logs' }));
+    expect(await screen.findByText('No automation logs right now, check back later.')).toBeTruthy();
+  });
+});
