@@ -12,8 +12,10 @@ export function createAutomationExecuteJob(
     concurrency: 16,
     pollingIntervalSeconds: 1,
     retryLimit: 5,
-    retryDelaySeconds: 15,
+    retryDelaySeconds: 5,
     expireInSeconds: 3 * 60 * 60,
+    // A worker killed mid-change gives its job back within seconds; the next run resumes the change.
+    heartbeatSeconds: 10,
     handle: async ({ changeId }) => {
       await container.automation.executor.execute(changeId);
     },

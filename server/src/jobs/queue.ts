@@ -15,6 +15,9 @@ export interface JobDefinition<Payload extends z.ZodType> {
   // Jobs of this queue run side by side in each worker process (per-tenant work must not queue
   // behind one slow tenant).
   concurrency?: number;
+  // A worker sends a heartbeat this often (at least 10 s); a job whose worker died (SIGKILL, lost
+  // host) is failed and retried once it lapses, rather than when the job's whole expiry has passed.
+  heartbeatSeconds?: number;
   // 'stately' with a singletonKey keeps at most one queued and one running job per key.
   policy?: 'standard' | 'stately';
   handle(payload: z.infer<Payload>): Promise<void>;
@@ -46,6 +49,9 @@ export class JobQueue {
       schema: 'pgboss',
       supervise: !isSendOnly,
       schedule: !isSendOnly,
+      // The pass that fails jobs whose heartbeat lapsed runs this often (pg-boss's default is 60 s).
+      superviseIntervalSeconds: 10,
+      monitorIntervalSeconds: 10,
     });
     this.boss.on('error', (error) => this.log.error({ err: error }, 'job queue error'));
   }
@@ -61,6 +67,7 @@ export class JobQueue {
         retryDelay: definition.retryDelaySeconds ?? 10,
         retryBackoff: true,
         expireInSeconds: definition.expireInSeconds ?? 300,
+        ...(definition.heartbeatSeconds ? { heartbeatSeconds: definition.heartbeatSeconds } : {}),
       });
     }
   }
