@@ -5,7 +5,14 @@ import { scheduleResponseSchema } from '@cloudtrim/contracts/schedule';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/database';
-import { recommendations, resources, scheduledChanges, tenants } from '../../db/schema';
+import {
+  metricPoints,
+  metrics,
+  recommendations,
+  resources,
+  scheduledChanges,
+  tenants,
+} from '../../db/schema';
 import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
 
@@ -313,5 +320,78 @@ describe('refusals', () => {
     expect(response.json().message).toContain('Virtual Machine Contributor');
     expect(await changesOf(resource.id)).toEqual([]);
     await db.update(tenants).set({ canWrite: null }).where(eq(tenants.id, readerTenantId));
+  });
+});
+
+describe('the rollback guard', () => {
+  it('restores the previous size at once when the load on the new size rises, and holds the recommendation', async () => {
+    const resource = await pickRunningVm();
+    const previousSize = readVm(resource.armId).size.name;
+    const target = pickTargetSize(resource, true);
+    const id = await insertRecommendation(resource, { targetSize: target });
+    expect((await apply(ownerToken, 'now', id)).statusCode).toBe(200);
+    const [change] = await changesOf(resource.id);
+    await context.container.automation.executor.execute(change!.id);
+    expect(readVm(resource.armId).size.name).toBe(target);
+    expect(await context.container.automation.guard.checkGuardedChanges()).toBe(0);
+
+    // Three hours on the new size, the last two and a half of them above 90% CPU.
+    const resizedAt = new Date(Date.now() - 3 * 60 * 60 * 1000);
+    await db
+      .update(scheduledChanges)
+      .set({ completedAt: resizedAt })
+      .where(eq(scheduledChanges.id, change!.id));
+    const [metric] = await db
+      .insert(metrics)
+      .values({ resourceId: resource.id, name: 'Percentage CPU', unit: 'Percent' })
+      .onConflictDoUpdate({ target: [metrics.resourceId, metrics.name], set: { unit: 'Percent' } })
+      .returning({ id: metrics.id });
+    await db.delete(metricPoints).where(eq(metricPoints.metricId, metric!.id));
+    await db.insert(metricPoints).values(
+      Array.from({ length: 180 }, (_, minute) => ({
+        metricId: metric!.id,
+        time: new Date(resizedAt.getTime() + minute * 60_000),
+        value: minute < 30 ? 40 : 93,
+      })),
+    );
+
+    expect(await context.container.automation.guard.checkGuardedChanges()).toBe(1);
+    expect(await context.container.automation.guard.checkGuardedChanges()).toBe(0);
+    const rollback = (await changesOf(resource.id)).find((row) => row.kind === 'rollback');
+    expect(rollback).toMatchObject({
+      origin: 'guard',
+      state: 'claimed',
+      previousSize: target,
+      newSize: previousSize,
+    });
+    await context.container.automation.executor.execute(rollback!.id);
+    expect(readVm(resource.armId)).toMatchObject({ size: { name: previousSize }, powerState: 'running' });
+
+    const [stored] = await db.select().from(resources).where(eq(resources.id, resource.id));
+    const heldDays = (stored!.recommendationsHeldUntil!.getTime() - Date.now()) / (24 * 60 * 60 * 1000);
+    expect(heldDays).toBeGreaterThan(29.9);
+    expect(heldDays).toBeLessThanOrEqual(30);
+    const [recommendation] = await db.select().from(recommendations).where(eq(recommendations.id, id));
+    expect(recommendation!.status).toBe('held');
+    const log = await readLog(resource.armId);
+    expect(log).toContain(`Guard: CPU above 80% for 2 h on ${target}; restoring ${previousSize}`);
+    expect(log.at(-1)).toBe(`Rolled back from ${target} to ${previousSize}`);
+  });
+});
+
+describe('automated resources', () => {
+  it('plans open recommendations of Automated resources at their window, once', async () => {
+    const resource = await pickRunningVm();
+    await db
+      .update(resources)
+      .set({ automated: 1, maintenanceWindow: 5 })
+      .where(eq(resources.id, resource.id));
+    const id = await insertRecommendation(resource, { targetSize: pickTargetSize(resource, true) });
+    expect(await context.container.automation.service.planAutomatedResources(tenantId)).toBe(1);
+    expect(await context.container.automation.service.planAutomatedResources(tenantId)).toBe(0);
+    const [planned, ...others] = await changesOf(resource.id);
+    expect(others).toEqual([]);
+    expect(planned).toMatchObject({ recommendationId: id, origin: 'automated', state: 'planned' });
+    expect(planned!.changeAt.getUTCHours()).toBe(5);
   });
 });
