@@ -171,8 +171,9 @@ for (const method of predictionMethodIds) {
       scoringSizes.find((option) => option.name === size)!,
     ]),
   );
-  // Advisor has no guard; ours run with the one the decisions declare.
-  for (const isGuarded of method === 'advisor-p95' ? [false] : [true, false]) {
+  // Every method with the guard the decisions declare (as the judge runs them) and without it (as
+  // Advisor runs: nothing takes a resize back), so the guard's share of the result shows.
+  for (const isGuarded of [true, false]) {
     const score = scoreFleet(futures, decided, scoringSizes, isGuarded ? guard : null);
     rows.push([
       `${method}${isGuarded ? ' + guard' : ''}${method === defaultMethod && isGuarded ? ' (default)' : ''}`,
@@ -182,7 +183,7 @@ for (const method of predictionMethodIds) {
       `${percent(score.worstAddedOverloadShare)} (${score.worstVm})`,
       String(score.resizedDown),
       `${score.rollbacks} (${percent(score.resizedDown === 0 ? 0 : score.rollbacks / score.resizedDown)})`,
-      isGuarded || method === 'advisor-p95' ? (args['no-flips'] ? '-' : countFlips(method)) : '',
+      isGuarded ? (args['no-flips'] ? '-' : countFlips(method)) : '',
     ]);
   }
 }

@@ -85,6 +85,14 @@ describe('analyseVm', () => {
     expect(resizeOf(input)?.targetSize).toBe('Standard_D8s_v5');
   });
 
+  it('follows a load that dropped to a new level two days ago, where a 7-day rule still sees the old one', () => {
+    // 9.6 busy vCPUs for 12 days, then 1.6: a regime change, not a quiet weekend (the same weekdays a
+    // week earlier were busy).
+    const input = buildInput(14, (hour) => (hour < 12 * 24 ? 60 : 10));
+    expect(resizeOf(input)?.targetSize).toBe('Standard_D2s_v5');
+    expect(resizeOf(input, 'advisor-p95')).toBeUndefined();
+  });
+
   it('carries spikes that recur every day, where a P95 rule would cut them off', () => {
     // 1.3 busy vCPUs, 9.6 for one hour a day: 4% of the hours, under the P95 Advisor looks at.
     const input = buildInput(14, (hour) => (hour % 24 === 3 ? 60 : 8));

@@ -78,6 +78,7 @@ export function chooseSize(
     if (previous && carriesNeed(previous, steady)) return previous;
     return candidates.find((size) => carriesNeed(size, need));
   }
-  const roomier = candidates.find((size) => isSettled(size, downsizeBand));
+  // The first proposal takes the cheapest fit; a later one moves down only past the band.
+  const roomier = candidates.find((size) => isSettled(size, previous ? downsizeBand : 0));
   return roomier && roomier.price.hourlyPrice < base.price.hourlyPrice ? roomier : base;
 }

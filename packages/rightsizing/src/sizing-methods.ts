@@ -4,7 +4,7 @@
 import type { Demand } from './demand';
 import { stepsPerDay } from './demand';
 import type { PredictionMethodId } from './prediction-methods';
-import { maximum, mean, quantile, weightedQuantile } from './statistics';
+import { maximum, mean, quantile } from './statistics';
 
 export interface SizingNeed {
   method: PredictionMethodId;
@@ -40,12 +40,18 @@ export const sizingConfig = {
     targetQuantile: 0.995,
     cpuThresholdPct: 90,
     memoryThresholdPct: 85,
-    // Recent days weigh more: a regime change shows within a day or two, not weeks.
-    halfLifeDays: 1,
-    steadyHalfLifeDays: 7,
-    // Rolling origins for the margin: forecast from the days before, judge on the days after.
+    // The forecast looks at the last week: one whole weekly cycle, so every hour of the week the VM
+    // has (a Monday batch, a quiet weekend) counts once, as it stood most recently.
+    windowDays: 7,
+    // A regime change down: the last days all sit under this share of the days before them and of
+    // the same weekdays a week earlier (so a quiet weekend is not one). Then only the days since count.
+    regimeDropRatio: 0.5,
+    regimeMinimumDays: 2,
+    regimeBeforeDays: 3,
+    // Rolling origins for the margin: every day from the 7th, forecast from the days before and judge
+    // on the week after.
     firstOriginDays: 7,
-    originEveryDays: 2,
+    originEveryDays: 1,
     judgeDays: 7,
     // The margin corrects a bias, not noise: the forecast is grown by the smallest ratio of what came
     // to what it said at the VM's rolling origins, so only a forecast that was too low every time
@@ -84,8 +90,9 @@ export function sizeByAdvisorRule(demand: Demand): SizingNeed {
   };
 }
 
-// Cloudtrim's method: the demand of the next 14 days at the service level's quantile, weighted to
-// the recent past, grown by the error this same forecast would have made on the VM's own history.
+// Cloudtrim's method: the demand of the next 14 days at the service level's quantile, read from the
+// last week or the days since the load dropped to a new level, grown by the error this same forecast
+// would have made on the VM's own history.
 export function sizeByForecast(demand: Demand, to = demand.steps): SizingNeed {
   const config = sizingConfig.forecast;
   const cpu = forecastWithMargin(demand.cpuVcpus, demand, to);
@@ -98,12 +105,11 @@ export function sizeByForecast(demand: Demand, to = demand.steps): SizingNeed {
     cpuThresholdPct: config.cpuThresholdPct,
     memoryLoad: memory ? memory.level * memory.margin : null,
     memoryThresholdPct: config.memoryThresholdPct,
+    // The long memory for hysteresis: the same quantile over the whole lookback.
     steady: () => ({
-      cpuLoad:
-        forecastLevel(demand.cpuVcpus, stepsPerDay(demand), to, config.steadyHalfLifeDays) * cpu.margin,
+      cpuLoad: quantile(demand.cpuVcpus, config.targetQuantile, 0, to) * cpu.margin,
       memoryLoad: demand.memoryPeakGiB
-        ? forecastLevel(demand.memoryPeakGiB, stepsPerDay(demand), to, config.steadyHalfLifeDays) *
-          memory!.margin
+        ? quantile(demand.memoryPeakGiB, config.targetQuantile, 0, to) * memory!.margin
         : null,
     }),
     observed:
@@ -121,10 +127,14 @@ interface Forecast {
 function forecastWithMargin(series: Float64Array, demand: Demand, to: number): Forecast {
   const config = sizingConfig.forecast;
   const perDay = stepsPerDay(demand);
-  const level = forecastLevel(series, perDay, to);
+  // Days are counted back from `to`, so the origins below, whole days earlier, share them.
+  const daily = measureDailyQuantiles(series, perDay, to);
+  const level = forecastLevel(series, perDay, to, daily);
   const ratios: number[] = [];
-  for (let origin = config.firstOriginDays * perDay; origin < to; origin += config.originEveryDays * perDay) {
-    const predicted = forecastLevel(series, perDay, origin);
+  const originEvery = config.originEveryDays * perDay;
+  for (let origin = to - originEvery; origin >= config.firstOriginDays * perDay; origin -= originEvery) {
+    const daysBefore = daily.length - (to - origin) / perDay;
+    const predicted = forecastLevel(series, perDay, origin, daily.subarray(0, daysBefore));
     const actual = quantile(
       series,
       config.targetQuantile,
@@ -140,34 +150,50 @@ function forecastWithMargin(series: Float64Array, demand: Demand, to: number): F
   return { level, margin: Math.min(config.maxMargin, Math.max(1, learnt, ratios.length > 0 ? 1 : fallback)) };
 }
 
-// The level the next days will reach: the larger of the recent past (recency-weighted quantile) and
-// what recurred a week apart (a step counts at the lower of its value and the value one week
-// earlier, so a weekly batch seen twice is kept while a one-off spike is not).
-function forecastLevel(
-  series: Float64Array,
-  perDay: number,
-  to: number,
-  halfLifeDays: number = sizingConfig.forecast.halfLifeDays,
-): number {
+// Each whole day's quantile, the last day ending at `to`.
+function measureDailyQuantiles(series: Float64Array, perDay: number, to: number): Float64Array {
+  const days = Math.floor(to / perDay);
+  const daily = new Float64Array(days);
+  for (let day = 0; day < days; day += 1) {
+    const dayEnd = to - (days - 1 - day) * perDay;
+    daily[day] = quantile(series, sizingConfig.forecast.targetQuantile, dayEnd - perDay, dayEnd);
+  }
+  return daily;
+}
+
+// The level the next 14 days will reach: the service level's quantile over the last week, or over
+// the days since the load dropped to a new level. A rise needs no detection: it is in the last
+// week's top readings already.
+function forecastLevel(series: Float64Array, perDay: number, to: number, daily: Float64Array): number {
   const config = sizingConfig.forecast;
-  const weights = new Float64Array(to);
-  const decayPerStep = Math.log(2) / (halfLifeDays * perDay);
-  const decay = Math.exp(-decayPerStep);
-  let weight = 1;
-  for (let step = to - 1; step >= 0; step -= 1) {
-    weights[step] = weight;
-    weight *= decay;
+  const regimeDays = daily.length - findRegimeStart(daily);
+  const from = to - Math.min(regimeDays, config.windowDays) * perDay;
+  return quantile(series, config.targetQuantile, Math.max(0, from), to);
+}
+
+// The day the current regime started, from the daily quantiles: the day after which every day
+// stays under `regimeDropRatio` of each of the days just before and of the same days a week
+// earlier (so a quiet weekend is not a regime). 0 when the load has not dropped.
+function findRegimeStart(daily: Float64Array): number {
+  const config = sizingConfig.forecast;
+  const days = daily.length;
+  const lowestDay = Math.max(config.regimeBeforeDays, days - config.windowDays);
+  for (let day = days - config.regimeMinimumDays; day >= lowestDay; day -= 1) {
+    const after = maximum(daily, day, days);
+    const before = minimum(daily, day - config.regimeBeforeDays, day);
+    const weekEarlier = day >= 7 ? minimum(daily, day - 7, days - 7) : Number.POSITIVE_INFINITY;
+    if (after < config.regimeDropRatio * before && after < config.regimeDropRatio * weekEarlier) return day;
   }
-  const recent = weightedQuantile(series, weights, config.targetQuantile, 0, to);
-  const week = 7 * perDay;
-  if (to < 2 * week) return recent;
-  const recurring = new Float64Array(week);
-  for (let offset = 0; offset < week; offset += 1) {
-    const step = to - week + offset;
-    recurring[offset] = Math.min(series[step]!, series[step - week]!);
+  return 0;
+}
+
+function minimum(values: Float64Array, from: number, to: number): number {
+  let lowest = Number.NaN;
+  for (let index = from; index < to; index += 1) {
+    const value = values[index]!;
+    if (!Number.isNaN(value) && !(value >= lowest)) lowest = value;
   }
-  const weekly = quantile(recurring, config.targetQuantile);
-  return Number.isNaN(weekly) ? recent : Math.max(recent, weekly);
+  return lowest;
 }
 
 function maxOfBuckets(

@@ -1,11 +1,36 @@
 // Small numeric helpers over typed arrays; NaN marks a missing reading and is skipped everywhere.
 
-// The q-quantile (0..1) of the readings, by the nearest rank; NaN when there are none.
+// The q-quantile (0..1) of the readings, by the nearest rank; NaN when there are none. The engine
+// mostly asks for high quantiles (P95, P99.5), a few readings from the top: those are picked in one
+// pass without copying or sorting the series.
 export function quantile(values: ArrayLike<number>, q: number, from = 0, to = values.length): number {
+  const count = countPresent(values, from, to);
+  if (count === 0) return Number.NaN;
+  const rank = Math.min(count - 1, Math.max(0, Math.ceil(q * count) - 1));
+  if (count - 1 - rank < topBuffer.length) return selectFromTop(values, count - 1 - rank, from, to);
   const present = collectPresent(values, from, to);
-  if (present.length === 0) return Number.NaN;
   present.sort();
-  return present[Math.min(present.length - 1, Math.max(0, Math.ceil(q * present.length) - 1))]!;
+  return present[rank]!;
+}
+
+// Scratch for selectFromTop, reused across calls (no allocation per quantile).
+const topBuffer = new Float64Array(64);
+
+// The reading with `fromTop` readings above it: keeps the highest fromTop + 1, largest first.
+function selectFromTop(values: ArrayLike<number>, fromTop: number, from: number, to: number): number {
+  const size = fromTop + 1;
+  let filled = 0;
+  for (let index = from; index < to; index += 1) {
+    const value = values[index]!;
+    if (Number.isNaN(value) || (filled === size && value <= topBuffer[size - 1]!)) continue;
+    let slot = filled < size ? filled++ : size - 1;
+    while (slot > 0 && topBuffer[slot - 1]! < value) {
+      topBuffer[slot] = topBuffer[slot - 1]!;
+      slot -= 1;
+    }
+    topBuffer[slot] = value;
+  }
+  return topBuffer[size - 1]!;
 }
 
 // The q-quantile where each reading counts with its weight (recent readings weigh more): the
