@@ -34,6 +34,7 @@ import { passwordRoutes } from './modules/password/password.routes';
 import { signupRoutes } from './modules/signup/signup.routes';
 import { teamRoutes } from './modules/team/team.routes';
 import { registerAuthentication } from './plugins/authenticate';
+import { refuseNulText } from './plugins/refuse-nul-text';
 
 export interface BuildAppOptions {
   // The process's logger (createLogger), so request logs share its redactions; none by default.
@@ -53,7 +54,7 @@ export async function buildApp(
     genReqId: () => crypto.randomUUID(),
     disableRequestLogging: false,
   }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(refuseNulText(validatorCompiler));
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);
   acceptEmptyJsonBody(app);
