@@ -1,4 +1,5 @@
 import { findRegion, type VirtualMachineSize } from '../catalog/sku.catalog';
+import { hashToUnit } from '../fleet/noise.hash';
 import type {
   AppServicePlanRecord,
   Fleet,
@@ -96,7 +97,44 @@ export function describeGenericResource(resource: FleetResource) {
   }
 }
 
+export interface MachineHardware {
+  readonly osType: 'Linux' | 'Windows';
+  readonly osDiskType: 'Premium_LRS' | 'StandardSSD_LRS';
+  readonly dataDiskTypes: readonly ('Premium_LRS' | 'StandardSSD_LRS')[];
+  readonly nicCount: number;
+  readonly isAcceleratedNetworkingEnabled: boolean;
+}
+
+/**
+ * What a machine was built with, drawn from its id's hash (stable across restarts and resizes, and
+ * no draw taken from the fleet's generator): about one in five runs Windows; data disks, a second
+ * NIC, premium disks and accelerated networking vary, within what its first size allows.
+ */
+export function readMachineHardware(machine: VirtualMachineRecord): MachineHardware {
+  const firstSize = machine.sizeHistory[0]?.size ?? readCurrentSize(machine);
+  const draw = (stream: number) => hashToUnit(machine.streamKey, 0x5eed, stream);
+  const dataDiskCount = Math.min(firstSize.maxDataDisks, [0, 0, 0, 1, 1, 2, 4][Math.floor(draw(1) * 7)] ?? 0);
+  const isPremium = firstSize.isPremiumIoSupported && draw(2) < 0.55;
+  const diskType = isPremium ? 'Premium_LRS' : 'StandardSSD_LRS';
+  return {
+    osType: draw(0) < 0.2 ? 'Windows' : 'Linux',
+    osDiskType: diskType,
+    dataDiskTypes: Array.from({ length: dataDiskCount }, () => diskType),
+    nicCount: firstSize.maxNetworkInterfaces >= 2 && draw(3) < 0.1 ? 2 : 1,
+    isAcceleratedNetworkingEnabled: firstSize.isAcceleratedNetworkingEnabled && draw(4) < 0.5,
+  };
+}
+
 function describeImage(machine: VirtualMachineRecord) {
+  if (readMachineHardware(machine).osType === 'Windows') {
+    return {
+      publisher: 'MicrosoftWindowsServer',
+      offer: 'WindowsServer',
+      sku: '2022-datacenter-azure-edition',
+      version: 'latest',
+      exactVersion: '20348.2762.241009',
+    };
+  }
   const isJammy = machine.imageSku.startsWith('22');
   return {
     publisher: 'Canonical',
@@ -127,10 +165,11 @@ export function describeInstanceView(fleet: Fleet, machine: VirtualMachineRecord
   const power = (pending && transitionalStatus[pending.kind]) || settledStatus[powerState];
   const isRunning = powerState === 'running' && !pending;
   const image = describeImage(machine);
+  const isWindows = readMachineHardware(machine).osType === 'Windows';
   return {
     computerName: machine.name,
-    osName: 'ubuntu',
-    osVersion: image.exactVersion.slice(0, 5),
+    osName: isWindows ? 'Windows Server 2022 Datacenter Azure Edition' : 'ubuntu',
+    osVersion: isWindows ? '10.0.20348.2762' : image.exactVersion.slice(0, 5),
     ...(isRunning
       ? {
           vmAgent: {
@@ -183,6 +222,10 @@ export function describeVirtualMachine(
 ) {
   const groupId = machine.id.slice(0, machine.id.toLowerCase().indexOf('/providers/'));
   const osDiskName = fleet.readOsDiskName(machine);
+  const hardware = readMachineHardware(machine);
+  const nicNames = Array.from({ length: hardware.nicCount }, (_, index) =>
+    index === 0 ? `${machine.name}-nic` : `${machine.name}-nic-${index + 1}`,
+  );
   return {
     name: machine.name,
     id: machine.id,
@@ -195,29 +238,52 @@ export function describeVirtualMachine(
       storageProfile: {
         imageReference: describeImage(machine),
         osDisk: {
-          osType: 'Linux',
+          osType: hardware.osType,
           name: osDiskName,
           createOption: 'FromImage',
           caching: 'ReadWrite',
           managedDisk: {
-            storageAccountType: 'Premium_LRS',
+            storageAccountType: hardware.osDiskType,
             id: `${groupId}/providers/Microsoft.Compute/disks/${osDiskName}`,
           },
           deleteOption: 'Delete',
-          diskSizeGB: 30,
+          diskSizeGB: hardware.osType === 'Windows' ? 127 : 30,
         },
-        dataDisks: [],
+        dataDisks: hardware.dataDiskTypes.map((storageAccountType, lun) => ({
+          lun,
+          name: `${machine.name}-data-${lun}`,
+          createOption: 'Empty',
+          caching: 'None',
+          managedDisk: {
+            storageAccountType,
+            id: `${groupId}/providers/Microsoft.Compute/disks/${machine.name}-data-${lun}`,
+          },
+          deleteOption: 'Detach',
+          diskSizeGB: 256,
+          toBeDetached: false,
+        })),
         diskControllerType: 'SCSI',
       },
       osProfile: {
         computerName: machine.name,
         adminUsername: 'azureuser',
-        linuxConfiguration: {
-          disablePasswordAuthentication: true,
-          provisionVMAgent: true,
-          patchSettings: { patchMode: 'ImageDefault', assessmentMode: 'ImageDefault' },
-          enableVMAgentPlatformUpdates: false,
-        },
+        ...(hardware.osType === 'Windows'
+          ? {
+              windowsConfiguration: {
+                provisionVMAgent: true,
+                enableAutomaticUpdates: true,
+                patchSettings: { patchMode: 'AutomaticByOS', assessmentMode: 'ImageDefault' },
+                enableVMAgentPlatformUpdates: false,
+              },
+            }
+          : {
+              linuxConfiguration: {
+                disablePasswordAuthentication: true,
+                provisionVMAgent: true,
+                patchSettings: { patchMode: 'ImageDefault', assessmentMode: 'ImageDefault' },
+                enableVMAgentPlatformUpdates: false,
+              },
+            }),
         secrets: [],
         allowExtensionOperations: true,
         requireGuestProvisionSignal: true,
@@ -226,13 +292,23 @@ export function describeVirtualMachine(
         uefiSettings: { secureBootEnabled: true, vTpmEnabled: true },
         securityType: 'TrustedLaunch',
       },
+      // As for a VM created with networkApiVersion: the NICs are listed and described inline, so the
+      // model says whether accelerated networking is on.
       networkProfile: {
-        networkInterfaces: [
-          {
-            id: `${groupId}/providers/Microsoft.Network/networkInterfaces/${machine.name}-nic`,
-            properties: { deleteOption: 'Delete' },
+        networkApiVersion: '2022-11-01',
+        networkInterfaces: nicNames.map((nicName, index) => ({
+          id: `${groupId}/providers/Microsoft.Network/networkInterfaces/${nicName}`,
+          properties: { primary: index === 0, deleteOption: 'Delete' },
+        })),
+        networkInterfaceConfigurations: nicNames.map((nicName, index) => ({
+          name: nicName,
+          properties: {
+            primary: index === 0,
+            deleteOption: 'Delete',
+            enableAcceleratedNetworking: hardware.isAcceleratedNetworkingEnabled,
+            ipConfigurations: [{ name: 'ipconfig1', properties: { primary: true } }],
           },
-        ],
+        })),
       },
       diagnosticsProfile: { bootDiagnostics: { enabled: true } },
       provisioningState: readPendingOperation(machine) ? 'Updating' : 'Succeeded',

@@ -1,3 +1,5 @@
+import { readMachineHardware } from '@cloudtrim/azure-emulator/arm/arm.views';
+import { generateFleet } from '@cloudtrim/azure-emulator/fleet/fleet.generator';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
@@ -115,6 +117,53 @@ describe('inventory sync', () => {
       'Microsoft.Sql/servers/databases': ['cpu_percent', 'storage_percent'],
       'Microsoft.Web/serverfarms': ['CpuPercentage', 'MemoryPercentage'],
     });
+  });
+
+  it('records what sizing must respect for each virtual machine, as the emulator built it', async () => {
+    const result = await context.container.database.db.execute<{
+      arm_id: string;
+      type: string;
+      os_type: string | null;
+      data_disk_count: number | null;
+      nic_count: number | null;
+      has_premium_disk: boolean | null;
+      has_accelerated_networking: boolean | null;
+    }>(sql`
+      select arm_id, type, os_type, data_disk_count, nic_count, has_premium_disk, has_accelerated_networking
+      from resource where tenant_id = ${tenantId}::uuid`);
+    const machines = result.rows.filter((row) => row.type === 'Microsoft.Compute/virtualMachines');
+    expect(machines.length).toBeGreaterThan(0);
+    for (const row of machines) {
+      const hardware = readMachineHardware(context.emulator.fleet.requireVirtualMachine(row.arm_id));
+      expect(row).toMatchObject({
+        os_type: hardware.osType,
+        data_disk_count: hardware.dataDiskTypes.length,
+        nic_count: hardware.nicCount,
+        has_premium_disk: hardware.osDiskType === 'Premium_LRS',
+        has_accelerated_networking: hardware.isAcceleratedNetworkingEnabled,
+      });
+    }
+    for (const row of result.rows.filter((item) => item.type !== 'Microsoft.Compute/virtualMachines')) {
+      expect(row).toMatchObject({
+        os_type: null,
+        data_disk_count: null,
+        nic_count: null,
+        has_premium_disk: null,
+      });
+    }
+  });
+
+  it('varies the requirements across a larger fleet: Windows, data disks, premium, accelerated networking', () => {
+    const fleet = generateFleet({ fleetSize: 400, seed: 42 });
+    const hardware = fleet.virtualMachines.map(readMachineHardware);
+    const windowsShare = hardware.filter((item) => item.osType === 'Windows').length / hardware.length;
+    expect(windowsShare).toBeGreaterThan(0.1);
+    expect(windowsShare).toBeLessThan(0.3);
+    expect(hardware.some((item) => item.dataDiskTypes.length >= 2)).toBe(true);
+    expect(hardware.some((item) => item.osDiskType === 'StandardSSD_LRS')).toBe(true);
+    expect(hardware.some((item) => item.isAcceleratedNetworkingEnabled)).toBe(true);
+    expect(hardware.some((item) => !item.isAcceleratedNetworkingEnabled)).toBe(true);
+    expect(hardware.some((item) => item.nicCount === 2)).toBe(true);
   });
 
   it("keeps a user's automation and active hours across syncs and follows a deallocated machine", async () => {

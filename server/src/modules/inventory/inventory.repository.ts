@@ -15,6 +15,12 @@ export interface InventoryResource {
   region: string;
   sku: string | null;
   powerState: string | null;
+  // Virtual machines only (null otherwise, or where Azure does not say): what sizing must respect.
+  osType: 'Linux' | 'Windows' | null;
+  dataDiskCount: number | null;
+  nicCount: number | null;
+  hasPremiumDisk: boolean | null;
+  hasAcceleratedNetworking: boolean | null;
 }
 
 export interface SubscriptionRow {
@@ -99,7 +105,8 @@ export class InventoryRepository {
         const result = await transaction.execute<{ inserted: number }>(sql`
           with upserted as (
             insert into resource (tenant_id, subscription_id, arm_id, name, type, category, subcategory,
-                                  resource_group, region, sku, power_state, last_read)
+                                  resource_group, region, sku, power_state, os_type, data_disk_count,
+                                  nic_count, has_premium_disk, has_accelerated_networking, last_read)
             select ${tenantId}::uuid, ${subscriptionRowId}::uuid, listed.*, ${readAt.toISOString()}::timestamptz
             from unnest(
               ${sql.param(chunk.map((resource) => resource.armId))}::text[],
@@ -110,7 +117,12 @@ export class InventoryRepository {
               ${sql.param(chunk.map((resource) => resource.resourceGroup))}::text[],
               ${sql.param(chunk.map((resource) => resource.region))}::text[],
               ${sql.param(chunk.map((resource) => resource.sku))}::text[],
-              ${sql.param(chunk.map((resource) => resource.powerState))}::text[]
+              ${sql.param(chunk.map((resource) => resource.powerState))}::text[],
+              ${sql.param(chunk.map((resource) => resource.osType))}::text[],
+              ${sql.param(chunk.map((resource) => resource.dataDiskCount))}::smallint[],
+              ${sql.param(chunk.map((resource) => resource.nicCount))}::smallint[],
+              ${sql.param(chunk.map((resource) => resource.hasPremiumDisk))}::boolean[],
+              ${sql.param(chunk.map((resource) => resource.hasAcceleratedNetworking))}::boolean[]
             ) as listed
             on conflict (tenant_id, lower(arm_id)) do update set
               subscription_id = excluded.subscription_id,
@@ -123,6 +135,11 @@ export class InventoryRepository {
               region = excluded.region,
               sku = excluded.sku,
               power_state = excluded.power_state,
+              os_type = excluded.os_type,
+              data_disk_count = excluded.data_disk_count,
+              nic_count = excluded.nic_count,
+              has_premium_disk = excluded.has_premium_disk,
+              has_accelerated_networking = excluded.has_accelerated_networking,
               last_read = excluded.last_read
             returning (xmax = 0) as is_inserted
           )

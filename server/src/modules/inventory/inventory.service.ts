@@ -89,6 +89,12 @@ export class InventoryService {
         }
       }
       await this.inventory.ensureMetrics(tenantId, metricDefinitions);
+      await this.tenants.refreshWriteAccess(
+        tenant,
+        credentials,
+        rows.map((subscription) => subscription.subscriptionId),
+        options,
+      );
       if (summary.failures.length > 0) {
         await this.tenants.recordSyncFailure(tenantId, summary.failures.join('; '), this.now());
       } else {
@@ -132,5 +138,10 @@ function toInventoryResource(resource: CloudResource): InventoryResource {
     region: resource.region,
     sku: resource.sku,
     powerState: resource.powerState,
+    osType: resource.vmRequirements?.osType ?? null,
+    dataDiskCount: resource.vmRequirements?.dataDiskCount ?? null,
+    nicCount: resource.vmRequirements?.nicCount ?? null,
+    hasPremiumDisk: resource.vmRequirements?.hasPremiumDisk ?? null,
+    hasAcceleratedNetworking: resource.vmRequirements?.hasAcceleratedNetworking ?? null,
   };
 }
