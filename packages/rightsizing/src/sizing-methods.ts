@@ -29,10 +29,14 @@ export const sizingConfig = {
     // Advisor aggregates to 30 minutes, taking the highest of the averages within each.
     bucketMinutes: 30,
     cpuQuantile: 0.95,
+    // Advisor's published targets after the resize: user-facing workloads P95 CPU ≤ 40% and P100
+    // memory ≤ 60%; the others P95 CPU ≤ 80% and P100 memory ≤ 80%.
     userFacingCpuThresholdPct: 40,
+    userFacingMemoryThresholdPct: 60,
     otherCpuThresholdPct: 80,
-    memoryThresholdPct: 70,
-    // Share of a day's hour-of-day variation that marks a workload as user-facing (it follows people).
+    otherMemoryThresholdPct: 80,
+    // Share of the load's variation that follows the time of day, on the 30-minute buckets, that
+    // marks a workload as user-facing (it rises and falls with people's day).
     userFacingDailyShare: 0.5,
   },
   forecast: {
@@ -70,22 +74,24 @@ export const sizingConfig = {
 export function sizeByAdvisorRule(demand: Demand): SizingNeed {
   const config = sizingConfig.advisor;
   const from = Math.max(0, demand.steps - config.lookbackDays * stepsPerDay(demand));
-  const isUserFacing = measureDailyShare(demand, from) >= config.userFacingDailyShare;
-  const cpuP95 = quantile(
-    maxOfBuckets(demand.cpuVcpus, from, demand.stepMinutes, config.bucketMinutes),
-    config.cpuQuantile,
-  );
+  const perBucket = Math.max(1, Math.round(config.bucketMinutes / demand.stepMinutes));
+  const buckets = maxOfBuckets(demand.cpuVcpus, from, perBucket);
+  const bucketMinutes = perBucket * demand.stepMinutes;
+  const bucketsStartMs = demand.startMs + from * demand.stepMinutes * 60_000;
+  const isUserFacing =
+    measureDailyShare(buckets, bucketMinutes, bucketsStartMs) >= config.userFacingDailyShare;
+  const cpuP95 = quantile(buckets, config.cpuQuantile);
   const memoryPeak = demand.memoryPeakGiB ? maximum(demand.memoryPeakGiB, from) : Number.NaN;
+  const cpuThresholdPct = isUserFacing ? config.userFacingCpuThresholdPct : config.otherCpuThresholdPct;
   return {
     method: 'advisor-p95',
     cpuLoad: cpuP95,
-    cpuThresholdPct: isUserFacing ? config.userFacingCpuThresholdPct : config.otherCpuThresholdPct,
+    cpuThresholdPct,
     memoryLoad: Number.isNaN(memoryPeak) ? null : memoryPeak,
-    memoryThresholdPct: config.memoryThresholdPct,
+    memoryThresholdPct: isUserFacing ? config.userFacingMemoryThresholdPct : config.otherMemoryThresholdPct,
     observed:
       `P95 CPU over ${config.lookbackDays} days: ${formatVcpus(cpuP95)} busy ` +
-      `(${isUserFacing ? 'user-facing' : 'not user-facing'} workload, so ≤ ` +
-      `${isUserFacing ? config.userFacingCpuThresholdPct : config.otherCpuThresholdPct}% after resize)`,
+      `(${isUserFacing ? 'user-facing' : 'not user-facing'} workload, so ≤ ${cpuThresholdPct}% after resize)`,
     confidence: coverage(demand.cpuVcpus, from),
   };
 }
@@ -196,13 +202,8 @@ function minimum(values: Float64Array, from: number, to: number): number {
   return lowest;
 }
 
-function maxOfBuckets(
-  series: Float64Array,
-  from: number,
-  stepMinutes: number,
-  bucketMinutes: number,
-): Float64Array {
-  const perBucket = Math.max(1, Math.round(bucketMinutes / stepMinutes));
+// Advisor's aggregation: the highest of the averages within each bucket of `perBucket` steps.
+function maxOfBuckets(series: Float64Array, from: number, perBucket: number): Float64Array {
   const buckets = new Float64Array(Math.ceil((series.length - from) / perBucket));
   for (let bucket = 0; bucket < buckets.length; bucket += 1) {
     const start = from + bucket * perBucket;
@@ -211,27 +212,29 @@ function maxOfBuckets(
   return buckets;
 }
 
-// How much of the load's variation follows the hour of the day (0..1): people-driven workloads
-// rise and fall with the working day.
-export function measureDailyShare(demand: Demand, from = 0): number {
-  const hourOfDay = (step: number) =>
-    Math.floor(((demand.startMs + step * demand.stepMinutes * 60_000) / 3_600_000) % 24);
-  const sums = new Float64Array(24);
-  const counts = new Float64Array(24);
-  for (let step = from; step < demand.steps; step += 1) {
-    const value = demand.cpuVcpus[step]!;
+// How much of the load's variation follows the time of day (0..1), on Advisor's 30-minute buckets
+// (the 5-minute noise would hide the cycle): people-driven workloads rise and fall with the working
+// day, which is what Advisor's user-facing test looks for.
+export function measureDailyShare(buckets: Float64Array, bucketMinutes: number, startMs: number): number {
+  const perDay = Math.max(1, Math.round(1440 / bucketMinutes));
+  const firstSlot = Math.floor(startMs / (bucketMinutes * 60_000)) % perDay;
+  const sums = new Float64Array(perDay);
+  const counts = new Float64Array(perDay);
+  for (let bucket = 0; bucket < buckets.length; bucket += 1) {
+    const value = buckets[bucket]!;
     if (Number.isNaN(value)) continue;
-    sums[hourOfDay(step)] = sums[hourOfDay(step)]! + value;
-    counts[hourOfDay(step)] = counts[hourOfDay(step)]! + 1;
+    const slot = (firstSlot + bucket) % perDay;
+    sums[slot] = sums[slot]! + value;
+    counts[slot] = counts[slot]! + 1;
   }
-  const overall = mean(demand.cpuVcpus, from);
+  const overall = mean(buckets);
   let explained = 0;
   let total = 0;
-  for (let step = from; step < demand.steps; step += 1) {
-    const value = demand.cpuVcpus[step]!;
+  for (let bucket = 0; bucket < buckets.length; bucket += 1) {
+    const value = buckets[bucket]!;
     if (Number.isNaN(value)) continue;
-    const hourMean = sums[hourOfDay(step)]! / counts[hourOfDay(step)]!;
-    explained += (hourMean - overall) ** 2;
+    const slot = (firstSlot + bucket) % perDay;
+    explained += (sums[slot]! / counts[slot]! - overall) ** 2;
     total += (value - overall) ** 2;
   }
   return total === 0 ? 0 : explained / total;
