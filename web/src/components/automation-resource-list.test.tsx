@@ -71,9 +71,10 @@ function calls(): { path: string; method: string; body: unknown }[] {
   }));
 }
 
-function openAutomationModal(): HTMLElement {
+// The modal is a chunk of its own, loaded on first opening.
+async function openAutomationModal(): Promise<HTMLElement> {
   fireEvent.click(screen.getByRole('button', { name: /^Automation: / }));
-  return screen.getByRole('dialog');
+  return screen.findByRole('dialog');
 }
 
 beforeEach(() => {
@@ -99,7 +100,7 @@ afterEach(() => {
 describe('<AutomationResourceList> automation modal', () => {
   it('opens on the resource’s saved state and window, and sends them as a query with no body', async () => {
     renderList();
-    const dialog = openAutomationModal();
+    const dialog = await openAutomationModal();
     expect(within(dialog).getByRole('heading', { name: 'Automation for vm-1' })).toBeTruthy();
     expect(
       within(dialog)
@@ -121,9 +122,9 @@ describe('<AutomationResourceList> automation modal', () => {
     });
   });
 
-  it('offers the 24 UTC hours as one-hour windows', () => {
+  it('offers the 24 UTC hours as one-hour windows', async () => {
     renderList();
-    const dialog = openAutomationModal();
+    const dialog = await openAutomationModal();
     const options = within(within(dialog).getByLabelText('Maintenance window')).getAllByRole('option');
     expect(options).toHaveLength(25);
     expect(options[1]?.textContent).toBe('00:00 - 01:00 UTC');
@@ -132,7 +133,7 @@ describe('<AutomationResourceList> automation modal', () => {
 
   it('disables Update for No Change without a maintenance time, and while saving', async () => {
     renderList({ ...resource, MaintenanceWindow: null });
-    const dialog = openAutomationModal();
+    const dialog = await openAutomationModal();
     const update = within(dialog).getByRole('button', { name: 'Update' });
     expect(update.hasAttribute('disabled')).toBe(false);
 
@@ -157,7 +158,7 @@ describe('<AutomationResourceList> automation modal', () => {
 
   it('closes about 2.5 s after a successful update', async () => {
     renderList();
-    const dialog = openAutomationModal();
+    const dialog = await openAutomationModal();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Update' }));
     await within(dialog).findByText('Automation settings have been updated');
     const shownAt = Date.now();
@@ -168,14 +169,14 @@ describe('<AutomationResourceList> automation modal', () => {
     expect(Date.now() - shownAt).toBeGreaterThanOrEqual(automationModalCloseDelayMs - 50);
   });
 
-  it('Cancel restores the original values and sends nothing', () => {
+  it('Cancel restores the original values and sends nothing', async () => {
     renderList();
-    let dialog = openAutomationModal();
+    let dialog = await openAutomationModal();
     fireEvent.click(within(dialog).getByLabelText('No Change'));
     fireEvent.change(within(dialog).getByLabelText('Maintenance window'), { target: { value: '' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
 
-    dialog = openAutomationModal();
+    dialog = await openAutomationModal();
     expect((within(dialog).getByLabelText('Recommend Only') as HTMLInputElement).checked).toBe(true);
     expect((within(dialog).getByLabelText('Maintenance window') as HTMLSelectElement).value).toBe('3');
     expect(calls().some((call) => call.method === 'PUT')).toBe(false);
@@ -184,7 +185,7 @@ describe('<AutomationResourceList> automation modal', () => {
   it('shows SPEC’s failure text when the update fails, and stays open', async () => {
     updateAnswer = async () => answer(500, { message: 'boom' }, 'Internal Server Error');
     renderList();
-    const dialog = openAutomationModal();
+    const dialog = await openAutomationModal();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Update' }));
     expect(
       await within(dialog).findByText('There was an error in updating automation settings'),
@@ -197,7 +198,7 @@ describe('<AutomationResourceList> LOGS modal', () => {
   it('opens on the Recommendations tab for that resource, and Automation Logs lists its log', async () => {
     renderList();
     fireEvent.click(screen.getByRole('button', { name: 'LOGS for vm-1' }));
-    const dialog = screen.getByRole('dialog');
+    const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByRole('tab', { name: 'Recommendations' }).getAttribute('aria-selected')).toBe(
       'true',
     );
@@ -218,7 +219,7 @@ describe('<AutomationResourceList> LOGS modal', () => {
     automationLog = [];
     renderList();
     fireEvent.click(screen.getByRole('button', { name: 'LOGS for vm-1' }));
-    fireEvent.click(within(screen.getByRole('dialog')).getByRole('tab', { name: 'Automation Logs' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('tab', { name: 'Automation Logs' }));
     expect(await screen.findByText('No automation logs right now, check back later.')).toBeTruthy();
   });
 });

@@ -1,14 +1,19 @@
-import { Fragment, useState } from 'react';
+import { Fragment, lazy, Suspense, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
 import { automationLabels } from '@cloudtrim/contracts/automation';
 import type { AutomationResource } from '@cloudtrim/contracts/resources';
 import { resourceTableMediaQuery, useMediaQuery } from '../lib/use-media-query';
-import { AutomationModal } from './automation-modal';
 import { MetricsPanel } from './metrics-panel';
-import { ResourceLogsModal } from './resource-logs-modal';
 import './data-views.css';
+
+// The search (in the shell's first load) shows this list; its modals, the recommendation list and
+// the charts behind them are fetched the first time one opens.
+const AutomationModal = lazy(async () => ({ default: (await import('./automation-modal')).AutomationModal }));
+const ResourceLogsModal = lazy(async () => ({
+  default: (await import('./resource-logs-modal')).ResourceLogsModal,
+}));
 
 // SPEC's "Resource list with metrics (automation view)".
 const columnCount = 6;
@@ -235,22 +240,24 @@ export function AutomationResourceList({ resources, invalidates }: AutomationRes
     <>
       {isWide ? <ResourceTable {...viewProps} /> : <ResourceCards {...viewProps} />}
       {/* Mounted only while open, so each opening starts from the resource's saved values. */}
-      {openModal?.kind === 'automation' ? (
-        <AutomationModal
-          resource={openModal.resource}
-          isShown
-          onHide={onHideModal}
-          invalidates={invalidates}
-        />
-      ) : null}
-      {openModal?.kind === 'logs' ? (
-        <ResourceLogsModal
-          resourceId={openModal.resource.ResourceId}
-          resourceName={openModal.resource.ResourceName}
-          isShown
-          onHide={onHideModal}
-        />
-      ) : null}
+      <Suspense fallback={null}>
+        {openModal?.kind === 'automation' ? (
+          <AutomationModal
+            resource={openModal.resource}
+            isShown
+            onHide={onHideModal}
+            invalidates={invalidates}
+          />
+        ) : null}
+        {openModal?.kind === 'logs' ? (
+          <ResourceLogsModal
+            resourceId={openModal.resource.ResourceId}
+            resourceName={openModal.resource.ResourceName}
+            isShown
+            onHide={onHideModal}
+          />
+        ) : null}
+      </Suspense>
     </>
   );
 }
