@@ -27,9 +27,9 @@ function createTarget(overrides: Partial<CollectionTarget> = {}): CollectionTarg
 }
 
 describe('planMinuteWindow', () => {
-  it('starts a first collection one schedule period (five minutes) back, reading primary aggregations', () => {
+  it("starts a first collection an hour back, the metric panel's window, reading primary aggregations", () => {
     const window = planMinuteWindow(createTarget(), virtualMachines, end)!;
-    expect(window.start.toISOString()).toBe('2026-03-02T10:15:00.000Z');
+    expect(window.start.toISOString()).toBe('2026-03-02T09:20:00.000Z');
     expect(window.end).toEqual(end);
     expect(window.interval).toBe('PT1M');
     expect(window.metricNames).toHaveLength(6);

@@ -6,8 +6,9 @@ import type { CollectionTarget, HourlyAggregates, MinutePoints } from './metrics
 
 export const minuteMs = 60_000;
 export const hourMs = 60 * minuteMs;
-// A resource collected for the first time starts one schedule period (five minutes) back…
-const firstWindowMs = 5 * minuteMs;
+// A resource collected for the first time starts an hour back, so a newly connected tenant's charts
+// show the metric panel's whole window (the last 60 minutes at 1-minute grain) at once…
+const firstWindowMs = hourMs;
 // …and one that fell behind catches up an hour per cycle, from at most six hours back.
 const maxWindowMs = hourMs;
 const maxCatchUpMs = 6 * hourMs;
