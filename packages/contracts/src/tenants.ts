@@ -13,7 +13,9 @@ export const tenantIdSchema = createGuidSchema('Tenant id');
 
 // GET api/v1/tenant. The secret itself never leaves the server: only whether one is stored.
 // LastSync and ResourceCount are ours, not SPEC's: when the inventory was last read and how much of it
-// there is, so a user can tell a healthy but empty tenant from one that has never synced.
+// there is, so a user can tell a healthy but empty tenant from one that has never synced. CanWrite is ours
+// too: 1 when the service principal may resize, start and deallocate VMs (Virtual Machine Contributor), 0
+// when it can only read (Status then says which role to grant), null until Azure has said.
 export const tenantSchema = z.object({
   Id: z.guid(),
   FriendlyName: z.string(),
@@ -26,6 +28,7 @@ export const tenantSchema = z.object({
   Active: z.number().int(),
   LastSync: isoDateTimeSchema.nullable(),
   ResourceCount: z.number().int().min(0),
+  CanWrite: z.union([z.literal(0), z.literal(1)]).nullable(),
 });
 export type Tenant = z.infer<typeof tenantSchema>;
 

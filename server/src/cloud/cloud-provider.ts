@@ -139,9 +139,22 @@ export interface CloudOperationStatus {
   error?: string;
 }
 
+// Whether the principal may resize, start and deallocate the subscription's virtual machines.
+export interface CloudWriteAccess {
+  canWrite: boolean;
+  // The RBAC actions no role assignment grants, e.g. 'Microsoft.Compute/virtualMachines/write'.
+  missingActions: string[];
+}
+
 export interface CloudProvider {
   // Signs in and lists the subscriptions the principal can read; the credentials check of "add tenant".
   listSubscriptions(credentials: CloudCredentials, options?: CloudCallOptions): Promise<CloudSubscription[]>;
+  // The principal's own permissions on a subscription (Reader alone cannot change a VM).
+  readWriteAccess(
+    credentials: CloudCredentials,
+    subscriptionId: string,
+    options?: CloudCallOptions,
+  ): Promise<CloudWriteAccess>;
   listResources(
     credentials: CloudCredentials,
     subscriptionId: string,

@@ -35,6 +35,7 @@ import type {
   CloudVirtualMachineState,
   CloudVmSize,
   CloudVmSku,
+  CloudWriteAccess,
   MetricAggregation,
   MetricBatch,
   MetricSeries,
@@ -45,6 +46,7 @@ import type {
 import { CloudError } from '../cloud-provider';
 import { readVmSkus, readVmRequirements, type VirtualMachineModel } from './azure-catalog';
 import { toCloudError } from './azure-errors';
+import { readVirtualMachineWriteAccess } from './azure-permissions';
 import { readOperationStatus, readVirtualMachine, submitPowerAction, submitResize } from './azure-writes';
 
 // The SDK's retry policy waits out Retry-After on 429 and 503 (its throttling strategy) and backs
@@ -115,6 +117,21 @@ export class AzureGateway implements CloudProvider {
       });
       return subscriptions;
     });
+  }
+
+  async readWriteAccess(
+    credentials: CloudCredentials,
+    subscriptionId: string,
+    options?: CloudCallOptions,
+  ): Promise<CloudWriteAccess> {
+    return this.run(`Reading the permissions on subscription ${subscriptionId}`, options, (abortSignal) =>
+      readVirtualMachineWriteAccess(
+        this.getResourceClient(credentials, subscriptionId),
+        this.config.resourceManagerUrl,
+        subscriptionId,
+        abortSignal,
+      ),
+    );
   }
 
   async listResources(

@@ -17,6 +17,7 @@ export interface TenantSummary {
   isActive: boolean;
   lastSyncAt: Date | null;
   resourceCount: number;
+  canWrite: boolean | null;
 }
 
 export interface NewTenant {
@@ -25,6 +26,8 @@ export interface NewTenant {
   azureTenantId: string;
   applicationId: string;
   encryptedSecret: string;
+  // Null when the principal's permissions could not be read; a sync tries again.
+  canWrite: boolean | null;
   subscriptions: { subscriptionId: string; displayName: string; state: string }[];
 }
 
@@ -46,6 +49,7 @@ export class TenantRepository {
         isActive: tenants.isActive,
         lastSyncAt: tenants.lastSyncAt,
         resourceCount: tenants.resourceCount,
+        canWrite: tenants.canWrite,
       })
       .from(tenants)
       .where(eq(tenants.teamId, teamId))
@@ -81,6 +85,7 @@ export class TenantRepository {
           azureTenantId: tenant.azureTenantId,
           applicationId: tenant.applicationId,
           encryptedSecret: tenant.encryptedSecret,
+          canWrite: tenant.canWrite,
           status: 'Pending',
         })
         .onConflictDoNothing()
@@ -111,6 +116,16 @@ export class TenantRepository {
         await setTimeout(50 * attempt);
       }
     }
+  }
+
+  // True when the value changed (so the change is said once in Recent Activity).
+  async updateCanWrite(id: string, canWrite: boolean): Promise<boolean> {
+    const changed = await this.db
+      .update(tenants)
+      .set({ canWrite })
+      .where(and(eq(tenants.id, id), sql`${tenants.canWrite} is distinct from ${canWrite}`))
+      .returning({ id: tenants.id });
+    return changed.length > 0;
   }
 
   async recordSyncResult(

@@ -1,6 +1,6 @@
 import { tenantAddedText, tenantExistsText, tenantNotAuthenticatedText } from '@cloudtrim/contracts/messages';
 import { tenantsResponseSchema, type AddTenantRequest } from '@cloudtrim/contracts/tenants';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   connectTenant,
@@ -9,7 +9,14 @@ import {
   type CloudTestContext,
 } from '../../../test/azure-emulator';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
-import { tenantNoSubscriptionsText } from './tenants.service';
+import { tenants as tenantTable } from '../../db/schema';
+import { HttpError } from '../../lib/http-errors';
+import {
+  tenantAddedReadOnlyText,
+  tenantNoSubscriptionsText,
+  tenantReadOnlyStatus,
+  tenantReadOnlyText,
+} from './tenants.service';
 
 let context: CloudTestContext;
 let owner: TestUser;
@@ -59,6 +66,7 @@ describe('POST /api/v1/tenant', () => {
       Active: 1,
       LastSync: null,
       ResourceCount: 0,
+      CanWrite: 1,
     });
     expect(JSON.stringify(tenant)).not.toContain(request.ServicePrincipalSecret);
     const queued = await countRows(
@@ -224,5 +232,87 @@ describe('DELETE /api/v1/tenant/{id}', () => {
     expect(await context.container.metrics.backfillTenant(tenant!.Id)).toBeUndefined();
     // The other team's tenant is untouched.
     expect(await getTenants(strangerToken)).toHaveLength(1);
+  });
+});
+
+describe('a tenant whose service principal can only read', () => {
+  let reader: TestUser;
+  let readerToken: string;
+
+  beforeAll(async () => {
+    reader = await createUser(context);
+    readerToken = await logIn(context, reader);
+  });
+
+  const readActivity = async (teamId: string) =>
+    (await context.container.activity.listEntries(teamId, 0)).map((entry) => entry.LogText);
+
+  const rejectionOf = async (tenantId: string) => {
+    try {
+      await context.container.tenants.assertCanWrite(tenantId);
+      return undefined;
+    } catch (error) {
+      return error;
+    }
+  };
+
+  it('is found out when added: told in the answer, shown on the tenant, said in Recent Activity', async () => {
+    const response = await postTenant(
+      readerToken,
+      createTenantRequest(context.emulator, 1, 1, 'Fabrikam Read'),
+    );
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ message: tenantAddedReadOnlyText('Fabrikam Read') });
+    expect(response.json().message).toContain('Virtual Machine Contributor');
+    const [added] = await getTenants(readerToken);
+    expect(added).toMatchObject({ Status: 'Pending', CanWrite: 0 });
+
+    await context.container.inventory.syncTenant(added!.Id);
+    const [synced] = await getTenants(readerToken);
+    // Reading works, so it is healthy; its Status says what to grant instead of 'OK'.
+    expect(synced).toMatchObject({ Status: tenantReadOnlyStatus, Healthy: 1, CanWrite: 0 });
+    expect(synced!.ResourceCount).toBeGreaterThan(0);
+    const readOnlyLines = (await readActivity(reader.teamId)).filter((text) =>
+      text.includes('can only read'),
+    );
+    // Said once: the sync found what the add already knew.
+    expect(readOnlyLines).toEqual([
+      'Tenant "Fabrikam Read" can only read: grant its service principal the Virtual Machine Contributor role to apply recommendations',
+    ]);
+  });
+
+  it('answers a clear 403 naming the role to whoever would change a VM of it', async () => {
+    const [tenant] = await getTenants(readerToken);
+    const rejection = await rejectionOf(tenant!.Id);
+    expect(rejection).toBeInstanceOf(HttpError);
+    expect(rejection).toMatchObject({ statusCode: 403, message: tenantReadOnlyText });
+    expect(tenantReadOnlyText).toContain('Virtual Machine Contributor');
+
+    const [writer] = await getTenants(strangerToken);
+    expect(writer).toMatchObject({ CanWrite: 1 });
+    expect(await rejectionOf(writer!.Id)).toBeUndefined();
+    expect(await rejectionOf('0b9e3a4c-1111-4222-8333-944455556666')).toMatchObject({ statusCode: 404 });
+  });
+
+  it('is found out again by each sync, when a role is taken away or granted', async () => {
+    const { db } = context.container.database;
+    const [tenant] = await getTenants(readerToken);
+    // As if the principal had held the role when it was added, and lost it since.
+    await db.update(tenantTable).set({ canWrite: true }).where(eq(tenantTable.id, tenant!.Id));
+    expect((await getTenants(readerToken))[0]).toMatchObject({ Status: 'OK', CanWrite: 1 });
+    await context.container.inventory.syncTenant(tenant!.Id);
+    expect((await getTenants(readerToken))[0]).toMatchObject({ Status: tenantReadOnlyStatus, CanWrite: 0 });
+    expect((await readActivity(reader.teamId)).filter((text) => text.includes('can only read'))).toHaveLength(
+      2,
+    );
+
+    // And the other way: the stranger's principal holds the role, whatever was stored before.
+    const [writer] = await getTenants(strangerToken);
+    await db.update(tenantTable).set({ canWrite: false }).where(eq(tenantTable.id, writer!.Id));
+    await context.container.inventory.syncTenant(writer!.Id);
+    expect((await getTenants(strangerToken))[0]).toMatchObject({ Status: 'OK', CanWrite: 1 });
+    expect(await readActivity(stranger.teamId)).toContain(
+      'Tenant "Fabrikam" may now change virtual machines (Virtual Machine Contributor)',
+    );
   });
 });

@@ -1,16 +1,33 @@
 import type { AddTenantRequest, Tenant } from '@cloudtrim/contracts/tenants';
 import { addTenantRequestSchema, tenantOkStatus } from '@cloudtrim/contracts/tenants';
 import { tenantAddedText, tenantExistsText, tenantNotAuthenticatedText } from '@cloudtrim/contracts/messages';
-import type { CloudCredentials, CloudProvider, CloudSubscription } from '../../cloud/cloud-provider';
+import type {
+  CloudCallOptions,
+  CloudCredentials,
+  CloudProvider,
+  CloudSubscription,
+} from '../../cloud/cloud-provider';
 import { isCloudError } from '../../cloud/cloud-provider';
 import type { CloudWorkQueue } from '../../jobs/cloud-work';
-import { badRequest, conflict, HttpError, notFound } from '../../lib/http-errors';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../../lib/http-errors';
 import type { SecretBox } from '../../lib/secret-box';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
 import type { TenantRepository, TenantRow } from './tenant.repository';
 
 export const tenantNoSubscriptionsText =
   'The service principal signed in but can read no subscription. Grant it the Reader role on at least one subscription and try again.';
+
+// The role that lets a principal resize, start and deallocate VMs, named wherever it is missing.
+export const writeRoleName = 'Virtual Machine Contributor';
+
+// The Status a tenant that syncs well but may change nothing shows in place of 'OK'.
+export const tenantReadOnlyStatus = `Read only: grant the ${writeRoleName} role to apply recommendations`;
+
+export const tenantReadOnlyText = `This tenant's service principal can only read. Grant it the ${writeRoleName} role on its subscriptions, then try again.`;
+
+export function tenantAddedReadOnlyText(alias: string): string {
+  return `Tenant "${alias}" has been added, but its service principal can only read: recommendations will show, and applying them needs the ${writeRoleName} role on its subscriptions.`;
+}
 
 export interface DemoTenantCredentials extends CloudCredentials {
   friendlyName: string;
@@ -34,11 +51,12 @@ export class TenantService {
       TenantId: row.azureTenantId,
       ApplicationId: row.applicationId,
       ServicePrincipalSecret: row.hasSecret ? 'Set' : 'None',
-      Status: row.status,
+      Status: row.status === tenantOkStatus && row.canWrite === false ? tenantReadOnlyStatus : row.status,
       Healthy: row.isHealthy ? 1 : 0,
       Active: row.isActive ? 1 : 0,
       LastSync: row.lastSyncAt?.toISOString() ?? null,
       ResourceCount: row.resourceCount,
+      CanWrite: row.canWrite === null ? null : row.canWrite ? 1 : 0,
     }));
   }
 
@@ -52,12 +70,17 @@ export class TenantService {
       secret: request.ServicePrincipalSecret,
     };
     const subscriptions = await this.listSubscriptionsOrRefuse(credentials);
+    const canWrite = await this.readWriteAccess(
+      credentials,
+      subscriptions.map((subscription) => subscription.subscriptionId),
+    );
     const created = await this.tenants.insert({
       teamId,
       friendlyName: request.FriendlyName,
       azureTenantId: request.TenantId,
       applicationId: request.ApplicationId,
       encryptedSecret: this.secretBox.encrypt(request.ServicePrincipalSecret),
+      canWrite,
       subscriptions: subscriptions.map((subscription) => ({
         subscriptionId: subscription.subscriptionId,
         displayName: subscription.displayName,
@@ -73,10 +96,16 @@ export class TenantService {
         resourceArmId: null,
         logText: `Tenant "${created.friendlyName}" added with ${subscriptions.length} subscription(s)`,
       },
+      ...(canWrite === false ? [this.describeReadOnly(created)] : []),
     ]);
     // The first sync queues the 14-day metrics back-fill once it knows the resources.
     await this.work.enqueueInventorySync(created.id);
-    return { message: tenantAddedText(request.FriendlyName) };
+    return {
+      message:
+        canWrite === false
+          ? tenantAddedReadOnlyText(request.FriendlyName)
+          : tenantAddedText(request.FriendlyName),
+    };
   }
 
   async deleteTenant(teamId: string, tenantId: string): Promise<{ message: string }> {
@@ -117,6 +146,41 @@ export class TenantService {
     };
   }
 
+  // For every call that changes a VM: a tenant known to only read answers 403 naming the role, before
+  // anything is planned. Unknown (not checked yet) passes: Azure itself then refuses, and that is logged.
+  async assertCanWrite(tenantId: string): Promise<void> {
+    const tenant = await this.tenants.findById(tenantId);
+    if (!tenant) throw notFound('Tenant not found.');
+    if (tenant.canWrite === false) throw forbidden(tenantReadOnlyText);
+  }
+
+  // Each sync reads the principal's permissions again, so a role granted or taken away shows within
+  // one sync; the change is said once in Recent Activity.
+  async refreshWriteAccess(
+    tenant: TenantRow,
+    credentials: CloudCredentials,
+    subscriptionIds: string[],
+    options?: CloudCallOptions,
+  ): Promise<boolean | null> {
+    const canWrite = await this.readWriteAccess(credentials, subscriptionIds, options);
+    if (canWrite === null) return tenant.canWrite;
+    const hasChanged = await this.tenants.updateCanWrite(tenant.id, canWrite);
+    if (hasChanged && (canWrite === false || tenant.canWrite === false)) {
+      await this.activity.record([
+        canWrite
+          ? {
+              teamId: tenant.teamId,
+              tenantId: tenant.id,
+              serviceName: activityServiceNames.tenants,
+              resourceArmId: null,
+              logText: `Tenant "${tenant.friendlyName}" may now change virtual machines (${writeRoleName})`,
+            }
+          : this.describeReadOnly(tenant),
+      ]);
+    }
+    return canWrite;
+  }
+
   async findTenant(tenantId: string): Promise<TenantRow | undefined> {
     return this.tenants.findById(tenantId);
   }
@@ -141,6 +205,36 @@ export class TenantService {
       error: reason,
       at,
     });
+  }
+
+  // False when a subscription lacks a VM write action (every subscription must allow them, so no
+  // apply fails half-way through a tenant); null when Azure could not say (a sync asks again).
+  private async readWriteAccess(
+    credentials: CloudCredentials,
+    subscriptionIds: string[],
+    options?: CloudCallOptions,
+  ): Promise<boolean | null> {
+    for (const subscriptionId of subscriptionIds) {
+      try {
+        const access = await this.cloud.readWriteAccess(credentials, subscriptionId, options);
+        if (!access.canWrite) return false;
+      } catch (error) {
+        if (isCloudError(error, 'authorization')) return false;
+        if (isCloudError(error)) return null;
+        throw error;
+      }
+    }
+    return subscriptionIds.length > 0 ? true : null;
+  }
+
+  private describeReadOnly(tenant: Pick<TenantRow, 'id' | 'teamId' | 'friendlyName'>) {
+    return {
+      teamId: tenant.teamId,
+      tenantId: tenant.id,
+      serviceName: activityServiceNames.tenants,
+      resourceArmId: null,
+      logText: `Tenant "${tenant.friendlyName}" can only read: grant its service principal the ${writeRoleName} role to apply recommendations`,
+    };
   }
 
   private async listSubscriptionsOrRefuse(credentials: CloudCredentials): Promise<CloudSubscription[]> {

@@ -1,0 +1,88 @@
+// Whether a service principal may change virtual machines: Resource Manager's
+// GET /subscriptions/{id}/providers/Microsoft.Authorization/permissions lists the caller's own
+// actions and notActions, one entry per role assignment, so no directory or role-read right is needed.
+import {
+  createPipelineRequest,
+  type PipelineRequest,
+  type PipelineResponse,
+} from '@azure/core-rest-pipeline';
+import { setImmediate } from 'node:timers/promises';
+import type { CloudWriteAccess } from '../cloud-provider';
+
+const authorizationApiVersion = '2022-04-01';
+
+// What the executor and the active-hours job do to a VM: resize, start, deallocate.
+export const virtualMachineWriteActions: readonly string[] = [
+  'Microsoft.Compute/virtualMachines/write',
+  'Microsoft.Compute/virtualMachines/start/action',
+  'Microsoft.Compute/virtualMachines/deallocate/action',
+];
+
+export interface AzurePermission {
+  actions?: string[];
+  notActions?: string[];
+}
+
+interface PermissionPage {
+  value?: AzurePermission[];
+  nextLink?: string | null;
+}
+
+export async function readVirtualMachineWriteAccess(
+  client: { sendRequest(request: PipelineRequest): Promise<PipelineResponse> },
+  resourceManagerUrl: string,
+  subscriptionId: string,
+  abortSignal: AbortSignal,
+): Promise<CloudWriteAccess> {
+  const permissions: AzurePermission[] = [];
+  let url: string | undefined =
+    `${resourceManagerUrl}/subscriptions/${encodeURIComponent(subscriptionId)}` +
+    `/providers/Microsoft.Authorization/permissions?api-version=${authorizationApiVersion}`;
+  while (url) {
+    const response = await client.sendRequest(createPipelineRequest({ url, method: 'GET', abortSignal }));
+    if (response.status !== 200) throw permissionErrorOf(response);
+    const page = JSON.parse(response.bodyAsText ?? '{}') as PermissionPage;
+    permissions.push(...(page.value ?? []));
+    url = page.nextLink ?? undefined;
+    if (url) await setImmediate();
+  }
+  const missingActions = findMissingActions(permissions, virtualMachineWriteActions);
+  return { canWrite: missingActions.length === 0, missingActions };
+}
+
+// Azure's rule: an assignment grants an action its actions match and its notActions do not; the
+// principal holds what any assignment grants. Patterns are case-insensitive with '*' for any text.
+export function findMissingActions(
+  permissions: readonly AzurePermission[],
+  wanted: readonly string[],
+): string[] {
+  return wanted.filter(
+    (action) =>
+      !permissions.some(
+        (permission) =>
+          (permission.actions ?? []).some((pattern) => matchesAction(pattern, action)) &&
+          !(permission.notActions ?? []).some((pattern) => matchesAction(pattern, action)),
+      ),
+  );
+}
+
+export function matchesAction(pattern: string, action: string): boolean {
+  const expression = pattern
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(`^${expression}$`, 'i').test(action);
+}
+
+function permissionErrorOf(response: PipelineResponse): Error & { statusCode: number; code?: string } {
+  let code: string | undefined;
+  let message = `HTTP ${response.status}`;
+  try {
+    const parsed = JSON.parse(response.bodyAsText ?? '{}') as { error?: { code?: string; message?: string } };
+    code = parsed.error?.code;
+    message = parsed.error?.message ?? message;
+  } catch {
+    // Not JSON: the status says enough.
+  }
+  return Object.assign(new Error(message), { statusCode: response.status, code });
+}
