@@ -51,6 +51,36 @@ function sendInjectedFault(context: RequestContext, kind: CallKind, status: numb
   sendArmError(context, status, faultCodes[status] ?? 'ServiceUnavailable', message, headers);
 }
 
+const maxTrackedRetries = 50_000;
+
+/** When each request told to wait (429, 503 with Retry-After) may come back, by client request id. */
+class RetryAfterTracker {
+  private readonly notBeforeMs = new Map<string, number>();
+
+  /** True when this request repeats one told to wait, before its wait was over. */
+  isEarly(clientRequestId: string | undefined): boolean {
+    if (!clientRequestId) return false;
+    const notBefore = this.notBeforeMs.get(clientRequestId);
+    if (notBefore === undefined) return false;
+    this.notBeforeMs.delete(clientRequestId);
+    // Retry-After is in whole seconds; a little clock slack keeps an exact wait from counting.
+    return Date.now() + 50 < notBefore;
+  }
+
+  remember(clientRequestId: string | undefined, status: number, retryAfter: string | undefined): void {
+    if (!clientRequestId || (status !== 429 && status !== 503)) return;
+    const seconds = Number(retryAfter);
+    if (!Number.isFinite(seconds) || seconds <= 0) return;
+    if (this.notBeforeMs.size >= maxTrackedRetries) this.notBeforeMs.clear();
+    this.notBeforeMs.set(clientRequestId, Date.now() + seconds * 1000);
+  }
+}
+
+function readClientRequestId(context: RequestContext): string | undefined {
+  const header = context.request.headers['x-ms-client-request-id'];
+  return Array.isArray(header) ? header[0] : header;
+}
+
 function sleep(milliseconds: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, milliseconds));
 }
@@ -64,6 +94,7 @@ export function createRequestHandler(
   const pricesRouter = new Router();
   registerPricesRoutes(pricesRouter);
   const callers = new WeakMap<RequestContext, PrincipalRecord>();
+  const retries = new RetryAfterTracker();
   const readCaller = (context: RequestContext): PrincipalRecord => {
     const caller = callers.get(context);
     if (!caller) throw new Error('Resource Manager routes run only after authentication.');
@@ -177,6 +208,16 @@ export function createRequestHandler(
       );
       return;
     }
+    const clientRequestId = readClientRequestId(context);
+    if (retries.isEarly(clientRequestId)) services.stats.retriesBeforeRetryAfter += 1;
+    response.once('finish', () => {
+      const retryAfter = response.getHeader('retry-after');
+      retries.remember(
+        clientRequestId,
+        response.statusCode,
+        retryAfter === undefined ? undefined : String(retryAfter),
+      );
+    });
     handle(context).catch((error: unknown) => {
       console.error(`azure-emulator: request ${context.requestId} failed`, error);
       sendArmError(

@@ -16,6 +16,11 @@ export interface EmulatorStats {
   throttled: number;
   /** Answers replaced by an injected server error. */
   faultsInjected: number;
+  /**
+   * Requests sent again (same x-ms-client-request-id, as the SDK's retries keep it) before the
+   * Retry-After of their 429 or 503 had passed: throttling the client did not honour.
+   */
+  retriesBeforeRetryAfter: number;
 }
 
 export function createStats(): EmulatorStats {
@@ -23,6 +28,7 @@ export function createStats(): EmulatorStats {
     calls: Object.fromEntries(callKinds.map((kind) => [kind, 0])) as Record<CallKind, number>,
     throttled: 0,
     faultsInjected: 0,
+    retriesBeforeRetryAfter: 0,
   };
 }
 
@@ -30,4 +36,5 @@ export function resetStats(stats: EmulatorStats): void {
   for (const kind of callKinds) stats.calls[kind] = 0;
   stats.throttled = 0;
   stats.faultsInjected = 0;
+  stats.retriesBeforeRetryAfter = 0;
 }

@@ -129,6 +129,8 @@ export type CloudPowerAction = 'start' | 'deallocate';
 // A long-running operation Azure accepted; null when Azure finished at once (nothing to change).
 export interface CloudOperation {
   operationUrl: string | null;
+  // How long Azure asks us to wait before the first look (Retry-After), in seconds; 0 when unsaid.
+  retryAfterSeconds: number;
 }
 
 export interface CloudOperationStatus {

@@ -64,7 +64,7 @@ export async function submitResize(
   if (response.status !== 200 && response.status !== 201 && response.status !== 202) {
     throw armErrorOf(response);
   }
-  return { operationUrl: readOperationUrl(response) };
+  return { operationUrl: readOperationUrl(response), retryAfterSeconds: readRetryAfterSeconds(response) };
 }
 
 export async function submitPowerAction(
@@ -81,7 +81,7 @@ export async function submitPowerAction(
   });
   const response = await client.sendRequest(request);
   if (response.status !== 200 && response.status !== 202) throw armErrorOf(response);
-  return { operationUrl: readOperationUrl(response) };
+  return { operationUrl: readOperationUrl(response), retryAfterSeconds: readRetryAfterSeconds(response) };
 }
 
 // The Azure-AsyncOperation status document: InProgress, Succeeded, Failed or Canceled.
@@ -99,7 +99,7 @@ export async function readOperationStatus(
     createPipelineRequest({ url: operationUrl, method: 'GET', abortSignal }),
   );
   if (response.status !== 200 && response.status !== 202) throw armErrorOf(response);
-  const retryAfterSeconds = Number(response.headers.get('retry-after') ?? '') || 0;
+  const retryAfterSeconds = readRetryAfterSeconds(response);
   if (response.status === 202) return { status: 'InProgress', retryAfterSeconds };
   const body = JSON.parse(response.bodyAsText || '{}') as {
     status?: string;
@@ -122,6 +122,11 @@ function normaliseStatus(status: string | undefined): CloudOperationStatus['stat
     default:
       return 'InProgress';
   }
+}
+
+function readRetryAfterSeconds(response: PipelineResponse): number {
+  const seconds = Number(response.headers.get('retry-after') ?? '');
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : 0;
 }
 
 function readOperationUrl(response: PipelineResponse): string | null {

@@ -131,7 +131,12 @@ export class AutomationExecutor {
           );
           continue;
         }
-        if (submitted) await this.waitForOperation(submitted, credentials);
+        if (submitted?.operationUrl) {
+          // A fresh operation cannot be done before Azure's Retry-After (a second when unsaid):
+          // looking earlier only spends the subscription's read budget.
+          await this.options.sleep(Math.max(submitted.retryAfterSeconds, 1) * 1000);
+          await this.waitForOperation(submitted.operationUrl, credentials);
+        }
       }
       const next = steps[steps.indexOf(step) + 1] ?? null;
       await this.runTransaction(async (transaction) => {
@@ -154,7 +159,7 @@ export class AutomationExecutor {
     step: Step,
     credentials: CloudCredentials,
     isResuming: boolean,
-  ): Promise<string | null | 'needsDeallocation'> {
+  ): Promise<CloudOperation | null | 'needsDeallocation'> {
     if (isResuming) {
       // A run that died between Azure's answer and the save: do not do the step twice.
       const machine = await this.cloud.getVirtualMachine(credentials, change.resourceArmId);
@@ -185,7 +190,7 @@ export class AutomationExecutor {
       });
       await automation.insertLog(logEntryOf(change, `${describeStep(step, change)} submitted`));
     });
-    return operation.operationUrl;
+    return operation;
   }
 
   private submitStep(

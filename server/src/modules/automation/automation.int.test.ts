@@ -191,6 +191,8 @@ describe('apply now', () => {
 
   it('fails visibly and leaves the VM as it was when Azure refuses the write', async () => {
     const resource = await pickRunningVm({ tenant: readerTenantId });
+    // The role was taken away after the tenant's last write check.
+    await db.update(tenants).set({ canWrite: true }).where(eq(tenants.id, readerTenantId));
     const before = readVm(resource.armId);
     const id = await insertRecommendation(resource, { targetSize: pickTargetSize(resource, true) });
     expect((await apply(ownerToken, 'now', id)).statusCode).toBe(200);
@@ -205,6 +207,7 @@ describe('apply now', () => {
     expect(log.at(-1)).toMatch(/^Resize to .* failed: .*AuthorizationFailed/);
     const activity = await context.container.activity.listEntries(owner.teamId, 0, resource.armId);
     expect(activity[0]!.LogText).toMatch(/failed/);
+    await db.update(tenants).set({ canWrite: false }).where(eq(tenants.id, readerTenantId));
   });
 
   it('deallocates on a shutdown recommendation', async () => {
@@ -319,7 +322,6 @@ describe('refusals', () => {
     expect(response.statusCode).toBe(403);
     expect(response.json().message).toContain('Virtual Machine Contributor');
     expect(await changesOf(resource.id)).toEqual([]);
-    await db.update(tenants).set({ canWrite: null }).where(eq(tenants.id, readerTenantId));
   });
 });
 

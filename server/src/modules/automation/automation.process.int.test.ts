@@ -196,7 +196,7 @@ describe('a worker killed after submitting', () => {
 
 describe('two API and two worker processes on one database', () => {
   it('apply every change exactly once when many are due in the same window', async () => {
-    const count = 100;
+    const count = 80;
     const planned = await planRecommendations(count);
     const apis = await Promise.all([startServer('api'), startServer('api')]);
     await Promise.all([startServer('worker'), startServer('worker')]);
