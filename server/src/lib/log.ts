@@ -12,9 +12,24 @@ export const logRedactions = [
   '*.clientSecret',
 ];
 
+// Requests are logged without their query string: one-time codes and sign-up or invitation
+// tokens travel in it (ValidateCode?email=&code=, emailaddress?guid=).
+export const logSerializers = {
+  req: (request: { method?: string; url?: string; ip?: string; id?: string }) => ({
+    method: request.method,
+    url: request.url?.split('?')[0],
+    remoteAddress: request.ip,
+  }),
+};
+
 export function createLogger(
   config: Pick<Config, 'logLevel'>,
   bindings: Record<string, string> = {},
 ): Logger {
-  return pino({ level: config.logLevel, redact: logRedactions, base: { pid: process.pid, ...bindings } });
+  return pino({
+    level: config.logLevel,
+    redact: logRedactions,
+    serializers: logSerializers,
+    base: { pid: process.pid, ...bindings },
+  });
 }
