@@ -15,8 +15,11 @@ declare module 'fastify' {
 export function registerAuthentication(app: FastifyInstance, auth: AuthService): void {
   app.decorateRequest('auth', undefined);
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/') || request.url.startsWith('/api/docs')) return;
-    if (request.routeOptions.config?.isPublic || !request.routeOptions.url) return;
+    // By the matched route's pattern, never the URL as sent: '/%61pi/…' matches an /api route too.
+    // A request that matched no route goes on to the not-found answer.
+    const route = request.routeOptions.url;
+    if (!route?.startsWith('/api/') || route.startsWith('/api/docs')) return;
+    if (request.routeOptions.config?.isPublic) return;
     const header = request.headers.authorization ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match) throw unauthorized();
