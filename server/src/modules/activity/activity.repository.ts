@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { activityLogs } from '../../db/schema';
+import { activityLogs, resources, tenants } from '../../db/schema';
 
 export interface NewActivityEntry {
   teamId: string;
@@ -35,6 +35,21 @@ export class ActivityRepository {
   async insertMany(entries: NewActivityEntry[]): Promise<void> {
     if (entries.length === 0) return;
     await this.db.insert(activityLogs).values(entries);
+  }
+
+  // Whether the team knows this resource: it has it, or has entries about it (a VM since deleted in
+  // Azure keeps its history). Another team's resource, or no one's, reads as not found.
+  async knowsResource(teamId: string, armId: string): Promise<boolean> {
+    const lowerArmId = armId.toLowerCase();
+    const result = await this.db.execute<{ isKnown: boolean }>(sql`
+      select exists (
+        select 1 from ${resources} join ${tenants} on ${tenants.id} = ${resources.tenantId}
+         where ${tenants.teamId} = ${teamId} and lower(${resources.armId}) = ${lowerArmId}
+      ) or exists (
+        select 1 from ${activityLogs}
+         where ${activityLogs.teamId} = ${teamId} and lower(${activityLogs.resourceArmId}) = ${lowerArmId}
+      ) as "isKnown"`);
+    return result.rows[0]?.isKnown === true;
   }
 
   // Newest first.

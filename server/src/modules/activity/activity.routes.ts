@@ -10,7 +10,12 @@ import type { ActivityService } from './activity.service';
 
 export function activityRoutes(activity: ActivityService): FastifyPluginAsyncZod {
   return async (app) => {
-    const response = { 200: activityLogResponseSchema, 400: errorResponseSchema, 401: errorResponseSchema };
+    const response = {
+      200: activityLogResponseSchema,
+      400: errorResponseSchema,
+      401: errorResponseSchema,
+      404: errorResponseSchema,
+    };
 
     app.get(
       '/api/v1/log',

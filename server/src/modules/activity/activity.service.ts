@@ -1,5 +1,6 @@
 import type { ActivityLogEntry, ActivityLogResponse } from '@cloudtrim/contracts/activity';
 import { pageSize } from '@cloudtrim/contracts/paging';
+import { notFound } from '../../lib/http-errors';
 import type { ActivityRepository, NewActivityEntry } from './activity.repository';
 
 // The names in the SERVICE NAME column.
@@ -8,12 +9,16 @@ export const activityServiceNames = {
   metrics: 'Metrics',
   tenants: 'Tenants',
   resources: 'Resources',
+  recommendations: 'Recommendations',
 } as const;
 
 export class ActivityService {
   constructor(private readonly activity: ActivityRepository) {}
 
   async listEntries(teamId: string, offset: number, resourceId?: string): Promise<ActivityLogResponse> {
+    if (resourceId !== undefined && !(await this.activity.knowsResource(teamId, resourceId))) {
+      throw notFound('Resource not found.');
+    }
     const rows = await this.activity.listForTeam(teamId, {
       offset,
       limit: pageSize,

@@ -1,0 +1,161 @@
+// Every object one team owns (tenant, resource, metric, recommendation, scheduled change, logs,
+// member), with every verb the API offers on it, asked for by a signed-in member of another team:
+// 404 every time, and the owner's data unchanged. Each call is first made by the owner, so a 404
+// means "not yours", never "not there".
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectTenant, createCloudTestContext, type CloudTestContext } from '../azure-emulator';
+import { bearer, createUser, logIn, type TestUser } from '../helper';
+
+interface Call {
+  name: string;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  payload?: unknown;
+  // The owner's own call changes things (a delete): skip the owner's positive control for it.
+  isDestructive?: boolean;
+}
+
+let context: CloudTestContext;
+let owner: TestUser;
+let ownerToken: string;
+let strangerToken: string;
+let calls: Call[];
+
+beforeAll(async () => {
+  context = await createCloudTestContext({ emulator: { fleetSize: 6 } });
+  owner = await createUser(context);
+  ownerToken = await logIn(context, owner);
+  const stranger = await createUser(context);
+  strangerToken = await logIn(context, stranger);
+  const tenantId = await connectTenant(context, owner.teamId, 0, 0);
+  await context.container.inventory.syncTenant(tenantId);
+  // The stranger's team has an estate of its own, so "empty" is never the reason for a 404.
+  await context.container.inventory.syncTenant(await connectTenant(context, stranger.teamId, 1, 0));
+  const { pool } = context.container.database;
+  const vm = (
+    await pool.query<{ id: string; arm_id: string; sku: string }>(
+      `select r.id, r.arm_id, r.sku from resource r join tenant t on t.id = r.tenant_id
+        where t.team_id = $1 and r.type = 'Microsoft.Compute/virtualMachines' order by r.arm_id limit 1`,
+      [owner.teamId],
+    )
+  ).rows[0]!;
+  const metric = await pool.query<{ id: string }>('select id from metric where resource_id = $1 limit 1', [
+    vm.id,
+  ]);
+  const recommendation = await pool.query<{ id: string }>(
+    `insert into recommendation (team_id, tenant_id, resource_id, kind, prediction_method, current_size,
+       target_size, recommendation, memo, annual_cost_savings, confidence, evidence, status)
+     select t.team_id, r.tenant_id, r.id, 'resize', 'cloudtrim-forecast', $2, 'Standard_D2s_v5',
+       'Resize it to Standard_D2s_v5.', 'Seen: little.', 100, 0.9, '[]'::jsonb, 'open'
+       from resource r join tenant t on t.id = r.tenant_id where r.id = $1
+     returning id`,
+    [vm.id, vm.sku],
+  );
+  const recommendationId = recommendation.rows[0]!.id;
+  const resourcePath = vm.arm_id.replace(/^\//, '');
+  const query = (name: string, value: string) => `${name}=${encodeURIComponent(value)}`;
+  calls = [
+    { name: 'delete tenant', method: 'DELETE', url: `/api/v1/tenant/${tenantId}`, isDestructive: true },
+    {
+      name: 'save resource',
+      method: 'POST',
+      url: '/api/v1/resource',
+      payload: [{ ResourceId: vm.arm_id, Automated: 0, ActiveHoursStart: 0, ActiveHoursEnd: 0 }],
+    },
+    {
+      name: 'resource automation',
+      method: 'PUT',
+      url: `/api/v1/resource/${resourcePath}?automated=0&maintenanceWindow=3`,
+    },
+    {
+      name: 'metrics of resource',
+      method: 'GET',
+      url: `/api/v1/metric?${query('azureResource', vm.arm_id)}`,
+    },
+    ...(metric.rows[0]
+      ? [
+          {
+            name: 'metric data',
+            method: 'GET' as const,
+            url: `/api/v1/metricdata?${query('metricId', metric.rows[0].id)}`,
+          },
+        ]
+      : []),
+    { name: 'activity of resource', method: 'GET', url: `/api/v1/log?${query('resourceId', vm.arm_id)}` },
+    {
+      name: 'activity page of resource',
+      method: 'GET',
+      url: `/api/v1/log/0?${query('resourceId', vm.arm_id)}`,
+    },
+    {
+      name: 'recommendations of resource',
+      method: 'GET',
+      url: `/api/v1/log/recommendation?${query('resourceId', vm.arm_id)}`,
+    },
+    { name: 'evidence', method: 'GET', url: `/api/v1/log/recommendation/evidence?id=${recommendationId}` },
+    {
+      name: 'apply at window',
+      method: 'GET',
+      url: `/api/v1/log/recommendation/apply/maintenancewindow?id=${recommendationId}`,
+    },
+    {
+      name: 'schedule of resource',
+      method: 'GET',
+      url: `/api/v1/resource/schedule?${query('resourceId', vm.arm_id)}`,
+    },
+    {
+      name: 'automation log of resource',
+      method: 'GET',
+      url: `/api/v1/log/automation?${query('resourceId', vm.arm_id)}`,
+    },
+    {
+      name: 'remove member',
+      method: 'DELETE',
+      url: '/api/v1/team',
+      payload: { emailAddress: owner.email },
+      isDestructive: true,
+    },
+  ];
+});
+afterAll(() => context.close());
+
+const send = (token: string, call: Call) =>
+  context.app.inject({
+    method: call.method,
+    url: call.url,
+    headers: { ...bearer(token), 'content-type': 'application/json' },
+    ...(call.payload === undefined ? {} : { payload: JSON.stringify(call.payload) }),
+  });
+
+describe("another team's objects", () => {
+  it('answer the owner', async () => {
+    const failures: string[] = [];
+    for (const call of calls.filter((candidate) => !candidate.isDestructive)) {
+      const response = await send(ownerToken, call);
+      if (response.statusCode >= 300) failures.push(`${call.name}: ${response.statusCode} ${response.body}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('answer 404 to a signed-in member of another team, with every verb, and change nothing', async () => {
+    const { pool } = context.container.database;
+    const snapshot = async () =>
+      (
+        await pool.query<{ digest: string }>(
+          `select md5(string_agg(t::text, '|' order by t::text)) as digest from (
+             select 'tenant', id::text, friendly_name from tenant where team_id = $1
+             union all select 'resource', r.arm_id,
+                 concat_ws(',', r.automated, r.maintenance_window, r.active_hours_start, r.active_hours_end)
+               from resource r join tenant t on t.id = r.tenant_id where t.team_id = $1
+             union all select 'change', resource_id::text, concat_ws(',', state, new_size, version) from scheduled_change where team_id = $1
+             union all select 'member', email, team_id::text from app_user where team_id = $1) t`,
+          [owner.teamId],
+        )
+      ).rows[0]!.digest;
+    const before = await snapshot();
+    const answers = [];
+    for (const call of calls) answers.push(`${call.name}: ${(await send(strangerToken, call)).statusCode}`);
+    expect(answers).toEqual(calls.map((call) => `${call.name}: 404`));
+    expect(await snapshot()).toBe(before);
+  });
+});
