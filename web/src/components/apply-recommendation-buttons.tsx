@@ -15,11 +15,14 @@ interface ApplyRecommendationButtonsProps {
   recommendationId: number;
 }
 
-// SPEC §8: an apply failure shows the status text; a 401 shows nothing while the session ends.
-function describeApplyError(error: Error): string | null {
+// SPEC §8: an apply failure shows the status text; a 401 shows nothing while the session ends. The
+// server's reason follows it, since a read-only tenant's answer names the role to grant.
+export function describeApplyError(error: Error): string | null {
   if (!(error instanceof ApiError)) return error.message;
   if (error.status === 401) return null;
-  return error.statusText || error.message;
+  const { statusText, message } = error;
+  if (statusText && message && message !== statusText) return `${statusText}: ${message}`;
+  return statusText || message;
 }
 
 /**

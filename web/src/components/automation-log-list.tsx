@@ -81,7 +81,7 @@ export function AutomationLogList({ resourceId }: { resourceId?: string }) {
     return isNetworkFailure(automationLog.error) ? (
       <p className="data-empty">{noAutomationLogsText}</p>
     ) : (
-      <p className="text-danger mb-0" role="alert">
+      <p className="data-error" role="alert">
         {describeLoadError(automationLog.error)}
       </p>
     );

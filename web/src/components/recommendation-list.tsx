@@ -238,7 +238,7 @@ export function RecommendationList({ resourceId }: { resourceId?: string }) {
     return isNetworkFailure(recommendations.error) ? (
       <p className="data-empty">{noRecommendationsText}</p>
     ) : (
-      <p className="text-danger mb-0" role="alert">
+      <p className="data-error" role="alert">
         {describeLoadError(recommendations.error)}
       </p>
     );
