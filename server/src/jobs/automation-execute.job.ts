@@ -9,8 +9,8 @@ export function createAutomationExecuteJob(
 ): JobDefinition<typeof automationExecuteJob.payload> {
   return {
     ...automationExecuteJob,
-    concurrency: 16,
-    pollingIntervalSeconds: 1,
+    concurrency: 32,
+    pollingIntervalSeconds: 2,
     retryLimit: 5,
     retryDelaySeconds: 5,
     expireInSeconds: 3 * 60 * 60,
