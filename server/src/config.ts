@@ -1,8 +1,7 @@
 // Configuration is read and validated once, here; nothing else reads process.env.
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { readOrCreateSecret, type SecretFileLogger } from './lib/secret-file';
 
 const booleanText = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
@@ -175,28 +174,9 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
 
 // Secrets not given by the environment are generated once and kept in DATA_DIR, readable by the
 // owner only, so restarts keep sessions valid and stored tenant secrets readable.
-export async function resolveSecrets(config: Config): Promise<Secrets> {
-  const jwtSecret = config.jwtSecret ?? (await readOrCreateSecret(config.dataDir, 'jwt-secret', 48));
+export async function resolveSecrets(config: Config, log?: SecretFileLogger): Promise<Secrets> {
+  const jwtSecret = config.jwtSecret ?? (await readOrCreateSecret(config.dataDir, 'jwt-secret', 48, log));
   const encryptionKeyHex =
-    config.encryptionKey ?? (await readOrCreateSecret(config.dataDir, 'encryption-key', 32));
+    config.encryptionKey ?? (await readOrCreateSecret(config.dataDir, 'encryption-key', 32, log));
   return { jwtSecret, encryptionKey: Buffer.from(encryptionKeyHex, 'hex') };
-}
-
-async function readOrCreateSecret(dataDir: string, name: string, byteLength: number): Promise<string> {
-  const file = path.join(dataDir, 'secrets', name);
-  try {
-    return (await readFile(file, 'utf8')).trim();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  // DATA_DIR stays traversable: the embedded PostgreSQL may run as another user below it.
-  await mkdir(dataDir, { recursive: true, mode: 0o755 });
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const secret = randomBytes(byteLength).toString('hex');
-  await writeFile(file, secret, { mode: 0o600, flag: 'wx' }).catch(async (error: NodeJS.ErrnoException) => {
-    // Another process created it first: use theirs.
-    if (error.code !== 'EEXIST') throw error;
-  });
-  await chmod(file, 0o600);
-  return (await readFile(file, 'utf8')).trim();
 }

@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM received'));
   process.once('SIGINT', () => void stop('SIGINT received'));
 
-  const secrets = await resolveSecrets(config);
+  const secrets = await resolveSecrets(config, log);
   let embedded: EmbeddedServer | undefined;
   if (!config.databaseUrl) {
     embedded = await startEmbeddedPostgres(config.dataDir, log);
