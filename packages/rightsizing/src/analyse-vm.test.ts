@@ -79,16 +79,17 @@ describe('analyseVm', () => {
   });
 
   it('keeps the capacity for a weekly batch the history saw', () => {
-    // 2 vCPUs busy, 6.4 busy for 6 hours each Monday.
-    const input = buildInput(14, (hour) => (hour % 168 < 6 ? 40 : 12));
+    // 2 vCPUs busy, 5.6 busy for 6 hours each Monday (hourly peaks 6.7: the forecast reads peaks on
+    // hourly data, where the average hides the 5-minute highs).
+    const input = buildInput(14, (hour) => (hour % 168 < 6 ? 35 : 12));
     expect(resizeOf(input, 'advisor-p95')?.targetSize).toBe('Standard_D4s_v5');
     expect(resizeOf(input)?.targetSize).toBe('Standard_D8s_v5');
   });
 
   it('follows a load that dropped to a new level two days ago, where a 7-day rule still sees the old one', () => {
-    // 9.6 busy vCPUs for 12 days, then 1.6: a regime change, not a quiet weekend (the same weekdays a
-    // week earlier were busy).
-    const input = buildInput(14, (hour) => (hour < 12 * 24 ? 60 : 10));
+    // 9.6 busy vCPUs for 12 days, then 1.3 (hourly peaks 1.5): a regime change, not a quiet weekend
+    // (the same weekdays a week earlier were busy).
+    const input = buildInput(14, (hour) => (hour < 12 * 24 ? 60 : 8));
     expect(resizeOf(input)?.targetSize).toBe('Standard_D2s_v5');
     expect(resizeOf(input, 'advisor-p95')).toBeUndefined();
   });

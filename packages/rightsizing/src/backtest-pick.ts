@@ -6,7 +6,13 @@ import type { Demand } from './demand';
 import { stepsPerDay } from './demand';
 import type { SizeOption } from './analysis.types';
 import { chooseSize, type PricedSize } from './size-catalogue';
-import { sizeByAdvisorRule, sizeByForecast, sizingConfig, type SizingNeed } from './sizing-methods';
+import {
+  readServiceCpu,
+  sizeByAdvisorRule,
+  sizeByForecast,
+  sizingConfig,
+  type SizingNeed,
+} from './sizing-methods';
 
 const contenders = [
   { id: 'cloudtrim-forecast', size: (demand: Demand) => sizeByForecast(demand) },
@@ -20,6 +26,7 @@ export function pickByBacktest(
 ): SizingNeed {
   const perDay = stepsPerDay(demand);
   const fitSteps = Math.max(7 * perDay, Math.round(demand.steps * sizingConfig.pick.fitShare));
+  const serviceCpu = readServiceCpu(demand);
   const judged = contenders.map((contender) => {
     if (fitSteps >= demand.steps) return { contender, overloadShare: 0, hourly: Number.POSITIVE_INFINITY };
     const need = contender.size(truncateDemand(demand, fitSteps));
@@ -27,7 +34,7 @@ export function pickByBacktest(
     let overloaded = 0;
     let steps = 0;
     for (let step = fitSteps; step < demand.steps; step += 1) {
-      const busy = demand.cpuVcpus[step]!;
+      const busy = serviceCpu[step]!;
       if (Number.isNaN(busy)) continue;
       steps += 1;
       if ((busy / size.vcpus) * 100 > overloadThresholdPct) overloaded += 1;

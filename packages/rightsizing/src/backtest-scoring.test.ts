@@ -37,6 +37,20 @@ describe('backtest scoring', () => {
     expect(score.saving).toBeCloseTo(0.2 * 524 * (5 / 60));
   });
 
+  it('with memory, a step is overloaded when either CPU or memory runs above 90% of the size', () => {
+    const withMemory = sizes.map((size) => ({ ...size, memoryGiB: size.vcpus * 4 }));
+    // 30% CPU of a D8 fits a D4; 15 GiB used does not fit its 16 GiB under 90%.
+    const memoryBound: MachineFuture = {
+      ...machine([]),
+      current: withMemory[2]!,
+      memoryGiB: new Float64Array(1000).fill(15),
+    };
+    expect(scoreMachine(memoryBound, withMemory[1]!, withMemory, null).overloadedSteps).toBe(1000);
+    expect(findOracleSize(memoryBound, withMemory).name).toBe('D8');
+    memoryBound.memoryGiB!.fill(12);
+    expect(findOracleSize(memoryBound, withMemory).name).toBe('D4');
+  });
+
   it('sums the fleet against the oracle', () => {
     const fleet = scoreFleet([machine([])], new Map([['vm1', sizes[1]!]]), sizes, null);
     expect(fleet.savingShareOfOracle).toBeCloseTo(1);

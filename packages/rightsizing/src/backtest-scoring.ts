@@ -10,6 +10,8 @@ export interface ScoringSize {
   name: string;
   vcpus: number;
   hourlyUsd: number;
+  // Only needed when the futures carry memory.
+  memoryGiB?: number;
 }
 
 export interface ScoringGuard {
@@ -22,6 +24,9 @@ export interface MachineFuture {
   current: ScoringSize;
   // Future 5-minute averages in percent of the current size.
   future: Float64Array;
+  // Used memory in GiB at the same steps, when known (the real traces have none): a step whose
+  // memory is above 90% of the size's is overloaded too.
+  memoryGiB?: Float64Array;
   stepMinutes: number;
 }
 
@@ -51,19 +56,27 @@ export interface FleetScore {
   machines: MachineScore[];
 }
 
-function countOverloaded(future: Float64Array, scale: number): number {
+// How hot a step runs on a size: the higher of its CPU and memory percent.
+function readLoadPct(machine: MachineFuture, step: number, size: ScoringSize): number {
+  // Scaled as the README says (avg × old vCPUs / new vCPUs), the ratio first so the old size reads exact.
+  const cpuPct = machine.future[step]! * (machine.current.vcpus / size.vcpus);
+  const memory = machine.memoryGiB?.[step];
+  if (memory === undefined || !size.memoryGiB) return cpuPct;
+  return Math.max(cpuPct, (memory / size.memoryGiB) * 100);
+}
+
+function countOverloaded(machine: MachineFuture, size: ScoringSize): number {
   let count = 0;
-  for (const reading of future) if (reading * scale > overloadThresholdPct) count += 1;
+  for (let step = 0; step < machine.future.length; step += 1) {
+    if (readLoadPct(machine, step, size) > overloadThresholdPct) count += 1;
+  }
   return count;
 }
 
 export function findOracleSize(machine: MachineFuture, sizes: readonly ScoringSize[]): ScoringSize {
   const byPrice = [...sizes].sort((left, right) => left.hourlyUsd - right.hourlyUsd);
   const allowed = oracleOverloadShare * machine.future.length;
-  return (
-    byPrice.find((size) => countOverloaded(machine.future, machine.current.vcpus / size.vcpus) <= allowed) ??
-    byPrice.at(-1)!
-  );
+  return byPrice.find((size) => countOverloaded(machine, size) <= allowed) ?? byPrice.at(-1)!;
 }
 
 export function scoreMachine(
@@ -74,28 +87,27 @@ export function scoreMachine(
 ): MachineScore {
   const { future, current } = machine;
   const hoursPerStep = machine.stepMinutes / 60;
-  const scale = current.vcpus / decided.vcpus;
-  const isResizedDown = decided.vcpus < current.vcpus;
+  const isResizedDown = decided.hourlyUsd < current.hourlyUsd;
   let overloadedSteps = 0;
   let stepsOnNewSize = future.length;
   let isRolledBack = false;
   let hotRun = 0;
   for (let step = 0; step < future.length; step += 1) {
-    const reading = future[step]! * (isRolledBack ? 1 : scale);
+    const reading = readLoadPct(machine, step, isRolledBack ? current : decided);
     if (reading > overloadThresholdPct) overloadedSteps += 1;
     if (isRolledBack || !guard || !isResizedDown) continue;
     hotRun = reading > guard.overloadPct ? hotRun + 1 : 0;
     if (hotRun >= guard.consecutiveSteps) {
       // The hot steps that tripped the guard count as overloaded even below the judge's 90%.
       for (let back = step - hotRun + 1; back <= step; back += 1) {
-        if (future[back]! * scale <= overloadThresholdPct) overloadedSteps += 1;
+        if (readLoadPct(machine, back, decided) <= overloadThresholdPct) overloadedSteps += 1;
       }
       isRolledBack = true;
       stepsOnNewSize = step + 1;
     }
   }
   const oracle = findOracleSize(machine, sizes);
-  const baselineShare = countOverloaded(future, 1) / future.length;
+  const baselineShare = countOverloaded(machine, current) / future.length;
   return {
     vm: machine.vm,
     decided: decided.name,

@@ -43,6 +43,9 @@ export const sizingConfig = {
     // The service level the size is chosen for: at most 0.5% of 5-minute steps above 90% busy.
     targetQuantile: 0.995,
     cpuThresholdPct: 90,
+    // The service level is read on 5-minute averages. Coarser steps (the server keeps hours) hide
+    // the peaks within them, so their maximum stands in for the average.
+    serviceStepMinutes: 5,
     memoryThresholdPct: 85,
     // The forecast looks at the last week: one whole weekly cycle, so every hour of the week the VM
     // has (a Monday batch, a quiet weekend) counts once, as it stood most recently.
@@ -101,7 +104,8 @@ export function sizeByAdvisorRule(demand: Demand): SizingNeed {
 // would have made on the VM's own history.
 export function sizeByForecast(demand: Demand, to = demand.steps): SizingNeed {
   const config = sizingConfig.forecast;
-  const cpu = forecastWithMargin(demand.cpuVcpus, demand, to);
+  const cpuSeries = readServiceCpu(demand);
+  const cpu = forecastWithMargin(cpuSeries, demand, to);
   const memory = demand.memoryPeakGiB ? forecastWithMargin(demand.memoryPeakGiB, demand, to) : null;
   const days = to / stepsPerDay(demand);
   const historyShare = Math.min(1, days / config.fullConfidenceDays);
@@ -113,7 +117,7 @@ export function sizeByForecast(demand: Demand, to = demand.steps): SizingNeed {
     memoryThresholdPct: config.memoryThresholdPct,
     // The long memory for hysteresis: the same quantile over the whole lookback.
     steady: () => ({
-      cpuLoad: quantile(demand.cpuVcpus, config.targetQuantile, 0, to) * cpu.margin,
+      cpuLoad: quantile(cpuSeries, config.targetQuantile, 0, to) * cpu.margin,
       memoryLoad: demand.memoryPeakGiB
         ? quantile(demand.memoryPeakGiB, config.targetQuantile, 0, to) * memory!.margin
         : null,
@@ -123,6 +127,13 @@ export function sizeByForecast(demand: Demand, to = demand.steps): SizingNeed {
       `×${cpu.margin.toFixed(2)} for this VM's own forecast error`,
     confidence: coverage(demand.cpuVcpus, 0, to) * historyShare * (1 / cpu.margin),
   };
+}
+
+// Busy vCPUs as the service level reads them: 5-minute averages; on coarser steps, their peaks.
+export function readServiceCpu(demand: Demand): Float64Array {
+  return demand.stepMinutes > sizingConfig.forecast.serviceStepMinutes
+    ? demand.cpuPeakVcpus
+    : demand.cpuVcpus;
 }
 
 interface Forecast {
