@@ -7,6 +7,7 @@ import { PgBossCloudWorkQueue } from '../jobs/cloud-work';
 import type { JobQueue } from '../jobs/queue';
 import { SecretBox } from '../lib/secret-box';
 import { ActivityRepository } from '../modules/activity/activity.repository';
+import { ActiveHoursService } from '../modules/active-hours/active-hours.service';
 import { ActivityService } from '../modules/activity/activity.service';
 import { AutomationExecutor } from '../modules/automation/automation.executor';
 import { AutomationGuard } from '../modules/automation/automation.guard';
@@ -17,6 +18,8 @@ import { MetricsRepository } from '../modules/metrics/metrics.repository';
 import { MetricsService } from '../modules/metrics/metrics.service';
 import { PricingRepository } from '../modules/pricing/pricing.repository';
 import { PricingService } from '../modules/pricing/pricing.service';
+import { RecommendationsRepository } from '../modules/recommendations/recommendations.repository';
+import { RecommendationsService } from '../modules/recommendations/recommendations.service';
 import { ResourcesRepository } from '../modules/resources/resources.repository';
 import { ResourcesService } from '../modules/resources/resources.service';
 import { TenantRepository } from '../modules/tenants/tenant.repository';
@@ -43,6 +46,7 @@ export function createCloudServices({ config, secrets, database, queue, now }: C
     work,
     activity,
   );
+  const pricing = new PricingService(new PricingRepository(database.db), tenants, cloudProvider, now);
   return {
     activity,
     tenants,
@@ -63,8 +67,16 @@ export function createCloudServices({ config, secrets, database, queue, now }: C
       now,
     ),
     resources: new ResourcesService(new ResourcesRepository(database.db), now),
-    pricing: new PricingService(new PricingRepository(database.db), tenants, cloudProvider, now),
+    pricing,
+    recommendations: new RecommendationsService(
+      new RecommendationsRepository(database.db),
+      pricing,
+      activity,
+      work,
+      now,
+    ),
     automation: createAutomation({ database, queue, now }, tenants, cloudProvider, activity),
+    activeHours: new ActiveHoursService(createTransactionRunner(database), queue, activity, now),
   };
 }
 

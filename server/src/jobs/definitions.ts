@@ -13,6 +13,7 @@ import { createMetricsCollectAllJob } from './metrics-collect-all.job';
 import { createMetricsCollectJob } from './metrics-collect.job';
 import { createMetricsPurgeJob } from './metrics-purge.job';
 import { createPricingRefreshJob } from './pricing-refresh.job';
+import { createRecommendationsAnalyseJob } from './recommendations-analyse.job';
 import { createPurgeExpiredJob, purgeExpiredJob } from './purge-expired.job';
 import { sendEmailJob } from './send-email.job';
 import { sendPasswordResetJob } from './send-password-reset.job';
@@ -35,6 +36,7 @@ function createCloudJobs(container: Container): JobDefinition<z.ZodType>[] {
     createMetricsBackfillJob(container),
     createMetricsPurgeJob(container),
     createPricingRefreshJob(container),
+    createRecommendationsAnalyseJob(container),
     createAutomationExecuteJob(container),
     createAutomationDispatchJob(container),
     createAutomationGuardJob(container),

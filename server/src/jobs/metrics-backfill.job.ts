@@ -17,9 +17,11 @@ export function createMetricsBackfillJob(
     retryLimit: 2,
     retryDelaySeconds: 120,
     handle: async ({ tenantId }) => {
-      await container.metrics.backfillTenant(tenantId, {
+      const summary = await container.metrics.backfillTenant(tenantId, {
         signal: AbortSignal.timeout((expireInSeconds - 60) * 1000),
       });
+      // The VMs whose data changed are analysed next (a gone tenant has nothing to analyse).
+      if (summary) await container.recommendations.enqueueAnalysis(tenantId);
     },
   };
 }

@@ -15,9 +15,11 @@ export function createMetricsCollectJob(
     expireInSeconds,
     retryLimit: 0,
     handle: async ({ tenantId }) => {
-      await container.metrics.collectTenant(tenantId, {
+      const summary = await container.metrics.collectTenant(tenantId, {
         signal: AbortSignal.timeout((expireInSeconds - 20) * 1000),
       });
+      // The VMs whose data changed are analysed next (a gone tenant has nothing to analyse).
+      if (summary) await container.recommendations.enqueueAnalysis(tenantId);
     },
   };
 }

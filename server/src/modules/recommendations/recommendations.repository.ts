@@ -1,0 +1,337 @@
+// Recommendations in PostgreSQL, and what the analysis reads: the VMs due for analysis and their
+// hourly series, one statement per batch of VMs (metrics pivoted per VM and hour in SQL, so a batch
+// of 200 VMs over 14 days is ~67,000 rows, not four times that).
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import type { RecommendationKind } from '@cloudtrim/rightsizing/analysis.types';
+import { yieldToEventLoop } from '../../lib/concurrency';
+
+export const cpuMetricName = 'Percentage CPU';
+export const availableMemoryMetricName = 'Available Memory Bytes';
+export const networkMetricNames = ['Network In Total', 'Network Out Total'];
+
+const writeChunkSize = 25;
+
+export interface DueVm {
+  id: string;
+  armId: string;
+  name: string;
+  region: string;
+  sku: string | null;
+  automated: number;
+  predictionMethod: string;
+  activeHoursStart: number | null;
+  activeHoursEnd: number | null;
+  osType: string | null;
+  dataDiskCount: number | null;
+  nicCount: number | null;
+  hasPremiumDisk: boolean | null;
+  hasAcceleratedNetworking: boolean | null;
+  recommendationsHeldUntil: Date | null;
+  // The newest collection of any of its metrics: what analysed_until becomes.
+  collectedUntil: Date;
+}
+
+export interface TenantAnalysisScope {
+  teamId: string;
+  lookbackDays: number;
+}
+
+// One VM's hour: CPU percent (mean, peak), available memory bytes (mean, p95 of the minutes), bytes
+// moved per minute in and out (mean), the lowest available memory of the hour's minutes if kept.
+export type HourlyRow = {
+  resourceId: string;
+  hourMs: number;
+  cpuAverage: number | null;
+  cpuMaximum: number | null;
+  memoryAverage: number | null;
+  memoryP95: number | null;
+  memoryMinimum: number | null;
+  networkAverage: number | null;
+};
+
+export type OpenRecommendation = {
+  id: number;
+  resourceId: string;
+  kind: RecommendationKind;
+  predictionMethod: string;
+  targetSize: string | null;
+  activeHoursStart: number | null;
+  activeHoursEnd: number | null;
+};
+
+export interface NewRecommendation {
+  teamId: string;
+  tenantId: string;
+  resourceId: string;
+  kind: RecommendationKind;
+  predictionMethod: string;
+  currentSize: string | null;
+  targetSize: string | null;
+  activeHoursStart: number | null;
+  activeHoursEnd: number | null;
+  recommendation: string;
+  memo: string;
+  annualCostSavings: number;
+  confidence: number;
+  evidence: unknown;
+}
+
+// The same conclusion seen again: its figures are refreshed, its row (and When) kept.
+export interface RefreshedRecommendation {
+  id: number;
+  recommendation: string;
+  memo: string;
+  annualCostSavings: number;
+  confidence: number;
+  evidence: unknown;
+}
+
+export interface AnalysisWrite {
+  inserted: NewRecommendation[];
+  refreshed: RefreshedRecommendation[];
+  supersededIds: number[];
+  analysed: { resourceId: string; collectedUntil: Date }[];
+  at: Date;
+}
+
+export type RecommendationRow = {
+  id: number;
+  armId: string;
+  name: string;
+  createdAt: string;
+  predictionMethod: string;
+  recommendation: string;
+  memo: string | null;
+  annualCostSavings: number;
+};
+
+export type EvidenceRow = {
+  id: number;
+  armId: string;
+  name: string;
+  currentSize: string | null;
+  targetSize: string | null;
+  evidence: unknown;
+};
+
+export class RecommendationsRepository {
+  constructor(private readonly db: Db) {}
+
+  async findTenantScope(tenantId: string): Promise<TenantAnalysisScope | undefined> {
+    const result = await this.db.execute<{ teamId: string; lookbackDays: number }>(sql`
+      select team.id as "teamId", team.lookback_days as "lookbackDays"
+      from tenant join team on team.id = tenant.team_id
+      where tenant.id = ${tenantId}::uuid and tenant.is_active`);
+    return result.rows[0];
+  }
+
+  // VMs with a collection newer than their last analysis (or never analysed), in id order from
+  // `afterId`, so a big tenant is read page by page.
+  async listDueVms(tenantId: string, afterId: string | null, limit: number): Promise<DueVm[]> {
+    const result = await this.db.execute<
+      Omit<DueVm, 'collectedUntil' | 'recommendationsHeldUntil'> & {
+        collectedUntil: string;
+        recommendationsHeldUntil: string | null;
+      }
+    >(sql`
+      select resource.id, resource.arm_id as "armId", resource.name, resource.region, resource.sku,
+             resource.automated, resource.prediction_method as "predictionMethod",
+             resource.active_hours_start as "activeHoursStart", resource.active_hours_end as "activeHoursEnd",
+             resource.os_type as "osType", resource.data_disk_count as "dataDiskCount",
+             resource.nic_count as "nicCount", resource.has_premium_disk as "hasPremiumDisk",
+             resource.has_accelerated_networking as "hasAcceleratedNetworking",
+             resource.recommendations_held_until as "recommendationsHeldUntil",
+             collected.until as "collectedUntil"
+      from resource
+      cross join lateral (
+        select max(metric.last_collected_at) as until from metric where metric.resource_id = resource.id
+      ) as collected
+      where resource.tenant_id = ${tenantId}::uuid
+        and lower(resource.type) = 'microsoft.compute/virtualmachines'
+        and collected.until is not null
+        and (resource.analysed_until is null or collected.until > resource.analysed_until)
+        ${afterId ? sql`and resource.id > ${afterId}::uuid` : sql``}
+      order by resource.id
+      limit ${limit}`);
+    return result.rows.map((row) => ({
+      ...row,
+      collectedUntil: new Date(row.collectedUntil),
+      recommendationsHeldUntil: row.recommendationsHeldUntil ? new Date(row.recommendationsHeldUntil) : null,
+    }));
+  }
+
+  async listHourly(resourceIds: string[], since: Date, until: Date): Promise<HourlyRow[]> {
+    if (resourceIds.length === 0) return [];
+    const result = await this.db.execute<HourlyRow>(sql`
+      with hourly as (
+        select metric.resource_id, hourly.hour,
+               max(hourly.average) filter (where metric.name = ${cpuMetricName}) as cpu_average,
+               max(hourly.maximum) filter (where metric.name = ${cpuMetricName}) as cpu_maximum,
+               max(hourly.average) filter (where metric.name = ${availableMemoryMetricName}) as memory_average,
+               max(hourly.p95) filter (where metric.name = ${availableMemoryMetricName}) as memory_p95,
+               sum(hourly.average) filter (where metric.name in (${sql.join(
+                 networkMetricNames.map((name) => sql`${name}`),
+                 sql`, `,
+               )})) as network_average
+        from metric
+        join metric_hourly as hourly on hourly.metric_id = metric.id
+        where metric.resource_id = any(${sql.param(resourceIds)}::uuid[])
+          and hourly.hour >= ${since.toISOString()}::timestamptz
+          and hourly.hour < ${until.toISOString()}::timestamptz
+        group by metric.resource_id, hourly.hour
+      ),
+      minima as (
+        select metric.resource_id, date_trunc('hour', point.time) as hour, min(point.value) as memory_minimum
+        from metric
+        join metric_point as point on point.metric_id = metric.id
+        where metric.resource_id = any(${sql.param(resourceIds)}::uuid[])
+          and metric.name = ${availableMemoryMetricName}
+          and point.time >= ${since.toISOString()}::timestamptz
+          and point.time < ${until.toISOString()}::timestamptz
+        group by metric.resource_id, date_trunc('hour', point.time)
+      )
+      select hourly.resource_id as "resourceId",
+             (extract(epoch from hourly.hour) * 1000)::float8 as "hourMs",
+             hourly.cpu_average as "cpuAverage", hourly.cpu_maximum as "cpuMaximum",
+             hourly.memory_average as "memoryAverage", hourly.memory_p95 as "memoryP95",
+             minima.memory_minimum as "memoryMinimum", hourly.network_average as "networkAverage"
+      from hourly
+      left join minima on minima.resource_id = hourly.resource_id and minima.hour = hourly.hour
+      order by hourly.resource_id, hourly.hour`);
+    return result.rows;
+  }
+
+  async listOpen(resourceIds: string[]): Promise<OpenRecommendation[]> {
+    if (resourceIds.length === 0) return [];
+    const result = await this.db.execute<OpenRecommendation>(sql`
+      select id::float8 as id, resource_id as "resourceId", kind, prediction_method as "predictionMethod",
+             target_size as "targetSize", active_hours_start as "activeHoursStart",
+             active_hours_end as "activeHoursEnd"
+      from recommendation
+      where resource_id = any(${sql.param(resourceIds)}::uuid[]) and status = 'open'`);
+    return result.rows.map((row) => ({ ...row, id: Number(row.id) }));
+  }
+
+  // One transaction per batch: superseded rows close before their successors open (one open row per
+  // resource and kind), and the VMs are marked analysed with them.
+  async writeAnalysis(write: AnalysisWrite): Promise<void> {
+    const at = write.at.toISOString();
+    await this.db.transaction(async (transaction) => {
+      if (write.supersededIds.length > 0) {
+        await transaction.execute(sql`
+          update recommendation set status = 'superseded', superseded_at = ${at}::timestamptz
+          where id = any(${sql.param(write.supersededIds)}::bigint[]) and status = 'open'`);
+      }
+      // In chunks: each row carries its evidence (two series of 336 hours), so one statement for a
+      // whole batch would be megabytes of JSON serialized in one turn of the event loop.
+      for (const chunk of chunkOf(write.refreshed, writeChunkSize)) {
+        await transaction.execute(sql`
+          update recommendation
+          set recommendation = refreshed.recommendation, memo = refreshed.memo,
+              annual_cost_savings = refreshed."annualCostSavings", confidence = refreshed.confidence,
+              evidence = refreshed.evidence
+          from jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) as refreshed(
+            id bigint, recommendation text, memo text, "annualCostSavings" float8, confidence float8,
+            evidence jsonb)
+          where recommendation.id = refreshed.id and recommendation.status = 'open'`);
+        await yieldToEventLoop();
+      }
+      for (const chunk of chunkOf(write.inserted, writeChunkSize)) {
+        await transaction.execute(sql`
+          insert into recommendation (team_id, tenant_id, resource_id, kind, prediction_method, current_size,
+                                      target_size, active_hours_start, active_hours_end, recommendation, memo,
+                                      annual_cost_savings, confidence, evidence, created_at)
+          select inserted.*, ${at}::timestamptz
+          from jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) as inserted(
+            "teamId" uuid, "tenantId" uuid, "resourceId" uuid, kind text, "predictionMethod" text,
+            "currentSize" text, "targetSize" text, "activeHoursStart" smallint, "activeHoursEnd" smallint,
+            recommendation text, memo text, "annualCostSavings" float8, confidence float8, evidence jsonb)
+          -- A row the automation applied or held meanwhile leaves no open slot to fill twice.
+          on conflict (resource_id, kind) where status = 'open' do nothing`);
+        await yieldToEventLoop();
+      }
+      if (write.analysed.length > 0) {
+        await transaction.execute(sql`
+          update resource set analysed_until = analysed.until
+          from unnest(
+            ${sql.param(write.analysed.map((item) => item.resourceId))}::uuid[],
+            ${sql.param(write.analysed.map((item) => item.collectedUntil.toISOString()))}::timestamptz[]
+          ) as analysed(id, until)
+          where resource.id = analysed.id`);
+      }
+    });
+  }
+
+  // The team's open recommendations (Automated = 2 resources excluded), or one resource's whole
+  // history; newest first either way.
+  async listForTeam(teamId: string, resourceArmId?: string): Promise<RecommendationRow[]> {
+    const result = await this.db.execute<RecommendationRow>(sql`
+      select recommendation.id::float8 as id, resource.arm_id as "armId", resource.name,
+             to_char(recommendation.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "createdAt",
+             recommendation.prediction_method as "predictionMethod", recommendation.recommendation,
+             recommendation.memo, recommendation.annual_cost_savings as "annualCostSavings"
+      from recommendation
+      join resource on resource.id = recommendation.resource_id
+      where recommendation.team_id = ${teamId}::uuid
+        ${
+          resourceArmId === undefined
+            ? sql`and recommendation.status = 'open' and resource.automated <> 2`
+            : sql`and lower(resource.arm_id) = ${resourceArmId.toLowerCase()}`
+        }
+      order by recommendation.created_at desc, recommendation.id desc`);
+    return result.rows.map((row) => ({ ...row, id: Number(row.id) }));
+  }
+
+  async findEvidence(teamId: string, id: number): Promise<EvidenceRow | undefined> {
+    const result = await this.db.execute<EvidenceRow>(sql`
+      select recommendation.id::float8 as id, resource.arm_id as "armId", resource.name,
+             recommendation.current_size as "currentSize", recommendation.target_size as "targetSize",
+             recommendation.evidence
+      from recommendation
+      join resource on resource.id = recommendation.resource_id
+      where recommendation.team_id = ${teamId}::uuid and recommendation.id = ${id}`);
+    const row = result.rows[0];
+    return row ? { ...row, id: Number(row.id) } : undefined;
+  }
+
+  async readTeamSettings(
+    teamId: string,
+  ): Promise<{ lookbackDays: number; defaultMaintenanceWindow: number }> {
+    const result = await this.db.execute<{ lookbackDays: number; defaultMaintenanceWindow: number }>(sql`
+      select lookback_days as "lookbackDays", default_maintenance_window as "defaultMaintenanceWindow"
+      from team where id = ${teamId}::uuid`);
+    return result.rows[0] ?? { lookbackDays: 14, defaultMaintenanceWindow: 2 };
+  }
+
+  // A new lookback changes what every VM's analysis reads: all of the team's VMs become due again.
+  async saveTeamSettings(
+    teamId: string,
+    settings: { lookbackDays: number; defaultMaintenanceWindow: number },
+  ): Promise<{ lookbackDays: number; defaultMaintenanceWindow: number }> {
+    return this.db.transaction(async (transaction) => {
+      const previous = await transaction.execute<{ lookbackDays: number }>(sql`
+        select lookback_days as "lookbackDays" from team where id = ${teamId}::uuid for update`);
+      const result = await transaction.execute<{
+        lookbackDays: number;
+        defaultMaintenanceWindow: number;
+      }>(sql`
+        update team
+        set lookback_days = ${settings.lookbackDays}, default_maintenance_window = ${settings.defaultMaintenanceWindow}
+        where id = ${teamId}::uuid
+        returning lookback_days as "lookbackDays", default_maintenance_window as "defaultMaintenanceWindow"`);
+      if (previous.rows[0] && previous.rows[0].lookbackDays !== settings.lookbackDays) {
+        await transaction.execute(sql`
+          update resource set analysed_until = null
+          from tenant where tenant.id = resource.tenant_id and tenant.team_id = ${teamId}::uuid`);
+      }
+      return result.rows[0]!;
+    });
+  }
+}
+
+function chunkOf<Item>(items: Item[], size: number): Item[][] {
+  const chunks: Item[][] = [];
+  for (let start = 0; start < items.length; start += size) chunks.push(items.slice(start, start + size));
+  return chunks;
+}

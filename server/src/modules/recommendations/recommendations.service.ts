@@ -1,0 +1,404 @@
+// The recommendation engine's server side: after a collection cycle, each VM whose data changed is
+// analysed by the rightsizing core on its hourly series over the team's lookback, with its region's
+// catalogue and prices, and the conclusions are kept with their history: a new conclusion supersedes
+// the open one of its kind, the same conclusion keeps its row.
+import type {
+  MetricSeries,
+  Proposal,
+  VmAnalysis,
+  VmAnalysisInput,
+} from '@cloudtrim/rightsizing/analysis.types';
+import { analyseVm, minimumHistoryDays } from '@cloudtrim/rightsizing/analyse-vm';
+import { isPredictionMethodId, type PredictionMethodId } from '@cloudtrim/rightsizing/prediction-methods';
+import type {
+  Recommendation,
+  RecommendationEvidence,
+  TeamSettings,
+} from '@cloudtrim/contracts/recommendations';
+import type { CloudCallOptions } from '../../cloud/cloud-provider';
+import type { CloudWorkQueue } from '../../jobs/cloud-work';
+import { yieldToEventLoop } from '../../lib/concurrency';
+import { activityServiceNames, type ActivityService } from '../activity/activity.service';
+import type { PricingService, RegionCatalogue } from '../pricing/pricing.service';
+import type {
+  DueVm,
+  HourlyRow,
+  NewRecommendation,
+  OpenRecommendation,
+  RecommendationsRepository,
+  RefreshedRecommendation,
+} from './recommendations.repository';
+
+const hourMs = 60 * 60 * 1000;
+const dayMs = 24 * hourMs;
+const gibibyte = 1024 ** 3;
+// VMs read and written per round trip: ~67,000 hourly rows over 14 days.
+const batchSize = 200;
+export const defaultPredictionMethod: PredictionMethodId = 'cloudtrim-forecast';
+const noChangeAutomated = 2;
+
+export interface AnalysisSummary {
+  analysedCount: number;
+  newCount: number;
+  supersededCount: number;
+  newAnnualCostSavings: number;
+  catalogueFailures: string[];
+}
+
+export class RecommendationsService {
+  constructor(
+    private readonly recommendations: RecommendationsRepository,
+    private readonly pricing: PricingService,
+    private readonly activity: ActivityService,
+    private readonly work: CloudWorkQueue,
+    private readonly now: () => Date,
+  ) {}
+
+  // Queued after each collection cycle (and back-fill) of a tenant; one per tenant at a time.
+  async enqueueAnalysis(tenantId: string): Promise<void> {
+    await this.work.enqueueRecommendationsAnalysis(tenantId);
+  }
+
+  // Analyses the tenant's VMs whose metrics changed since their last analysis. Undefined when the
+  // tenant is gone or inactive.
+  async analyseTenant(
+    tenantId: string,
+    options: CloudCallOptions = {},
+  ): Promise<AnalysisSummary | undefined> {
+    const scope = await this.recommendations.findTenantScope(tenantId);
+    if (!scope) return undefined;
+    const refresh = await this.pricing.ensureFreshForTenant(tenantId, options);
+    const summary: AnalysisSummary = {
+      analysedCount: 0,
+      newCount: 0,
+      supersededCount: 0,
+      newAnnualCostSavings: 0,
+      catalogueFailures: refresh.failures,
+    };
+    const catalogues = new Map<string, Promise<RegionCatalogue>>();
+    const loadCatalogue = (region: string) => {
+      let catalogue = catalogues.get(region);
+      if (!catalogue) {
+        catalogue = this.pricing.loadCatalogue(region);
+        catalogues.set(region, catalogue);
+      }
+      return catalogue;
+    };
+    const at = this.now();
+    // Whole hours only: the hour under way has no aggregate yet.
+    const until = new Date(Math.floor(at.getTime() / hourMs) * hourMs);
+    const since = new Date(until.getTime() - scope.lookbackDays * dayMs);
+    let afterId: string | null = null;
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const vms = await this.recommendations.listDueVms(tenantId, afterId, batchSize);
+      if (vms.length === 0) break;
+      afterId = vms.at(-1)!.id;
+      const resourceIds = vms.map((vm) => vm.id);
+      const [hourly, open] = await Promise.all([
+        this.recommendations.listHourly(resourceIds, since, until),
+        this.recommendations.listOpen(resourceIds),
+      ]);
+      const hourlyByVm = groupBy(hourly, (row) => row.resourceId);
+      const openByVm = groupBy(open, (row) => row.resourceId);
+      const inserted: NewRecommendation[] = [];
+      const refreshed: RefreshedRecommendation[] = [];
+      const supersededIds: number[] = [];
+      for (const vm of vms) {
+        const openRows = openByVm.get(vm.id) ?? [];
+        if (vm.automated === noChangeAutomated) {
+          // "No Change": nothing is recommended, and what was on offer is withdrawn.
+          supersededIds.push(...openRows.map((row) => row.id));
+          continue;
+        }
+        const catalogue = await loadCatalogue(vm.region);
+        const input = buildInput(vm, hourlyByVm.get(vm.id) ?? [], catalogue, openRows, since, until, at);
+        if (!input) continue;
+        const method = isPredictionMethodId(vm.predictionMethod)
+          ? vm.predictionMethod
+          : defaultPredictionMethod;
+        const analysis = analyseVm(input, { method });
+        const isHeld = vm.recommendationsHeldUntil !== null && vm.recommendationsHeldUntil > at;
+        const proposals = analysis.proposals.filter((proposal) => !(isHeld && proposal.kind === 'resize'));
+        const decision = decide(proposals, openRows, isConclusive(analysis, input));
+        supersededIds.push(...decision.supersededIds);
+        refreshed.push(...decision.refreshed);
+        for (const proposal of decision.inserted) {
+          inserted.push(toNewRecommendation(scope.teamId, tenantId, vm.id, proposal));
+          summary.newAnnualCostSavings += proposal.annualCostSavings;
+        }
+        // Each VM's analysis is CPU work of its own: requests are served between VMs.
+        await yieldToEventLoop();
+      }
+      await this.recommendations.writeAnalysis({
+        inserted,
+        refreshed,
+        supersededIds,
+        analysed: vms.map((vm) => ({ resourceId: vm.id, collectedUntil: vm.collectedUntil })),
+        at,
+      });
+      summary.analysedCount += vms.length;
+      summary.newCount += inserted.length;
+      summary.supersededCount += supersededIds.length;
+      if (vms.length < batchSize) break;
+    }
+    await this.recordActivity(scope.teamId, tenantId, summary);
+    return summary;
+  }
+
+  async listRecommendations(teamId: string, resourceArmId?: string): Promise<{ Data: Recommendation[] }> {
+    const rows = await this.recommendations.listForTeam(teamId, resourceArmId);
+    return {
+      Data: rows.map((row) => ({
+        Id: row.id,
+        ResourceId: row.armId,
+        FriendlyName: row.name,
+        When: row.createdAt,
+        PredictionMethod: row.predictionMethod,
+        Recommendation: row.recommendation,
+        Memo: row.memo,
+        AnnualCostSavings: row.annualCostSavings,
+      })),
+    };
+  }
+
+  // Undefined for an unknown id or another team's.
+  async getEvidence(teamId: string, id: number): Promise<RecommendationEvidence | undefined> {
+    const row = await this.recommendations.findEvidence(teamId, id);
+    if (!row) return undefined;
+    const series = Array.isArray(row.evidence) ? (row.evidence as Proposal['evidence']) : [];
+    return {
+      Id: row.id,
+      ResourceId: row.armId,
+      FriendlyName: row.name,
+      CurrentSize: row.currentSize,
+      TargetSize: row.targetSize,
+      Series: series.map((item) => ({
+        Metric: item.metric,
+        Unit: 'Percent' as const,
+        Threshold: item.threshold,
+        Points: item.points.map((point) => ({
+          Time: new Date(point.time).toISOString(),
+          Current: point.current,
+          Projected: point.projected,
+        })),
+      })),
+    };
+  }
+
+  async getTeamSettings(teamId: string): Promise<TeamSettings> {
+    const settings = await this.recommendations.readTeamSettings(teamId);
+    return {
+      LookbackDays: settings.lookbackDays,
+      DefaultMaintenanceWindow: settings.defaultMaintenanceWindow,
+    };
+  }
+
+  async saveTeamSettings(teamId: string, settings: TeamSettings): Promise<TeamSettings> {
+    const saved = await this.recommendations.saveTeamSettings(teamId, {
+      lookbackDays: settings.LookbackDays,
+      defaultMaintenanceWindow: settings.DefaultMaintenanceWindow,
+    });
+    return { LookbackDays: saved.lookbackDays, DefaultMaintenanceWindow: saved.defaultMaintenanceWindow };
+  }
+
+  private async recordActivity(teamId: string, tenantId: string, summary: AnalysisSummary): Promise<void> {
+    const entries = [];
+    if (summary.newCount > 0) {
+      const savings = summary.newAnnualCostSavings.toLocaleString('en-US', {
+        minimumFractionDigits: 2,
+        maximumFractionDigits: 2,
+      });
+      const plural = summary.newCount === 1 ? 'recommendation' : 'recommendations';
+      entries.push(
+        `Analysed ${summary.analysedCount} virtual machines: ${summary.newCount} new ${plural}, $${savings} a year on offer`,
+      );
+    }
+    for (const failure of summary.catalogueFailures) {
+      entries.push(`Size catalogue could not be read: ${failure}`);
+    }
+    await this.activity.record(
+      entries.map((logText) => ({
+        teamId,
+        tenantId,
+        serviceName: activityServiceNames.recommendations,
+        resourceArmId: null,
+        logText,
+      })),
+    );
+  }
+}
+
+// The VM's hours laid on a dense hourly grid from `since` (NaN where nothing was read). Memory in
+// GiB used = the size's memory − available memory: the mean from the hour's mean, the peak from the
+// lowest minute where minutes are still kept (48 hours) and, for older hours, from the hour's
+// spread mirrored below its mean (mean − (p95 − mean)), which errs towards keeping capacity.
+function buildInput(
+  vm: DueVm,
+  rows: HourlyRow[],
+  catalogue: RegionCatalogue,
+  openRows: OpenRecommendation[],
+  since: Date,
+  until: Date,
+  at: Date,
+): VmAnalysisInput | undefined {
+  if (!vm.sku) return undefined;
+  const steps = Math.round((until.getTime() - since.getTime()) / hourMs);
+  const cpu = createSeries(since.getTime(), steps);
+  const memory = createSeries(since.getTime(), steps);
+  const network = createSeries(since.getTime(), steps);
+  const current = catalogue.sizes.find((size) => size.name.toLowerCase() === vm.sku!.toLowerCase());
+  let hasMemory = false;
+  let hasNetwork = false;
+  let runningHours = 0;
+  for (const row of rows) {
+    const step = Math.round((row.hourMs - since.getTime()) / hourMs);
+    if (step < 0 || step >= steps) continue;
+    if (row.cpuAverage !== null) {
+      cpu.average[step] = row.cpuAverage;
+      cpu.maximum[step] = row.cpuMaximum ?? row.cpuAverage;
+      runningHours += 1;
+    }
+    if (row.memoryAverage !== null && current) {
+      const lowest =
+        row.memoryMinimum ??
+        (row.memoryP95 !== null ? Math.max(0, 2 * row.memoryAverage - row.memoryP95) : row.memoryAverage);
+      memory.average[step] = Math.max(0, current.memoryGiB - row.memoryAverage / gibibyte);
+      memory.maximum[step] = Math.max(memory.average[step]!, current.memoryGiB - lowest / gibibyte);
+      hasMemory = true;
+    }
+    if (row.networkAverage !== null) {
+      // The hourly aggregate is the mean per-minute total; the hour moved 60 of them.
+      network.average[step] = row.networkAverage * 60;
+      network.maximum[step] = row.networkAverage * 60;
+      hasNetwork = true;
+    }
+  }
+  const osType = vm.osType === 'Windows' ? 'Windows' : 'Linux';
+  const previousResize = openRows.find((row) => row.kind === 'resize');
+  return {
+    vmId: vm.armId,
+    currentSize: current?.name ?? vm.sku,
+    region: vm.region,
+    osType,
+    runningShare: steps > 0 ? runningHours / steps : 0,
+    activeHours:
+      vm.activeHoursStart !== null && vm.activeHoursEnd !== null
+        ? { start: vm.activeHoursStart, end: vm.activeHoursEnd }
+        : null,
+    requirements: {
+      dataDiskCount: vm.dataDiskCount,
+      nicCount: vm.nicCount,
+      usesPremiumDisk: vm.hasPremiumDisk,
+      usesAcceleratedNetworking: vm.hasAcceleratedNetworking,
+    },
+    cpu,
+    ...(hasMemory ? { memoryUsedGiB: memory } : {}),
+    ...(hasNetwork ? { network } : {}),
+    sizes: catalogue.sizes,
+    prices: catalogue.pricesByOs[osType],
+    previousTargetSize: previousResize?.targetSize ?? null,
+    now: at.getTime(),
+  };
+}
+
+function createSeries(startMs: number, steps: number): MetricSeries {
+  return {
+    startMs,
+    stepMinutes: 60,
+    average: new Float64Array(steps).fill(Number.NaN),
+    maximum: new Float64Array(steps).fill(Number.NaN),
+  };
+}
+
+// An analysis that proposed nothing only withdraws open recommendations when it could judge the VM
+// (its size known and priced, enough history): missing data or a missing catalogue changes nothing.
+function isConclusive(analysis: VmAnalysis, input: VmAnalysisInput): boolean {
+  if (analysis.proposals.length > 0) return true;
+  const current = input.sizes.find((size) => size.name === input.currentSize);
+  if (!current || !input.prices.has(current.name)) return false;
+  let presentHours = 0;
+  for (const value of input.cpu.average) if (!Number.isNaN(value)) presentHours += 1;
+  return presentHours / 24 >= minimumHistoryDays;
+}
+
+interface Decision {
+  inserted: Proposal[];
+  refreshed: RefreshedRecommendation[];
+  supersededIds: number[];
+}
+
+// Per kind: the same conclusion (same target size or schedule) keeps the open row with fresh
+// figures; another supersedes it; none (when conclusive) withdraws it.
+function decide(
+  proposals: Proposal[],
+  openRows: OpenRecommendation[],
+  isConclusiveResult: boolean,
+): Decision {
+  const decision: Decision = { inserted: [], refreshed: [], supersededIds: [] };
+  const proposalKinds = new Set(proposals.map((proposal) => proposal.kind));
+  for (const proposal of proposals) {
+    const open = openRows.find((row) => row.kind === proposal.kind);
+    if (open && isSameConclusion(open, proposal)) {
+      decision.refreshed.push({
+        id: open.id,
+        recommendation: proposal.recommendation,
+        memo: proposal.memo,
+        annualCostSavings: proposal.annualCostSavings,
+        confidence: proposal.confidence,
+        evidence: proposal.evidence,
+      });
+      continue;
+    }
+    if (open) decision.supersededIds.push(open.id);
+    decision.inserted.push(proposal);
+  }
+  if (isConclusiveResult) {
+    for (const open of openRows) if (!proposalKinds.has(open.kind)) decision.supersededIds.push(open.id);
+  }
+  return decision;
+}
+
+function isSameConclusion(open: OpenRecommendation, proposal: Proposal): boolean {
+  return (
+    open.predictionMethod === proposal.predictionMethod &&
+    (open.targetSize ?? null) === (proposal.targetSize ?? null) &&
+    (open.activeHoursStart ?? null) === (proposal.activeHours?.start ?? null) &&
+    (open.activeHoursEnd ?? null) === (proposal.activeHours?.end ?? null)
+  );
+}
+
+function toNewRecommendation(
+  teamId: string,
+  tenantId: string,
+  resourceId: string,
+  proposal: Proposal,
+): NewRecommendation {
+  return {
+    teamId,
+    tenantId,
+    resourceId,
+    kind: proposal.kind,
+    predictionMethod: proposal.predictionMethod,
+    currentSize: proposal.currentSize,
+    targetSize: proposal.targetSize,
+    activeHoursStart: proposal.activeHours?.start ?? null,
+    activeHoursEnd: proposal.activeHours?.end ?? null,
+    recommendation: proposal.recommendation,
+    memo: proposal.memo,
+    annualCostSavings: proposal.annualCostSavings,
+    confidence: proposal.confidence,
+    evidence: proposal.evidence,
+  };
+}
+
+function groupBy<Item>(items: Item[], keyOf: (item: Item) => string): Map<string, Item[]> {
+  const groups = new Map<string, Item[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}
