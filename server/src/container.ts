@@ -13,7 +13,7 @@ import { UserRepository } from './modules/account/user.repository';
 import { AuthService } from './modules/auth/auth.service';
 import { SessionRepository } from './modules/auth/session.repository';
 import { CaptchaRepository } from './modules/captcha/captcha.repository';
-import { createCaptchaProvider } from './modules/captcha/captcha.provider';
+import { createCaptchaProvider } from './modules/captcha/captcha-provider.factory';
 import { CaptchaService } from './modules/captcha/captcha.service';
 import { DemoService } from './modules/demo/demo.service';
 import { MailService } from './modules/mail/mail.service';

@@ -2,9 +2,6 @@ import type {
   AltchaChallengeResponse,
   CaptchaProvider as CaptchaProviderName,
 } from '@cloudtrim/contracts/captcha';
-import type { CaptchaConfig } from '../../config';
-import { AltchaProvider, deriveAltchaKey } from './altcha.provider';
-import { RecaptchaProvider } from './recaptcha.provider';
 
 export interface CaptchaVerdict {
   isSolved: boolean;
@@ -27,15 +24,4 @@ export interface CaptchaProvider {
   // Undefined when the provider serves its own challenges (reCAPTCHA).
   createChallenge(now: Date): Promise<AltchaChallengeResponse | undefined>;
   verify(answer: string, clientAddress: string, now: Date): Promise<CaptchaVerdict>;
-}
-
-export function createCaptchaProvider(config: CaptchaConfig, jwtSecret: string): CaptchaProvider {
-  if (config.provider === 'recaptcha') {
-    return new RecaptchaProvider(
-      config.recaptchaSiteKey!,
-      config.recaptchaSecret!,
-      config.recaptchaVerifyUrl,
-    );
-  }
-  return new AltchaProvider(deriveAltchaKey(jwtSecret), config.altchaMaxNumber);
 }
