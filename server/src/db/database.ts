@@ -9,6 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { readOrCreateSecret } from '../lib/secret-file';
 import { initialisePostgres, resolvePostgresLayout, startPostgres } from './embedded-postgres';
 import * as schema from './schema';
 
@@ -33,6 +34,8 @@ interface Logger {
 }
 
 const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+const legacyPassword = 'cloudtrim';
+const invalidPasswordCode = '28P01';
 // Any constant works; it only has to be the same in every process that migrates.
 const migrationLockId = 4_713_201;
 
@@ -75,7 +78,8 @@ export interface EmbeddedServer {
 
 export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedServer> {
   const layout = await resolvePostgresLayout(dataDir, log);
-  const password = 'cloudtrim';
+  // The superuser's password is the machine's own, so no other local user can guess it.
+  const password = await readOrCreateSecret(dataDir, 'postgres-password', 24, log);
   const port = await findFreePort();
   await removeStalePidFile(layout.databaseDir, log);
   if (!existsSync(path.join(layout.databaseDir, 'PG_VERSION'))) {
@@ -84,11 +88,38 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
   }
   const server = await startPostgres(layout, port);
   const adminUrl = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
+  await replaceLegacyPassword(adminUrl, password, log);
   await ensureDatabaseExists(adminUrl, 'cloudtrim');
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/cloudtrim`,
     stop: () => server.stop(),
   };
+}
+
+// Databases initialised before the password was generated were given the constant 'cloudtrim':
+// when the generated one is refused, the old one is tried once and replaced.
+async function replaceLegacyPassword(adminUrl: string, password: string, log: Logger): Promise<void> {
+  const probe = new pg.Client({ connectionString: adminUrl });
+  try {
+    await probe.connect();
+    return;
+  } catch (error) {
+    if ((error as { code?: string }).code !== invalidPasswordCode) throw error;
+  } finally {
+    await probe.end().catch(() => {});
+  }
+  const legacyUrl = new URL(adminUrl);
+  legacyUrl.password = legacyPassword;
+  const client = new pg.Client({ connectionString: legacyUrl.toString() });
+  await client.connect();
+  try {
+    await client.query(`alter role postgres password ${client.escapeLiteral(password)}`);
+  } finally {
+    await client.end();
+  }
+  log.warn(
+    "The embedded PostgreSQL's superuser password was the old constant; it is now the one in secrets/",
+  );
 }
 
 export async function ensureDatabaseExists(adminUrl: string, name: string): Promise<void> {
