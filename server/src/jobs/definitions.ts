@@ -1,6 +1,7 @@
 // Every background job the workers run, by name. Each handler calls a service.
 import type { z } from 'zod';
 import type { Container } from '../container';
+import { activeHoursJob, createActiveHoursJob } from './active-hours.job';
 import { automationDispatchJob, automationGuardJob } from './automation-jobs.job';
 import { createAutomationExecuteJob } from './automation-execute.job';
 import { createAutomationDispatchJob, createAutomationGuardJob } from './automation-schedule.job';
@@ -40,6 +41,7 @@ function createCloudJobs(container: Container): JobDefinition<z.ZodType>[] {
     createAutomationExecuteJob(container),
     createAutomationDispatchJob(container),
     createAutomationGuardJob(container),
+    createActiveHoursJob(container),
   ];
 }
 
@@ -51,4 +53,5 @@ export const scheduledJobs: ScheduledJob[] = [
   { name: pricingRefreshJob.name, cron: '23 4 * * *' },
   { name: automationDispatchJob.name, cron: '* * * * *' },
   { name: automationGuardJob.name, cron: '*/5 * * * *' },
+  { name: activeHoursJob.name, cron: '* * * * *' },
 ];

@@ -273,7 +273,7 @@ describe('a tenant whose service principal can only read', () => {
     expect(synced).toMatchObject({ Status: tenantReadOnlyStatus, Healthy: 1, CanWrite: 0 });
     expect(synced!.ResourceCount).toBeGreaterThan(0);
     const readOnlyLines = (await readActivity(reader.teamId)).filter((text) =>
-      text.includes('can only read'),
+      text?.includes('can only read'),
     );
     // Said once: the sync found what the add already knew.
     expect(readOnlyLines).toEqual([
@@ -302,9 +302,9 @@ describe('a tenant whose service principal can only read', () => {
     expect((await getTenants(readerToken))[0]).toMatchObject({ Status: 'OK', CanWrite: 1 });
     await context.container.inventory.syncTenant(tenant!.Id);
     expect((await getTenants(readerToken))[0]).toMatchObject({ Status: tenantReadOnlyStatus, CanWrite: 0 });
-    expect((await readActivity(reader.teamId)).filter((text) => text.includes('can only read'))).toHaveLength(
-      2,
-    );
+    expect(
+      (await readActivity(reader.teamId)).filter((text) => text?.includes('can only read')),
+    ).toHaveLength(2);
 
     // And the other way: the stranger's principal holds the role, whatever was stored before.
     const [writer] = await getTenants(strangerToken);
