@@ -90,7 +90,9 @@ describe('analyseVm', () => {
     // 9.6 busy vCPUs for 12 days, then 1.3 (hourly peaks 1.5): a regime change, not a quiet weekend
     // (the same weekdays a week earlier were busy).
     const input = buildInput(14, (hour) => (hour < 12 * 24 ? 60 : 8));
-    expect(resizeOf(input)?.targetSize).toBe('Standard_D2s_v5');
+    const resize = resizeOf(input);
+    expect(resize?.targetSize).toBe('Standard_D2s_v5');
+    expect(resize?.memo).toContain('read from the last 2 days: the load dropped to a new level then');
     expect(resizeOf(input, 'advisor-p95')).toBeUndefined();
   });
 

@@ -123,10 +123,22 @@ export function sizeByForecast(demand: Demand, to = demand.steps): SizingNeed {
         : null,
     }),
     observed:
-      `forecast P99.5 CPU for the next 14 days: ${formatVcpus(cpu.level)} busy, ` +
+      `forecast P99.5 CPU for the next 14 days: ${formatVcpus(cpu.level)} busy ` +
+      `(${describeWindow(cpu.days, config.windowDays)}${cpuSeries === demand.cpuPeakVcpus ? ', hourly peaks' : ''}), ` +
       `×${cpu.margin.toFixed(2)} for this VM's own forecast error`,
-    confidence: coverage(demand.cpuVcpus, 0, to) * historyShare * (1 / cpu.margin),
+    // Less sure with a short history, a wide margin, or a level read from only the days since a drop.
+    confidence:
+      coverage(demand.cpuVcpus, 0, to) *
+      historyShare *
+      (1 / cpu.margin) *
+      (0.5 + (0.5 * cpu.days) / config.windowDays),
   };
+}
+
+function describeWindow(days: number, windowDays: number): string {
+  return days < windowDays
+    ? `read from the last ${days} days: the load dropped to a new level then`
+    : `read from the last ${windowDays} days`;
 }
 
 // Busy vCPUs as the service level reads them: 5-minute averages; on coarser steps, their peaks.
@@ -139,6 +151,8 @@ export function readServiceCpu(demand: Demand): Float64Array {
 interface Forecast {
   level: number;
   margin: number;
+  // Days the level was read from: the window, or fewer since a drop to a new level.
+  days: number;
 }
 
 function forecastWithMargin(series: Float64Array, demand: Demand, to: number): Forecast {
@@ -164,7 +178,11 @@ function forecastWithMargin(series: Float64Array, demand: Demand, to: number): F
   // Too short a history to judge itself: the widest margin, narrowing as days accrue.
   const fallback = 1 + (config.maxMargin - 1) * Math.max(0, 1 - days / config.fullConfidenceDays);
   const learnt = ratios.length > 0 ? quantile(Float64Array.from(ratios), config.marginQuantile) : fallback;
-  return { level, margin: Math.min(config.maxMargin, Math.max(1, learnt, ratios.length > 0 ? 1 : fallback)) };
+  return {
+    level,
+    margin: Math.min(config.maxMargin, Math.max(1, learnt, ratios.length > 0 ? 1 : fallback)),
+    days: readForecastDays(daily),
+  };
 }
 
 // Each whole day's quantile, the last day ending at `to`.
@@ -182,10 +200,12 @@ function measureDailyQuantiles(series: Float64Array, perDay: number, to: number)
 // the days since the load dropped to a new level. A rise needs no detection: it is in the last
 // week's top readings already.
 function forecastLevel(series: Float64Array, perDay: number, to: number, daily: Float64Array): number {
-  const config = sizingConfig.forecast;
-  const regimeDays = daily.length - findRegimeStart(daily);
-  const from = to - Math.min(regimeDays, config.windowDays) * perDay;
-  return quantile(series, config.targetQuantile, Math.max(0, from), to);
+  const from = to - readForecastDays(daily) * perDay;
+  return quantile(series, sizingConfig.forecast.targetQuantile, Math.max(0, from), to);
+}
+
+function readForecastDays(daily: Float64Array): number {
+  return Math.min(daily.length - findRegimeStart(daily), sizingConfig.forecast.windowDays);
 }
 
 // The day the current regime started, from the daily quantiles: the day after which every day
