@@ -126,7 +126,7 @@ export class RecommendationsRepository {
     return result.rows[0];
   }
 
-  // VMs with a collection newer than their last analysis (or never analysed), in id order from
+  // VMs with an hour collected since their last analysis (or never analysed), in id order from
   // `afterId`, so a big tenant is read page by page.
   async listDueVms(tenantId: string, afterId: string | null, limit: number): Promise<DueVm[]> {
     const result = await this.db.execute<
@@ -150,7 +150,10 @@ export class RecommendationsRepository {
       where resource.tenant_id = ${tenantId}::uuid
         and lower(resource.type) = 'microsoft.compute/virtualmachines'
         and collected.until is not null
-        and (resource.analysed_until is null or collected.until > resource.analysed_until)
+        -- The analysis reads whole hours: minutes collected within the hour it already saw change
+        -- nothing it reads, so a VM is due once per hour, not once per 5-minute cycle.
+        and (resource.analysed_until is null
+             or date_trunc('hour', collected.until) > date_trunc('hour', resource.analysed_until))
         ${afterId ? sql`and resource.id > ${afterId}::uuid` : sql``}
       order by resource.id
       limit ${limit}`);
@@ -161,7 +164,14 @@ export class RecommendationsRepository {
     }));
   }
 
-  async listHourly(resourceIds: string[], since: Date, until: Date): Promise<HourlyRow[]> {
+  // `minutesSince`: where the lowest minute of each hour is read (the last day of the 1-minute points
+  // kept); older hours have only their aggregates.
+  async listHourly(
+    resourceIds: string[],
+    since: Date,
+    until: Date,
+    minutesSince: Date,
+  ): Promise<HourlyRow[]> {
     if (resourceIds.length === 0) return [];
     const result = await this.db.execute<HourlyRow>(sql`
       with hourly as (
@@ -187,7 +197,7 @@ export class RecommendationsRepository {
         join metric_point as point on point.metric_id = metric.id
         where metric.resource_id = any(${sql.param(resourceIds)}::uuid[])
           and metric.name = ${availableMemoryMetricName}
-          and point.time >= ${since.toISOString()}::timestamptz
+          and point.time >= ${minutesSince.toISOString()}::timestamptz
           and point.time < ${until.toISOString()}::timestamptz
         group by metric.resource_id, date_trunc('hour', point.time)
       )

@@ -88,6 +88,7 @@ export class RecommendationsService {
     // Whole hours only: the hour under way has no aggregate yet.
     const until = new Date(Math.floor(at.getTime() / hourMs) * hourMs);
     const since = new Date(until.getTime() - scope.lookbackDays * dayMs);
+    const minutesSince = new Date(until.getTime() - dayMs);
     let afterId: string | null = null;
     for (;;) {
       options.signal?.throwIfAborted();
@@ -96,7 +97,7 @@ export class RecommendationsService {
       afterId = vms.at(-1)!.id;
       const resourceIds = vms.map((vm) => vm.id);
       const [hourly, open] = await Promise.all([
-        this.recommendations.listHourly(resourceIds, since, until),
+        this.recommendations.listHourly(resourceIds, since, until, minutesSince),
         this.recommendations.listOpen(resourceIds),
       ]);
       const hourlyByVm = groupBy(hourly, (row) => row.resourceId);
@@ -231,7 +232,7 @@ export class RecommendationsService {
 
 // The VM's hours laid on a dense hourly grid from `since` (NaN where nothing was read). Memory in
 // GiB used = the size's memory − available memory: the mean from the hour's mean, the peak from the
-// lowest minute where minutes are still kept (48 hours) and, for older hours, from the hour's
+// lowest minute over the last day (1-minute points) and, for older hours, from the hour's
 // spread mirrored below its mean (mean − (p95 − mean)), which errs towards keeping capacity.
 function buildInput(
   vm: DueVm,
