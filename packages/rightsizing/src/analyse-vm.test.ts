@@ -103,6 +103,20 @@ describe('analyseVm', () => {
     expect(resizeOf(input, 'advisor-p95')?.targetSize).toBe('Standard_D4s_v5');
   });
 
+  it("picks by replaying the VM's own history: the method that would not have overloaded it, then the cheaper", () => {
+    // Advisor's P95 cuts the daily spike off and would have overloaded the later days; the forecast keeps the size.
+    const spiky = buildInput(14, (hour) => (hour % 24 === 3 ? 60 : 8));
+    expect(resizeOf(spiky, 'backtest-pick')).toBeUndefined();
+    expect(analyseVm(spiky, { method: 'backtest-pick' }).predictionMethod).toBe('backtest-pick');
+    const steady = resizeOf(
+      buildInput(14, (hour) => 14 + (hour % 3)),
+      'backtest-pick',
+    );
+    expect(steady?.targetSize).toBe('Standard_D4s_v5');
+    expect(steady?.predictionMethod).toBe('backtest-pick');
+    expect(steady?.memo).toMatch(/chosen by replaying this VM's own history/);
+  });
+
   it('proposes shutting down a VM that idles, with the whole running cost as the saving', () => {
     const input = buildInput(14, () => 0.5);
     input.network = {
