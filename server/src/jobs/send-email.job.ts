@@ -1,17 +1,7 @@
-import { z } from 'zod';
 import type { Container } from '../container';
+import type { sendEmailPayloadSchema } from './mail-work';
+import { sendEmailQueue } from './mail-work';
 import type { JobDefinition } from './queue';
-
-// The body is sealed (AES-256-GCM with ENCRYPTION_KEY): it carries a one-time link, and pg-boss keeps
-// payloads in its tables for days.
-export const sendEmailPayloadSchema = z.object({
-  to: z.email(),
-  subject: z.string().min(1),
-  sealedBody: z.string().min(1),
-});
-export type SendEmailPayload = z.infer<typeof sendEmailPayloadSchema>;
-
-export const sendEmailQueue = { name: 'send-email', payload: sendEmailPayloadSchema };
 
 // A failed delivery is retried with exponential back-off (MAIL_RETRY_DELAY_SECONDS, then about twice
 // as long each time): at the default 30 s, eight retries span two to four hours.

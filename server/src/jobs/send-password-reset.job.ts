@@ -1,13 +1,7 @@
-import { z } from 'zod';
 import type { Container } from '../container';
+import type { sendPasswordResetPayloadSchema } from './mail-work';
+import { sendPasswordResetQueue } from './mail-work';
 import type { JobDefinition } from './queue';
-
-export const sendPasswordResetPayloadSchema = z.object({ email: z.email() });
-
-export const sendPasswordResetQueue = {
-  name: 'send-password-reset',
-  payload: sendPasswordResetPayloadSchema,
-};
 
 // A reset request answers at once whatever the address; this job, off the request path, looks the
 // account up and mails the link only if there is one, so neither the answer nor its timing tells.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sendEmailQueue, type SendEmailPayload } from '../../jobs/send-email.job';
+import { sendEmailQueue, type SendEmailPayload } from '../../jobs/mail-work';
 import type { JobQueue } from '../../jobs/queue';
 import type { SecretBox } from '../../lib/secret-box';
 import type { MailContent } from './mail.templates';

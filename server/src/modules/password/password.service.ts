@@ -13,7 +13,7 @@ import type {
   ValidateResetCodeResponse,
 } from '@cloudtrim/contracts/password-reset';
 import type { JobQueue } from '../../jobs/queue';
-import { sendPasswordResetQueue } from '../../jobs/send-password-reset.job';
+import { sendPasswordResetQueue } from '../../jobs/mail-work';
 import { badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../lib/http-errors';
 import { hashPassword, verifyPassword } from '../../lib/password-hasher';
 import { createOneTimeToken, hashToken } from '../../lib/secret-box';
