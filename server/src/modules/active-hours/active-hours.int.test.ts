@@ -220,4 +220,31 @@ describe('active hours', () => {
     expect(await runMinute('2026-03-11T22:00:10Z')).toBe(0);
     expect(readPower(nighttime)).toBe('deallocated');
   });
+
+  it('waits out Retry-After on throttled or unavailable answers, and logs a refusal visibly', async () => {
+    clock = new Date('2026-03-11T22:30:00Z');
+    ownerToken = await logIn(context, owner);
+    await saveHours(untouched, 2, 23);
+    // Two 503s with Retry-After on the deallocation: retried, done once.
+    context.emulator.setFaults({ errorCount: 2, errorStatus: 503, kinds: ['arm-write'] });
+    const injectedBefore = context.emulator.stats.faultsInjected;
+    expect(await runMinute('2026-03-11T23:00:10Z')).toBe(1);
+    expect(context.emulator.stats.faultsInjected - injectedBefore).toBe(2);
+    expect(readPower(untouched)).toBe('deallocated');
+    expect(await listChanges(untouched)).toMatchObject([{ kind: 'deallocate', state: 'succeeded' }]);
+
+    // Azure refuses the start (the role was taken away since the last sync): failed, logged, shown.
+    context.emulator.setFaults({ errorCount: 1, errorStatus: 403, kinds: ['arm-write'] });
+    expect(await runMinute('2026-03-12T02:00:10Z')).toBe(1);
+    context.emulator.setFaults(undefined);
+    expect(readPower(untouched)).toBe('deallocated');
+    const [, start] = await listChanges(untouched);
+    expect(start).toMatchObject({ kind: 'start', state: 'failed' });
+    const failure = (await listLog(untouched)).at(-1)!;
+    expect(failure).toMatch(/^Start failed: /);
+    const activity = await context.container.activity.listEntries(owner.teamId, 0, untouched.armId);
+    expect(activity.map((entry) => entry.LogText)).toContain(`${untouched.name}: ${failure}`);
+    // The next boundary acts again.
+    expect(await runMinute('2026-03-12T23:00:10Z')).toBe(1);
+  });
 });
