@@ -33,38 +33,6 @@ function selectFromTop(values: ArrayLike<number>, fromTop: number, from: number,
   return topBuffer[size - 1]!;
 }
 
-// The q-quantile where each reading counts with its weight (recent readings weigh more): the
-// smallest reading whose own weight and that of every reading below it reach q of the total. Found
-// by bisecting over the sorted readings, each probe one pass: no comparator sort, so thousands of
-// VMs a second.
-export function weightedQuantile(
-  values: ArrayLike<number>,
-  weights: ArrayLike<number>,
-  q: number,
-  from = 0,
-  to = values.length,
-): number {
-  const sorted = collectPresent(values, from, to).sort();
-  if (sorted.length === 0) return Number.NaN;
-  let total = 0;
-  for (let index = from; index < to; index += 1) if (!Number.isNaN(values[index]!)) total += weights[index]!;
-  if (total <= 0) return Number.NaN;
-  const target = q * total;
-  const weightUpTo = (limit: number) => {
-    let sum = 0;
-    for (let index = from; index < to; index += 1) if (values[index]! <= limit) sum += weights[index]!;
-    return sum;
-  };
-  let low = 0;
-  let high = sorted.length - 1;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (weightUpTo(sorted[middle]!) >= target) high = middle;
-    else low = middle + 1;
-  }
-  return sorted[low]!;
-}
-
 export function mean(values: ArrayLike<number>, from = 0, to = values.length): number {
   let sum = 0;
   let count = 0;
