@@ -14,6 +14,7 @@ import {
 import { automationUpdatedText, automationUpdateFailedText } from '@cloudtrim/contracts/messages';
 import type { AutomationResource } from '@cloudtrim/contracts/resources';
 import { useUpdateResourceAutomation } from '../lib/update-resource-automation';
+import './recommendation-list.css';
 
 // SPEC §9: the modal closes 2.5 s after a successful update.
 export const automationModalCloseDelayMs = 2500;
@@ -62,7 +63,13 @@ export function AutomationModal({ resource, isShown, onHide, invalidates }: Auto
   const isUpdateDisabled = isSaving || isSuccess || !canUpdateAutomation(automated, maintenanceWindow);
 
   return (
-    <Modal show={isShown} onHide={isSuccess ? onHide : onCancel} aria-labelledby={titleId}>
+    <Modal
+      show={isShown}
+      onHide={isSuccess ? onHide : onCancel}
+      aria-labelledby={titleId}
+      className="modal-stacked"
+      backdropClassName="modal-backdrop-stacked"
+    >
       <Form
         onSubmit={(event) => {
           event.preventDefault();
@@ -71,7 +78,7 @@ export function AutomationModal({ resource, isShown, onHide, invalidates }: Auto
         }}
       >
         <Modal.Header closeButton>
-          <Modal.Title as="h2" id={titleId} title={resource.ResourceId}>
+          <Modal.Title as="h2" id={titleId} title={resource.ResourceId} className="fs-4">
             Automation for {resource.ResourceName}
           </Modal.Title>
         </Modal.Header>
@@ -112,6 +119,7 @@ export function AutomationModal({ resource, isShown, onHide, invalidates }: Auto
                 </option>
               ))}
             </Form.Select>
+            <Form.Text>Without a window of its own, the resource uses the team's default window.</Form.Text>
           </Form.Group>
           {isSuccess ? (
             <Alert variant="success" className="mt-3 mb-0" role="status">

@@ -144,11 +144,13 @@ function RecommendationTable({
                   <>
                     <td>{recommendation.Id}</td>
                     <td title={recommendation.ResourceId}>{recommendation.FriendlyName}</td>
-                    <td className="text-nowrap">{formatUtcDateTime(recommendation.When)}</td>
+                    <td className="recommendation-when">
+                      {formatUtcDateTime(recommendation.When, { isCompact: true })}
+                    </td>
                     <td>{recommendation.PredictionMethod}</td>
                   </>
                 )}
-                <td className="cell-wrap">
+                <td className="cell-wrap recommendation-text">
                   <RecommendationText recommendation={recommendation} />
                   {isCondensed ? <div className="data-subtext">{recommendation.PredictionMethod}</div> : null}
                 </td>

@@ -4,6 +4,7 @@ import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
 import { AutomationLogList } from './automation-log-list';
 import { RecommendationList } from './recommendation-list';
+import './recommendation-list.css';
 
 interface ResourceLogsModalProps {
   resourceId: string;
@@ -16,9 +17,17 @@ interface ResourceLogsModalProps {
 export function ResourceLogsModal({ resourceId, resourceName, isShown, onHide }: ResourceLogsModalProps) {
   const titleId = useId();
   return (
-    <Modal show={isShown} onHide={onHide} aria-labelledby={titleId} size="xl" fullscreen="lg-down">
+    <Modal
+      show={isShown}
+      onHide={onHide}
+      aria-labelledby={titleId}
+      size="xl"
+      fullscreen="lg-down"
+      className="modal-stacked"
+      backdropClassName="modal-backdrop-stacked"
+    >
       <Modal.Header closeButton>
-        <Modal.Title as="h2" id={titleId} title={resourceId}>
+        <Modal.Title as="h2" id={titleId} title={resourceId} className="fs-4">
           Logs for {resourceName}
         </Modal.Title>
       </Modal.Header>
