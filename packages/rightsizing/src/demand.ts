@@ -20,7 +20,13 @@ export interface Demand {
 export function readDemand(input: VmAnalysisInput, current: SizeOption): Demand {
   const { cpu } = input;
   const steps = cpu.average.length;
-  const toVcpus = (series: Float64Array) => series.map((percent) => (percent * current.vcpus) / 100);
+  // A plain loop: typed-array map with a closure is several times slower, and this runs per VM.
+  const toVcpus = (series: Float64Array) => {
+    const vcpus = new Float64Array(series.length);
+    const scale = current.vcpus / 100;
+    for (let step = 0; step < series.length; step += 1) vcpus[step] = series[step]! * scale;
+    return vcpus;
+  };
   const memory = input.memoryUsedGiB;
   return {
     startMs: cpu.startMs,
