@@ -19,6 +19,8 @@ export function createRecommendationsAnalyseJob(
       await container.recommendations.analyseTenant(tenantId, {
         signal: AbortSignal.timeout((expireInSeconds - 30) * 1000),
       });
+      // Resources set to Automate get their new recommendations planned at their window.
+      await container.automation.service.planAutomatedResources(tenantId);
     },
   };
 }
