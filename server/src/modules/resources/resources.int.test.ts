@@ -321,6 +321,10 @@ describe('PUT /api/v1/resource/{resource path}', () => {
       const response = await putAutomation(ownerToken, machine.ResourceId, query);
       expect(response.statusCode, query).toBe(400);
     }
+    // Text PostgreSQL cannot hold.
+    expect((await putAutomation(ownerToken, `${machine.ResourceId}\u0000`, 'automated=0')).statusCode).toBe(
+      400,
+    );
     expect(await searchFor(machine.ResourceId)).toMatchObject({ Automated: 1, MaintenanceWindow: 5 });
   });
 
