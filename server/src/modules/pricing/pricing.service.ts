@@ -92,7 +92,7 @@ export class PricingService {
         await this.refreshRegion(reader, options);
         summary.regions.push(reader.region);
       } catch (error) {
-        if (!isCloudError(error) && !(error instanceof MissingCredentialsError)) throw error;
+        if (!isCloudError(error) && !(error instanceof CatalogueReadError)) throw error;
         summary.failures.push(`${reader.region}: ${error.message}`);
       }
     }
@@ -107,9 +107,13 @@ export class PricingService {
       this.cloud.listVmSkus(credentials, reader.subscriptionId, reader.region, options),
       this.cloud.listRetailPrices({ serviceName: 'Virtual Machines', region: reader.region }, options),
     ]);
+    const prices = selectPayAsYouGoPrices(retailPrices);
+    // An empty answer (a transient fault, a filter Azure stopped honouring) must not wipe a region's
+    // catalogue: the cached one stays in use until a read brings something.
+    if (skus.length === 0 || prices.length === 0) throw new EmptyCatalogueError(reader.region);
     const readAt = this.now();
     await this.pricing.replaceSizes(reader.region, skus, readAt);
-    await this.pricing.replacePrices(reader.region, selectPayAsYouGoPrices(retailPrices), readAt);
+    await this.pricing.replacePrices(reader.region, prices, readAt);
   }
 }
 
@@ -137,9 +141,21 @@ export function selectPayAsYouGoPrices(prices: RetailPrice[]): VmPriceRow[] {
   return [...selected.values()];
 }
 
-class MissingCredentialsError extends Error {
+class CatalogueReadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CatalogueReadError';
+  }
+}
+
+class MissingCredentialsError extends CatalogueReadError {
   constructor(region: string) {
     super(`No tenant with stored credentials can read the size catalogue of ${region}.`);
-    this.name = 'MissingCredentialsError';
+  }
+}
+
+class EmptyCatalogueError extends CatalogueReadError {
+  constructor(region: string) {
+    super(`Azure listed no VM sizes or no pay-as-you-go prices for ${region}; the cached catalogue is kept.`);
   }
 }

@@ -252,6 +252,7 @@ function buildInput(
   let hasMemory = false;
   let hasNetwork = false;
   let runningHours = 0;
+  let firstStep = steps;
   for (const row of rows) {
     const step = Math.round((row.hourMs - since.getTime()) / hourMs);
     if (step < 0 || step >= steps) continue;
@@ -259,6 +260,7 @@ function buildInput(
       cpu.average[step] = row.cpuAverage;
       cpu.maximum[step] = row.cpuMaximum ?? row.cpuAverage;
       runningHours += 1;
+      firstStep = Math.min(firstStep, step);
     }
     if (row.memoryAverage !== null && current) {
       const lowest =
@@ -282,7 +284,9 @@ function buildInput(
     currentSize: current?.name ?? vm.sku,
     region: vm.region,
     osType,
-    runningShare: steps > 0 ? runningHours / steps : 0,
+    // Of the hours since the VM was first seen: a VM created within the lookback was not "stopped"
+    // before it existed.
+    runningShare: runningHours > 0 ? runningHours / (steps - firstStep) : 0,
     activeHours:
       vm.activeHoursStart !== null && vm.activeHoursEnd !== null
         ? { start: vm.activeHoursStart, end: vm.activeHoursEnd }
