@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { ZodError } from 'zod';
 import { cloudRoutes } from './cloud/cloud-routes';
 import type { Container } from './container';
-import { isDatabaseReachable } from './db/database';
+import { isDatabaseReachable, isDatabaseUnreachable } from './db/database';
 import { HttpError } from './lib/http-errors';
 import { accountRoutes } from './modules/account/account.routes';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -35,6 +35,9 @@ import { signupRoutes } from './modules/signup/signup.routes';
 import { teamRoutes } from './modules/team/team.routes';
 import { registerAuthentication } from './plugins/authenticate';
 import { refuseNulText } from './plugins/refuse-nul-text';
+
+export const databaseUnavailableText =
+  'Cloudtrim cannot reach its database right now. Try again in a moment.';
 
 export interface BuildAppOptions {
   // The process's logger (createLogger), so request logs share its redactions; none by default.
@@ -182,6 +185,14 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
       error: STATUS_CODES[statusCode] ?? 'Error',
       message: error.message,
       ...(error instanceof HttpError && error.field ? { field: error.field } : {}),
+    });
+  }
+  if (isDatabaseUnreachable(error) || isDatabaseUnreachable((error as { cause?: unknown }).cause)) {
+    request.log.warn({ err: error }, 'database unreachable');
+    return reply.code(503).header('retry-after', '5').send({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      message: databaseUnavailableText,
     });
   }
   request.log.error({ err: error }, 'unexpected failure');

@@ -62,6 +62,25 @@ export async function applyMigrations(database: Database): Promise<void> {
   }
 }
 
+// A connection refused, reset or shut down, or a server still starting: the database is away, not
+// the request wrong. Answered 503 so clients retry, never 500.
+const unreachableCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
+
+export function isDatabaseUnreachable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (unreachableCodes.has(code) || code.startsWith('08'))) return true;
+  return typeof message === 'string' && /Connection terminated|connect ECONNREFUSED/.test(message);
+}
+
 export async function isDatabaseReachable(database: Database): Promise<boolean> {
   try {
     await database.pool.query('select 1');
@@ -76,11 +95,16 @@ export interface EmbeddedServer {
   stop(): Promise<void>;
 }
 
-export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedServer> {
+// `port` starts it where it ran before (a restart keeps the address the app's pool connects to).
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: Logger,
+  options: { port?: number } = {},
+): Promise<EmbeddedServer> {
   const layout = await resolvePostgresLayout(dataDir, log);
   // The superuser's password is the machine's own, so no other local user can guess it.
   const password = await readOrCreateSecret(dataDir, 'postgres-password', 24, log);
-  const port = await findFreePort();
+  const port = options.port ?? (await findFreePort());
   await removeStalePidFile(layout.databaseDir, log);
   if (!existsSync(path.join(layout.databaseDir, 'PG_VERSION'))) {
     log.info(`Initialising embedded PostgreSQL in ${layout.databaseDir}`);
