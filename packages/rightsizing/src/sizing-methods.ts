@@ -52,7 +52,9 @@ export const sizingConfig = {
     windowDays: 7,
     // A regime change down: the last days all sit under this share of the days before them and of
     // the same weekdays a week earlier (so a quiet weekend is not one). Then only the days since count.
-    regimeDropRatio: 0.5,
+    // Under 40%, not half: a steady VM's daily peaks wander by up to half from day to day, and a
+    // dip of a few days that ends costs a rollback.
+    regimeDropRatio: 0.4,
     regimeMinimumDays: 2,
     regimeBeforeDays: 3,
     // Rolling origins for the margin: every day from the 7th, forecast from the days before and judge
