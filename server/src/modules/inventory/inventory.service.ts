@@ -95,12 +95,6 @@ export class InventoryService {
         rows.map((subscription) => subscription.subscriptionId),
         options,
       );
-      await this.tenants.refreshWriteAccess(
-        tenant,
-        credentials,
-        rows.map((subscription) => subscription.subscriptionId),
-        options,
-      );
       if (summary.failures.length > 0) {
         await this.tenants.recordSyncFailure(tenantId, summary.failures.join('; '), this.now());
       } else {
