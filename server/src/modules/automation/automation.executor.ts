@@ -246,7 +246,7 @@ export class AutomationExecutor {
     action: string,
   ): Promise<void> {
     const at = this.now();
-    const isGuarded = change.kind === 'resize' && change.origin !== 'guard';
+    const isGuarded = await this.isGuardedResize(change);
     const isDone = await this.runTransaction(async (transaction) => {
       const automation = new AutomationRepository(transaction.db);
       const updated = await automation.updateChange(change.id, ['claimed', 'submitted'], {
@@ -265,6 +265,15 @@ export class AutomationExecutor {
       return true;
     });
     if (isDone) await this.recordActivity(change, action);
+  }
+
+  // The guard watches a VM made smaller (fewer vCPUs or less memory); going back from a larger size
+  // could only make a hot VM hotter. A size the catalogue does not know is not guarded.
+  private async isGuardedResize(change: ChangeRow): Promise<boolean> {
+    if (change.kind !== 'resize' || !change.previousSize || !change.newSize) return false;
+    return (
+      (await this.automation.isSmallerSize(change.resourceId, change.previousSize, change.newSize)) === true
+    );
   }
 
   // Puts the VM back as it was (its size never changed unless the resize succeeded; a VM

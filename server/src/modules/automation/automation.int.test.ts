@@ -36,6 +36,8 @@ beforeAll(async () => {
   strangerToken = await logIn(context, await createUser(context));
   tenantId = await connectTenant(context, owner.teamId, 0, 0);
   await context.container.inventory.syncTenant(tenantId);
+  // The size catalogue tells the guard which resizes make a VM smaller.
+  await context.container.pricing.ensureFreshForTenant(tenantId);
   // Fabrikam through its reader principal: it reads everything and may change nothing.
   readerTenantId = await connectTenant(context, owner.teamId, 1, 1);
   await context.container.inventory.syncTenant(readerTenantId);
@@ -56,7 +58,9 @@ async function pickRunningVm(options: { tenant?: string } = {}) {
         eq(resources.powerState, 'running'),
       ),
     );
-  const row = rows.find((candidate) => !usedResourceIds.has(candidate.id));
+  const row = rows.find(
+    (candidate) => !usedResourceIds.has(candidate.id) && findSmallerSibling(candidate) !== undefined,
+  );
   if (!row) throw new Error('no running VM left');
   usedResourceIds.add(row.id);
   return row;
@@ -68,13 +72,20 @@ function readVm(armId: string) {
   return { machine, size: readCurrentSize(machine), powerState: readCurrentPowerState(machine) };
 }
 
-// A size of the VM's region in the same family as its current one, or in another family.
+// A smaller size of the VM's family in its region, if the region offers one.
+function findSmallerSibling(resource: ResourceRow) {
+  const { size } = readVm(resource.armId);
+  return listSizesOfferedInRegion(resource.region).find(
+    (candidate) => candidate.family === size.family && candidate.vcpus < size.vcpus,
+  );
+}
+
+// A smaller size of the VM's family (a resize down), or any size of another family.
 function pickTargetSize(resource: ResourceRow, isSameFamily: boolean): string {
   const { size } = readVm(resource.armId);
-  const sizes = listSizesOfferedInRegion(resource.region);
-  const target = sizes.find(
-    (candidate) => candidate.name !== size.name && (candidate.family === size.family) === isSameFamily,
-  );
+  const target = isSameFamily
+    ? findSmallerSibling(resource)
+    : listSizesOfferedInRegion(resource.region).find((candidate) => candidate.family !== size.family);
   if (!target) throw new Error('no target size');
   return target.name;
 }

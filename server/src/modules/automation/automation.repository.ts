@@ -345,6 +345,18 @@ export class AutomationRepository {
     return rows.map((row) => row.value);
   }
 
+  // True when `next` has fewer vCPUs or less memory than `previous` in the resource's region; undefined
+  // when the size catalogue does not know both.
+  async isSmallerSize(resourceId: string, previous: string, next: string): Promise<boolean | undefined> {
+    const result = await this.db.execute<{ name: string; vcpus: number; memory_gib: number }>(sql`
+      select lower(s.name) as name, s.vcpus, s.memory_gib from vm_size s join resource r on r.region = s.region
+      where r.id = ${resourceId} and lower(s.name) in (${previous.toLowerCase()}, ${next.toLowerCase()})`);
+    const before = result.rows.find((row) => row.name === previous.toLowerCase());
+    const after = result.rows.find((row) => row.name === next.toLowerCase());
+    if (!before || !after) return undefined;
+    return after.vcpus < before.vcpus || after.memory_gib < before.memory_gib;
+  }
+
   async readSizeMemoryGiB(resourceId: string, sizeName: string): Promise<number | undefined> {
     const result = await this.db.execute<{ memory_gib: number }>(sql`
       select s.memory_gib from vm_size s join resource r on r.region = s.region
