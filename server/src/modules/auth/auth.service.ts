@@ -3,6 +3,7 @@ import type { JwtCodec } from '../../lib/jwt';
 import { tooManyRequests, unauthorized } from '../../lib/http-errors';
 import { decoyHash, verifyPassword } from '../../lib/password-hasher';
 import type { UserRepository } from '../account/user.repository';
+import { toClientNetwork } from '../throttle/client-network';
 import type { ThrottleRule, ThrottleService } from '../throttle/throttle.service';
 import type { ActiveSession, SessionRepository } from './session.repository';
 
@@ -31,24 +32,23 @@ export class AuthService {
   async logIn(emailAddress: string, password: string, clientAddress: string): Promise<string> {
     const email = emailAddress.trim().toLowerCase();
     const accountKey = `login:account:${email}`;
-    const clientKey = `login:client:${clientAddress}`;
+    const clientKey = `login:client:${toClientNetwork(clientAddress)}`;
+    // Counted before the password is checked (see ThrottleService.hit); a success clears the
+    // address's count and takes its attempt back from the client's.
     const isOver = await Promise.all([
-      this.throttle.isOverLimit(accountKey, loginThrottleRules.perAccount),
-      this.throttle.isOverLimit(clientKey, loginThrottleRules.perClient),
+      this.throttle.hit(accountKey, loginThrottleRules.perAccount),
+      this.throttle.hit(clientKey, loginThrottleRules.perClient),
     ]);
     if (isOver.includes(true)) {
       throw tooManyRequests(tooManyLoginsText);
     }
     const user = await this.users.findByEmail(email);
     const isValid = await verifyPassword(user?.passwordHash ?? decoyHash, password);
-    if (!user || !isValid) {
-      await Promise.all([
-        this.throttle.hit(accountKey, loginThrottleRules.perAccount),
-        this.throttle.hit(clientKey, loginThrottleRules.perClient),
-      ]);
-      throw unauthorized(loginFailedText);
-    }
-    await this.throttle.clear(accountKey);
+    if (!user || !isValid) throw unauthorized(loginFailedText);
+    await Promise.all([
+      this.throttle.clear(accountKey),
+      this.throttle.giveBack(clientKey, loginThrottleRules.perClient),
+    ]);
     return this.issueToken(user.id, user.email, user.firstName);
   }
 

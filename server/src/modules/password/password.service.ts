@@ -21,6 +21,7 @@ import type { UserRepository } from '../account/user.repository';
 import type { AuthContext, AuthService } from '../auth/auth.service';
 import type { MailService } from '../mail/mail.service';
 import { buildPasswordResetLink, describeDuration, renderPasswordResetEmail } from '../mail/mail.templates';
+import { toClientNetwork } from '../throttle/client-network';
 import type { ThrottleRule, ThrottleService } from '../throttle/throttle.service';
 import type { PasswordRepository } from './password.repository';
 
@@ -60,7 +61,7 @@ export class PasswordService {
       passwordRules.resetRequestsPerAddress,
     );
     const isClientOver = await this.throttle.hit(
-      `reset:client:${clientAddress}`,
+      `reset:client:${toClientNetwork(clientAddress)}`,
       passwordRules.resetRequestsPerClient,
     );
     if (isAddressOver || isClientOver) throw tooManyRequests(recoverTooManyRequestsText);
@@ -84,30 +85,25 @@ export class PasswordService {
   }
 
   async validateCode(email: string, code: string): Promise<ValidateResetCodeResponse> {
-    await this.assertAttemptsLeft(email);
+    await this.countAttempt(email);
     const resetCode = await this.passwords.findResetCode(hashToken(code));
     const isValid =
       !!resetCode && resetCode.email === email && !resetCode.usedAt && resetCode.expiresAt > this.now();
-    if (!isValid) await this.countFailedAttempt(email);
+    // Checking a right code is no guess: its attempt is taken back (the reset itself clears them).
+    if (isValid) await this.throttle.giveBack(this.attemptsKey(email), passwordRules.resetAttemptsPerAddress);
     return { Validated: isValid };
   }
 
   // Success ends every session of the account: whoever knew the old password is out.
   async resetWithCode(request: ResetPasswordWithCodeRequest): Promise<MessageResponse> {
     const email = request.EmailAddress;
-    await this.assertAttemptsLeft(email);
+    await this.countAttempt(email);
     const codeHash = hashToken(request.Code);
     const resetCode = await this.passwords.findResetCode(codeHash);
-    if (!resetCode || resetCode.email !== email) {
-      await this.countFailedAttempt(email);
-      throw unauthorized(resetInvalidCodeText);
-    }
+    if (!resetCode || resetCode.email !== email) throw unauthorized(resetInvalidCodeText);
     if (resetCode.usedAt) throw conflict(resetAlreadyCompletedText);
     const now = this.now();
-    if (resetCode.expiresAt <= now) {
-      await this.countFailedAttempt(email);
-      throw unauthorized(resetInvalidCodeText);
-    }
+    if (resetCode.expiresAt <= now) throw unauthorized(resetInvalidCodeText);
     const user = await this.users.findByEmail(email);
     if (!user) throw notFound(resetAccountNotFoundText);
     const passwordHash = await hashPassword(request.NewPassword);
@@ -122,13 +118,13 @@ export class PasswordService {
   // A wrong current password is a 400, not a 401: it must not end the session that asked.
   async changePassword(auth: AuthContext, request: ChangePasswordRequest): Promise<MessageResponse> {
     const attemptsKey = `password-change:${auth.userId}`;
-    if (await this.throttle.isOverLimit(attemptsKey, passwordRules.changeAttemptsPerAccount)) {
+    // Counted before the password is checked (see ThrottleService.hit); a success clears the count.
+    if (await this.throttle.hit(attemptsKey, passwordRules.changeAttemptsPerAccount)) {
       throw tooManyRequests(tooManyChangeAttemptsText);
     }
     const user = await this.users.findById(auth.userId);
     if (!user) throw unauthorized();
     if (!(await verifyPassword(user.passwordHash, request.OldPassword))) {
-      await this.throttle.hit(attemptsKey, passwordRules.changeAttemptsPerAccount);
       throw badRequest(wrongCurrentPasswordText, 'OldPassword');
     }
     await this.users.updatePasswordHash(user.id, await hashPassword(request.NewPassword));
@@ -145,13 +141,10 @@ export class PasswordService {
     return `reset:attempt:${email}`;
   }
 
-  private async assertAttemptsLeft(email: string): Promise<void> {
-    if (await this.throttle.isOverLimit(this.attemptsKey(email), passwordRules.resetAttemptsPerAddress)) {
+  // Counted before the code is looked at (see ThrottleService.hit); a completed reset clears them.
+  private async countAttempt(email: string): Promise<void> {
+    if (await this.throttle.hit(this.attemptsKey(email), passwordRules.resetAttemptsPerAddress)) {
       throw tooManyRequests(resetTooManyAttemptsText);
     }
-  }
-
-  private async countFailedAttempt(email: string): Promise<void> {
-    await this.throttle.hit(this.attemptsKey(email), passwordRules.resetAttemptsPerAddress);
   }
 }

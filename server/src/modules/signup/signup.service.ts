@@ -21,6 +21,7 @@ import type { UserRepository } from '../account/user.repository';
 import type { CaptchaService } from '../captcha/captcha.service';
 import type { MailService } from '../mail/mail.service';
 import { buildVerifyLink, describeDuration, renderVerifyEmail } from '../mail/mail.templates';
+import { toClientNetwork } from '../throttle/client-network';
 import type { ThrottleRule, ThrottleService } from '../throttle/throttle.service';
 import type { SignupRepository } from './signup.repository';
 
@@ -64,7 +65,7 @@ export class SignupService {
   // The captcha comes first: nothing about the address is looked at for an unsolved one.
   async start(request: StartSignupRequest, clientAddress: string): Promise<MessageResponse> {
     await this.captcha.assertSolved(request.ReCaptchaResponse, clientAddress);
-    if (await this.throttle.hit(`signup:client:${clientAddress}`, signupRules.perClient)) {
+    if (await this.throttle.hit(`signup:client:${toClientNetwork(clientAddress)}`, signupRules.perClient)) {
       throw tooManyRequests(tooManySignupsText);
     }
     const email = request.emailaddress;

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { rateLimitHits } from '../../db/schema';
 
@@ -15,22 +15,6 @@ export interface WindowHits {
 export class ThrottleRepository {
   constructor(private readonly db: Db) {}
 
-  // The hits of a bucket's current and previous windows, in one round trip.
-  async countHits(bucketKey: string, windows: WindowPair): Promise<WindowHits> {
-    const rows = await this.db
-      .select({ windowStart: rateLimitHits.windowStart, hits: rateLimitHits.hits })
-      .from(rateLimitHits)
-      .where(
-        and(
-          eq(rateLimitHits.bucketKey, bucketKey),
-          inArray(rateLimitHits.windowStart, [windows.previous, windows.current]),
-        ),
-      );
-    const hitsAt = (start: Date) =>
-      rows.find((row) => row.windowStart.getTime() === start.getTime())?.hits ?? 0;
-    return { previous: hitsAt(windows.previous), current: hitsAt(windows.current) };
-  }
-
   // Adds one hit to the current window and answers both windows' hits, in one round trip.
   async addHit(bucketKey: string, windows: WindowPair): Promise<WindowHits> {
     const result = await this.db.execute<{ current: number; previous: number | null }>(sql`
@@ -46,6 +30,13 @@ export class ThrottleRepository {
     `);
     const [row] = result.rows;
     return { current: Number(row?.current ?? 1), previous: Number(row?.previous ?? 0) };
+  }
+
+  async removeHit(bucketKey: string, windows: WindowPair): Promise<void> {
+    await this.db
+      .update(rateLimitHits)
+      .set({ hits: sql`greatest(${rateLimitHits.hits} - 1, 0)` })
+      .where(and(eq(rateLimitHits.bucketKey, bucketKey), eq(rateLimitHits.windowStart, windows.current)));
   }
 
   async clear(bucketKey: string): Promise<void> {

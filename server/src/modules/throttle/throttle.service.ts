@@ -15,15 +15,18 @@ export class ThrottleService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async isOverLimit(bucketKey: string, rule: ThrottleRule): Promise<boolean> {
-    const window = this.window(rule);
-    return slidingCount(await this.repository.countHits(bucketKey, window), window) >= rule.limit;
-  }
-
-  // Records one hit and tells whether the bucket is now over its limit.
+  // Records one attempt and tells whether the bucket is now over its limit. The attempt is counted
+  // before it is made, in one statement, so parallel attempts cannot all pass a check that each
+  // ran before the others counted: call this first, and refuse when it answers true.
   async hit(bucketKey: string, rule: ThrottleRule): Promise<boolean> {
     const window = this.window(rule);
     return slidingCount(await this.repository.addHit(bucketKey, window), window) > rule.limit;
+  }
+
+  // Takes back one attempt counted by hit that turned out to be legitimate (a successful login
+  // must not use up its network's allowance).
+  giveBack(bucketKey: string, rule: ThrottleRule): Promise<void> {
+    return this.repository.removeHit(bucketKey, this.window(rule));
   }
 
   clear(bucketKey: string): Promise<void> {
