@@ -207,7 +207,8 @@ describe('recommendations', () => {
       `/api/v1/log/recommendation?resourceId=${encodeURIComponent(first!.ResourceId)}`,
       otherToken,
     );
-    expect(foreign.json()).toEqual({ Data: [] });
+    expect(foreign.statusCode).toBe(404);
+    expect((await get('/api/v1/log/recommendation?resourceId=/subscriptions/none')).statusCode).toBe(404);
 
     expect((await get('/api/v1/log/recommendation?resourceId=')).statusCode).toBe(400);
     expect((await get('/api/v1/log/recommendation?%E0%A4%A')).statusCode).toBe(400);

@@ -293,6 +293,14 @@ export class RecommendationsRepository {
     return result.rows.map((row) => ({ ...row, id: Number(row.id) }));
   }
 
+  async isResourceOfTeam(teamId: string, armId: string): Promise<boolean> {
+    const result = await this.db.execute(sql`
+      select 1 from resource join tenant on tenant.id = resource.tenant_id
+      where tenant.team_id = ${teamId}::uuid and lower(resource.arm_id) = ${armId.toLowerCase()}
+      limit 1`);
+    return result.rows.length > 0;
+  }
+
   async findEvidence(teamId: string, id: number): Promise<EvidenceRow | undefined> {
     const result = await this.db.execute<EvidenceRow>(sql`
       select recommendation.id::float8 as id, resource.arm_id as "armId", resource.name,

@@ -18,6 +18,7 @@ import type {
 import type { CloudCallOptions } from '../../cloud/cloud-provider';
 import type { CloudWorkQueue } from '../../jobs/cloud-work';
 import { yieldToEventLoop } from '../../lib/concurrency';
+import { notFound } from '../../lib/http-errors';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
 import type { PricingService, RegionCatalogue } from '../pricing/pricing.service';
 import type {
@@ -147,7 +148,15 @@ export class RecommendationsService {
     return summary;
   }
 
+  // For one resource the team does not have, 404 (as Recent Activity answers), so another team's
+  // resource ids cannot be told from ids that exist nowhere.
   async listRecommendations(teamId: string, resourceArmId?: string): Promise<{ Data: Recommendation[] }> {
+    if (
+      resourceArmId !== undefined &&
+      !(await this.recommendations.isResourceOfTeam(teamId, resourceArmId))
+    ) {
+      throw notFound('Resource not found.');
+    }
     const rows = await this.recommendations.listForTeam(teamId, resourceArmId);
     return {
       Data: rows.map((row) => ({
