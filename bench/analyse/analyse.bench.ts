@@ -1,6 +1,7 @@
 // The engine's throughput: analyseVm on 10,000 synthetic VMs, each with 14 days of hourly CPU,
-// memory and network and the last day of 1-minute CPU, as the server's analysis job feeds it.
-// Baseline: one pass over the same arrays (reading every value once), the floor of any analysis.
+// memory and network, as the server's analysis job feeds it. Each also has the last day of 1-minute
+// CPU: the server folds the minutes it keeps into the hours' peaks before calling analyseVm, so only
+// the baseline reads them. Baseline: one pass over all these arrays (every value once).
 // Target: ≤ 5 s for the 10,000 on this machine.
 import { analyseVm } from '@cloudtrim/rightsizing/analyse-vm';
 import type {
@@ -112,10 +113,10 @@ const analyseCpu = process.cpuUsage(analyseCpuStart);
 const analyseCpuMs = (analyseCpu.user + analyseCpu.system) / 1000;
 
 console.log(
-  `analyseVm on ${vmCount} VMs (14 days hourly CPU, memory, network + 1 day of minutes): ` +
+  `analyseVm on ${vmCount} VMs (14 days hourly CPU, memory, network): ` +
     `${(analyseMs / 1000).toFixed(2)} s (CPU time ${(analyseCpuMs / 1000).toFixed(2)} s), ` +
     `${(analyseMs / vmCount).toFixed(3)} ms a VM, ${proposals} proposals ` +
     `(target ≤ ${targetSeconds} s) ${analyseMs / 1000 <= targetSeconds ? 'met' : 'MISSED'}; ` +
-    `a bare pass over the same arrays: ${baselineMs.toFixed(0)} ms (×${(analyseMs / baselineMs).toFixed(0)})`,
+    `a bare pass over the same arrays and a day of minutes: ${baselineMs.toFixed(0)} ms (×${(analyseMs / baselineMs).toFixed(0)})`,
 );
 process.exitCode = analyseMs / 1000 <= targetSeconds ? 0 : 1;
