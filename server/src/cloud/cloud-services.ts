@@ -66,7 +66,7 @@ export function createCloudServices({ config, secrets, database, queue, now }: C
       work,
       now,
     ),
-    resources: new ResourcesService(new ResourcesRepository(database.db), now),
+    resources: new ResourcesService(new ResourcesRepository(database.db), activity, now),
     pricing,
     recommendations: new RecommendationsService(
       new RecommendationsRepository(database.db),

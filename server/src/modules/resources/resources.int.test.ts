@@ -378,6 +378,14 @@ describe('PUT /api/v1/resource/{resource path}', () => {
 
     await putAutomation(ownerToken, machine.ResourceId, 'automated=2');
     expect(await readChange(planned.id)).toMatchObject({ state: 'cancelled' });
+    const activity = await context.container.activity.listEntries(owner.teamId, 0, machine.ResourceId);
+    const name = machine.ResourceId.split('/').at(-1)!;
+    expect(activity.map((entry) => entry.LogText)).toEqual(
+      expect.arrayContaining([
+        `${name}: automation set to Automated, maintenance window 07:00 - 08:00 UTC; 1 planned change(s) moved to the new window`,
+        `${name}: automation set to No Change, maintenance window 07:00 - 08:00 UTC; 1 planned change(s) cancelled`,
+      ]),
+    );
     const rollback = await plan('guard');
     await putAutomation(ownerToken, machine.ResourceId, 'automated=2&maintenanceWindow=9');
     expect(await readChange(rollback.id)).toMatchObject({ state: 'planned', version: 1 });

@@ -5,6 +5,8 @@ import { resources, scheduledChanges, teams, tenants } from '../../db/schema';
 export interface ResourceSettingsRow {
   id: string;
   tenantId: string;
+  armId: string;
+  name: string;
   automated: number;
   maintenanceWindow: number | null;
   // The team's hour for resources without one of their own.
@@ -87,6 +89,8 @@ export class ResourcesRepository {
       .select({
         id: resources.id,
         tenantId: resources.tenantId,
+        armId: resources.armId,
+        name: resources.name,
         automated: resources.automated,
         maintenanceWindow: resources.maintenanceWindow,
         defaultMaintenanceWindow: teams.defaultMaintenanceWindow,

@@ -1,3 +1,4 @@
+import { automationLabels, formatMaintenanceWindow } from '@cloudtrim/contracts/automation';
 import { automationUpdatedText, resourceSavedText } from '@cloudtrim/contracts/messages';
 import type {
   AutomationResource,
@@ -12,6 +13,7 @@ import { isPredictionMethodId, predictionMethodShortTexts } from '@cloudtrim/rig
 import { createHash } from 'node:crypto';
 import { encodeBody, type ContentEncoding } from '../../lib/content-encoding';
 import { notFound } from '../../lib/http-errors';
+import { activityServiceNames, type ActivityService } from '../activity/activity.service';
 import { findNextWindowStart } from '../automation/automation.timing';
 import type { ResourcesRepository } from './resources.repository';
 
@@ -39,6 +41,7 @@ export class ResourcesService {
 
   constructor(
     private readonly resources: ResourcesRepository,
+    private readonly activity: ActivityService,
     private readonly now: () => Date,
   ) {}
 
@@ -95,11 +98,29 @@ export class ResourcesService {
     const resource = await this.resources.findForTeam(teamId, resourceArmId);
     if (!resource) throw notFound('Resource not found.');
     const maintenanceWindow = update.maintenanceWindow ?? resource.maintenanceWindow;
-    await this.resources.updateAutomation(
+    const effectiveWindow = maintenanceWindow ?? resource.defaultMaintenanceWindow;
+    const changes = await this.resources.updateAutomation(
       resource,
       { automated: update.automated, maintenanceWindow },
-      findNextWindowStart(this.now(), maintenanceWindow ?? resource.defaultMaintenanceWindow),
+      findNextWindowStart(this.now(), effectiveWindow),
     );
+    // Planned changes dropped or moved are said, never silent.
+    const effects = [
+      changes.cancelledChanges > 0 ? `${changes.cancelledChanges} planned change(s) cancelled` : '',
+      changes.movedChanges > 0 ? `${changes.movedChanges} planned change(s) moved to the new window` : '',
+    ].filter(Boolean);
+    await this.activity.record([
+      {
+        teamId,
+        tenantId: resource.tenantId,
+        serviceName: activityServiceNames.resources,
+        resourceArmId: resource.armId,
+        logText: [
+          `${resource.name}: automation set to ${automationLabels[update.automated]}, maintenance window ${formatMaintenanceWindow(effectiveWindow)}`,
+          ...effects,
+        ].join('; '),
+      },
+    ]);
     return { message: automationUpdatedText };
   }
 
