@@ -1,0 +1,147 @@
+// Scale-out (issue 10 §2): two ROLE=api and two ROLE=worker processes on one PostgreSQL, the API
+// behind a round-robin proxy, so consecutive calls of one client land on different processes.
+// Sessions and their revocation, a new tenant's collection and a change to Azure must all come out
+// right, and nothing may be done twice.
+import { readCurrentSize } from '@cloudtrim/azure-emulator/arm/arm.views';
+import { listSizesOfferedInRegion } from '@cloudtrim/azure-emulator/catalog/sku.catalog';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createCloudTestContext,
+  createTenantRequest,
+  waitFor,
+  type CloudTestContext,
+} from '../azure-emulator';
+import { createUser, type TestUser } from '../helper';
+import { startRoundRobinProxy, startServerProcess, type ServerProcess } from '../server-process';
+
+let context: CloudTestContext;
+let owner: TestUser;
+let processes: ServerProcess[];
+let proxy: Awaited<ReturnType<typeof startRoundRobinProxy>>;
+
+beforeAll(async () => {
+  context = await createCloudTestContext({ emulator: { fleetSize: 8 } });
+  owner = await createUser(context);
+  processes = await Promise.all([
+    startServerProcess(context, 'api'),
+    startServerProcess(context, 'api'),
+    startServerProcess(context, 'worker'),
+    startServerProcess(context, 'worker'),
+  ]);
+  proxy = await startRoundRobinProxy(processes.slice(0, 2).map((server) => server.port));
+}, 180_000);
+
+afterAll(async () => {
+  await proxy?.close();
+  await Promise.all((processes ?? []).map((server) => server.stop()));
+  await context.close();
+});
+
+async function call(method: string, path: string, token?: string, body?: unknown) {
+  const response = await fetch(`${proxy.url}${path}`, {
+    method,
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+}
+
+async function logIn(): Promise<string> {
+  const answer = await call('POST', '/api/v1/token', undefined, {
+    emailAddress: owner.email,
+    password: owner.password,
+  });
+  expect(answer.status).toBe(200);
+  return answer.body as string;
+}
+
+describe('two API and two worker processes behind a round-robin proxy', () => {
+  it('honour a session on every process, and a log-out on the very next call, whichever process takes it', async () => {
+    const token = await logIn();
+    const other = await logIn();
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      expect((await call('GET', '/api/v1/account/details', token)).status).toBe(200);
+    }
+    expect((await call('DELETE', '/api/v1/token', token)).status).toBe(204);
+    expect((await call('GET', '/api/v1/account/details', token)).status).toBe(401);
+    expect((await call('GET', '/api/v1/account/details', token)).status).toBe(401);
+    expect((await call('GET', '/api/v1/account/details', other)).status).toBe(200);
+    expect((await call('DELETE', '/api/v1/token/all', other)).status).toBe(204);
+    expect((await call('GET', '/api/v1/account/details', other)).status).toBe(401);
+    expect((await call('GET', '/api/v1/account/details', other)).status).toBe(401);
+  });
+
+  it("collect a new tenant's inventory once, on one worker", async () => {
+    const token = await logIn();
+    const added = await call(
+      'POST',
+      '/api/v1/tenant',
+      token,
+      createTenantRequest(context.emulator, 0, 0, 'Contoso'),
+    );
+    expect(added.status).toBe(200);
+    const resources = await waitFor(async () => {
+      const answer = await call('GET', '/api/v1/resource', token);
+      const list = answer.body as { ResourceId: string }[];
+      return answer.status === 200 && list.length > 0 ? list : undefined;
+    }, 90_000);
+    const [tenant] = await context.container.tenants.listTenants(owner.teamId);
+    expect(resources).toHaveLength(tenant!.ResourceCount);
+    expect(new Set(resources.map((resource) => resource.ResourceId.toLowerCase())).size).toBe(
+      resources.length,
+    );
+    const { rows } = await context.container.database.pool.query<{ count: number }>(
+      `select count(*)::int as count from pgboss.job
+        where name = 'inventory-sync' and data->>'tenantId' = $1 and state = 'completed'`,
+      [tenant!.Id],
+    );
+    expect(rows[0]!.count).toBe(1);
+  });
+
+  it('apply a change asked for twice, through both API processes, exactly once', async () => {
+    const token = await logIn();
+    const { pool } = context.container.database;
+    const vm = (
+      await pool.query<{ id: string; arm_id: string; region: string; tenant_id: string }>(
+        `select r.id, r.arm_id, r.region, r.tenant_id from resource r join tenant t on t.id = r.tenant_id
+          where t.team_id = $1 and r.type = 'Microsoft.Compute/virtualMachines' and r.power_state = 'running'
+          order by r.arm_id limit 1`,
+        [owner.teamId],
+      )
+    ).rows[0]!;
+    const machine = context.emulator.fleet.findVirtualMachine(vm.arm_id)!;
+    const current = readCurrentSize(machine);
+    const target =
+      listSizesOfferedInRegion(vm.region).find(
+        (size) => size.family === current.family && size.vcpus < current.vcpus,
+      ) ??
+      listSizesOfferedInRegion(vm.region).find(
+        (size) => size.family === current.family && size.name !== current.name,
+      )!;
+    const recommendation = await pool.query<{ id: string }>(
+      `insert into recommendation (team_id, tenant_id, resource_id, kind, prediction_method, current_size,
+         target_size, recommendation, annual_cost_savings)
+       values ($1, $2, $3, 'resize', 'cloudtrim-forecast', $4, $5, $6, 100) returning id`,
+      [owner.teamId, vm.tenant_id, vm.id, current.name, target.name, `Resize to ${target.name}.`],
+    );
+    const id = recommendation.rows[0]!.id;
+    const first = await call('GET', `/api/v1/log/recommendation/apply/now?id=${id}`, token);
+    const second = await call('GET', `/api/v1/log/recommendation/apply/now?id=${id}`, token);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const done = await waitFor(async () => {
+      const { rows } = await pool.query<{ state: string }>(
+        'select state from scheduled_change where recommendation_id = $1',
+        [id],
+      );
+      return rows.length > 0 && rows.every((row) => ['succeeded', 'failed'].includes(row.state))
+        ? rows
+        : undefined;
+    }, 120_000);
+    expect(done).toEqual([{ state: 'succeeded' }]);
+    expect(machine.sizeHistory.filter((change) => change.size.name === target.name)).toHaveLength(1);
+  });
+});
