@@ -15,6 +15,11 @@ export interface EmulatorSettings {
    * fails with 409 OperationNotAllowed until the VM is deallocated, as Azure answers.
    */
   readonly isClusterBound: boolean;
+  /**
+   * vCPUs of one size family a subscription may hold in a region; a resize past it fails with 409
+   * QuotaExceeded. Undefined: no quota. Changed at run time through `setVcpuQuota`.
+   */
+  vcpuQuotaPerFamily: number | undefined;
 }
 
 /** Everything a route needs, built once per emulator. */

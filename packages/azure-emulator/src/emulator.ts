@@ -75,6 +75,8 @@ export interface AzureEmulator {
   readonly stats: EmulatorStats;
   setFaults(faults?: FaultSettings): void;
   setThrottling(isEnabled: boolean): void;
+  /** vCPUs of one size family per subscription and region; undefined lifts the quota. */
+  setVcpuQuota(vcpusPerFamily: number | undefined): void;
   resetStats(): void;
   stop(): Promise<void>;
 }
@@ -126,6 +128,7 @@ export async function startAzureEmulator(options: StartAzureEmulatorOptions): Pr
       pageSize: Math.max(1, Math.trunc(options.pageSize ?? 1000)),
       readNow,
       isClusterBound: options.isClusterBound ?? false,
+      vcpuQuotaPerFamily: undefined,
     },
   };
   const server = https.createServer(
@@ -152,6 +155,9 @@ export async function startAzureEmulator(options: StartAzureEmulatorOptions): Pr
     setFaults: (settings) => faults.configure(settings),
     setThrottling: (isEnabled) => {
       throttle.isEnabled = isEnabled;
+    },
+    setVcpuQuota: (vcpusPerFamily) => {
+      services.settings.vcpuQuotaPerFamily = vcpusPerFamily;
     },
     resetStats: () => resetStats(stats),
     stop: () => {

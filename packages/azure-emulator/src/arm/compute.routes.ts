@@ -4,6 +4,7 @@ import {
   listSizesOfferedInRegion,
   regions,
   virtualMachineSizes,
+  type VirtualMachineSize,
 } from '../catalog/sku.catalog';
 import type { EmulatorServices } from '../emulator.services';
 import type { PowerState, VirtualMachineRecord } from '../fleet/fleet.model';
@@ -180,6 +181,8 @@ export function registerComputeRoutes(router: Router, services: EmulatorServices
           `Unable to resize the VM '${machine.name}' because the requested size ${size.name} is not available in the current hardware cluster. The available sizes in this cluster are: ${clusterSizes.join(', ')}. Read more on VM resizing strategy at https://aka.ms/azure-resizevm.`,
         );
       }
+      const quotaMessage = checkQuota(machine, currentSize, size);
+      if (quotaMessage) return sendArmError(context, 409, 'QuotaExceeded', quotaMessage);
       if (size.name !== currentSize.name) {
         fleet.recordResize(machine, size, settings.readNow().getTime());
       }
@@ -189,6 +192,37 @@ export function registerComputeRoutes(router: Router, services: EmulatorServices
     const operation = startOperation(machine, 'resize');
     sendJson(context, 200, describeVirtualMachine(fleet, machine), {
       'azure-asyncoperation': buildOperationUrl(context, operation, false),
+    });
+  }
+
+  /** Azure's regional per-family vCPU quota: only a resize that adds vCPUs to a family can exceed it. */
+  function checkQuota(
+    machine: VirtualMachineRecord,
+    currentSize: VirtualMachineSize,
+    size: VirtualMachineSize,
+  ): string | undefined {
+    const quota = settings.vcpuQuotaPerFamily;
+    if (quota === undefined) return undefined;
+    const added = size.vcpus - (size.family === currentSize.family ? currentSize.vcpus : 0);
+    if (added <= 0) return undefined;
+    const used = listSubscriptionMachines(machine.subscriptionId)
+      .filter((other) => other.location === machine.location)
+      .map((other) => readCurrentSize(other))
+      .filter((otherSize) => otherSize.family === size.family)
+      .reduce((sum, otherSize) => sum + otherSize.vcpus, 0);
+    if (used + added <= quota) return undefined;
+    return `Operation could not be completed as it results in exceeding approved ${size.family} Cores quota. Additional details - Deployment Model: Resource Manager, Location: ${machine.location}, Current Limit: ${quota}, Current Usage: ${used}, Additional Required: ${added}, (Minimum) New Limit Required: ${used + added}. Submit a request for Quota increase at https://aka.ms/ProdportalCRP/#blade/Microsoft_Azure_Capacity/UsageAndQuota.ReactView.`;
+  }
+
+  function deleteMachine(context: RequestContext, parameters: RouteParameters): void {
+    const machine = findMachine(context, parameters);
+    if (!machine) return;
+    fleet.deleteResource(machine.id);
+    const operation = services.operations.create(machine.subscriptionId, machine.location);
+    sendJson(context, 202, undefined, {
+      'azure-asyncoperation': buildOperationUrl(context, operation, false),
+      location: buildOperationUrl(context, operation, true),
+      'retry-after': String(services.operations.readRetryAfterSeconds(operation)),
     });
   }
 
@@ -263,6 +297,7 @@ export function registerComputeRoutes(router: Router, services: EmulatorServices
     })
     .add('PATCH', machinePath, updateMachine)
     .add('PUT', machinePath, updateMachine)
+    .add('DELETE', machinePath, deleteMachine)
     .add('GET', `${machinePath}/instanceView`, (context, parameters) => {
       const machine = findMachine(context, parameters);
       if (machine) sendJson(context, 200, describeInstanceView(fleet, machine));

@@ -260,6 +260,21 @@ export class Fleet {
     return resource?.type === 'Microsoft.Compute/virtualMachines' ? resource : undefined;
   }
 
+  /** Removes a resource, as a completed DELETE does; false when there was none. */
+  deleteResource(resourceId: string): boolean {
+    const key = normalizeResourceId(resourceId);
+    const resource = this.resourcesByKey.get(key);
+    if (!resource) return false;
+    this.resourcesByKey.delete(key);
+    const listed = this.resourcesBySubscription.get(resource.subscriptionId);
+    listed?.splice(listed.indexOf(resource), 1);
+    if (resource.type === 'Microsoft.Compute/virtualMachines') {
+      const machines = this.virtualMachines as VirtualMachineRecord[];
+      machines.splice(machines.indexOf(resource), 1);
+    }
+    return true;
+  }
+
   /** Resources of a subscription in listing order. */
   listResources(subscriptionId: string): readonly FleetResource[] {
     return this.resourcesBySubscription.get(subscriptionId.toLowerCase()) ?? [];

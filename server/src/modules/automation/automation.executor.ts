@@ -169,12 +169,7 @@ export class AutomationExecutor {
     try {
       operation = await this.submitStep(change, step, credentials);
     } catch (error) {
-      if (
-        step === 'resize' &&
-        !change.needsDeallocation &&
-        isCloudError(error) &&
-        error.code === 'OperationNotAllowed'
-      ) {
+      if (step === 'resize' && !change.needsDeallocation && isClusterRefusal(error)) {
         return 'needsDeallocation';
       }
       throw error;
@@ -326,6 +321,14 @@ export class AutomationExecutor {
       },
     ]);
   }
+}
+
+// Azure's answer when a running VM's hardware cluster lacks the size: deallocate, then resize. Other
+// OperationNotAllowed answers (a quota, a policy) would fail the same way after a deallocation.
+function isClusterRefusal(error: unknown): boolean {
+  return (
+    isCloudError(error) && error.code === 'OperationNotAllowed' && /hardware cluster/i.test(error.message)
+  );
 }
 
 function firstStep(kind: ChangeRow['kind']): Step {

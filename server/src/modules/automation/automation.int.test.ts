@@ -221,6 +221,41 @@ describe('apply now', () => {
     await db.update(tenants).set({ canWrite: false }).where(eq(tenants.id, readerTenantId));
   });
 
+  it('starts the VM again when the resize after a deallocation exceeds the quota', async () => {
+    const resource = await pickRunningVm();
+    const before = readVm(resource.armId);
+    const target = pickTargetSize(resource, false);
+    const id = await insertRecommendation(resource, { targetSize: target });
+    context.emulator.setVcpuQuota(1);
+    try {
+      expect((await apply(ownerToken, 'now', id)).statusCode).toBe(200);
+      const [change] = await changesOf(resource.id);
+      await context.container.automation.executor.execute(change!.id);
+    } finally {
+      context.emulator.setVcpuQuota(undefined);
+    }
+    const [failed] = await changesOf(resource.id);
+    expect(failed).toMatchObject({ state: 'failed', needsDeallocation: true });
+    expect(failed!.error).toMatch(/QuotaExceeded/);
+    expect(readVm(resource.armId)).toMatchObject({ size: { name: before.size.name }, powerState: 'running' });
+    expect((await readLog(resource.armId)).at(-1)).toMatch(
+      new RegExp(`^Resize to ${target} failed: .*QuotaExceeded.*; started again as it was running$`),
+    );
+  });
+
+  it('fails visibly when the VM was deleted in Azure', async () => {
+    const resource = await pickRunningVm();
+    const id = await insertRecommendation(resource, { targetSize: pickTargetSize(resource, true) });
+    expect((await apply(ownerToken, 'now', id)).statusCode).toBe(200);
+    expect(context.emulator.fleet.deleteResource(resource.armId)).toBe(true);
+    const [change] = await changesOf(resource.id);
+    await context.container.automation.executor.execute(change!.id);
+    const [failed] = await changesOf(resource.id);
+    expect(failed!.state).toBe('failed');
+    expect(failed!.error).toMatch(/ResourceNotFound/);
+    expect((await readLog(resource.armId)).at(-1)).toMatch(/failed: .*ResourceNotFound/);
+  });
+
   it('deallocates on a shutdown recommendation', async () => {
     const resource = await pickRunningVm();
     const id = await insertRecommendation(resource, { kind: 'shutdown' });
