@@ -360,6 +360,18 @@ describe('refusals', () => {
     expect(log.json()).toEqual({ Data: [] });
   });
 
+  it('answers 409 for a recommendation a newer one replaced, and plans nothing', async () => {
+    const resource = await pickRunningVm();
+    const id = await insertRecommendation(resource, {
+      targetSize: pickTargetSize(resource, true),
+      status: 'superseded',
+    });
+    const response = await apply(ownerToken, 'maintenancewindow', id);
+    expect(response.statusCode).toBe(409);
+    expect(response.json().message).toBe('A newer recommendation has replaced this one.');
+    expect(await changesOf(resource.id)).toEqual([]);
+  });
+
   it('names the role to grant when the tenant can only read', async () => {
     const resource = await pickRunningVm({ tenant: readerTenantId });
     await db.update(tenants).set({ canWrite: false }).where(eq(tenants.id, readerTenantId));

@@ -128,6 +128,13 @@ export class AutomationService {
       // Already started, done, or planned at the window again: nothing new. Apply now on a change
       // planned at the window brings it forward.
       if (live && (live.state !== 'planned' || timing === 'window')) return undefined;
+      if (target.status === 'superseded' || target.status === 'held') {
+        throw conflict(
+          target.status === 'held'
+            ? "This resource's recommendations are held after a rollback."
+            : 'A newer recommendation has replaced this one.',
+        );
+      }
       const change = await automation.planChange({
         teamId: target.teamId,
         tenantId: target.tenantId,
