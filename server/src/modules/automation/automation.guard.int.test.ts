@@ -1,0 +1,112 @@
+// The rollback guard end to end on the emulator's movable clock: a VM made too small runs hot on its
+// new size in the metrics the emulator serves, collection stores them, the guard restores the size.
+import { readCurrentSize } from '@cloudtrim/azure-emulator/arm/arm.views';
+import { listSizesOfferedInRegion } from '@cloudtrim/azure-emulator/catalog/sku.catalog';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../db/database';
+import { recommendations, resources, scheduledChanges } from '../../db/schema';
+import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
+import { createUser, type TestUser } from '../../../test/helper';
+
+const minuteMs = 60_000;
+const hourMs = 60 * minuteMs;
+// A whole minute, so the emulator's minutes and the collection's windows line up.
+let clockMs = Math.floor(Date.now() / minuteMs) * minuteMs;
+const readClock = () => new Date(clockMs);
+
+let context: CloudTestContext;
+let owner: TestUser;
+let db: Db;
+let tenantId: string;
+
+beforeAll(async () => {
+  context = await createCloudTestContext({
+    now: readClock,
+    emulator: { fleetSize: 24, operationDurationMs: 100, now: readClock },
+  });
+  db = context.container.database.db;
+  owner = await createUser(context);
+  tenantId = await connectTenant(context, owner.teamId, 0, 0);
+  await context.container.inventory.syncTenant(tenantId);
+  await context.container.pricing.ensureFreshForTenant(tenantId);
+}, 60_000);
+afterAll(() => context.close());
+
+// A running VM and a smaller size of its family on which its demand over the next hours stays
+// above 90% of the new size's vCPUs.
+async function findVmTooBigToShrink() {
+  const rows = await db
+    .select()
+    .from(resources)
+    .where(
+      and(
+        eq(resources.tenantId, tenantId),
+        eq(resources.type, 'Microsoft.Compute/virtualMachines'),
+        eq(resources.powerState, 'running'),
+      ),
+    );
+  for (const resource of rows) {
+    const machine = context.emulator.fleet.findVirtualMachine(resource.armId)!;
+    const current = readCurrentSize(machine);
+    let leastCores = Number.POSITIVE_INFINITY;
+    for (let minute = 0; minute <= 3 * 60; minute += 5) {
+      const demand = context.emulator.fleet.demandAt(machine.id, new Date(clockMs + minute * minuteMs));
+      leastCores = Math.min(leastCores, demand.cpuCores);
+    }
+    const smaller = listSizesOfferedInRegion(resource.region)
+      .filter((size) => size.family === current.family && size.vcpus < current.vcpus)
+      .find((size) => leastCores / size.vcpus > 0.9);
+    if (smaller) return { resource, previous: current.name, target: smaller.name };
+  }
+  throw new Error('no running VM whose load would overload a smaller size of its family');
+}
+
+describe('the rollback guard on emulated load', () => {
+  it('restores the previous size when the VM runs hot on its new one, within the collection that shows it', async () => {
+    const { resource, previous, target } = await findVmTooBigToShrink();
+    const [recommendation] = await db
+      .insert(recommendations)
+      .values({
+        teamId: owner.teamId,
+        tenantId,
+        resourceId: resource.id,
+        kind: 'resize',
+        predictionMethod: 'cloudtrim-forecast',
+        currentSize: previous,
+        targetSize: target,
+        recommendation: `Resize to ${target}`,
+        annualCostSavings: 100,
+      })
+      .returning({ id: recommendations.id });
+    await context.container.automation.service.applyRecommendation(owner.teamId, recommendation!.id, 'now');
+    const [change] = await db
+      .select()
+      .from(scheduledChanges)
+      .where(eq(scheduledChanges.recommendationId, recommendation!.id));
+    await context.container.automation.executor.execute(change!.id);
+    expect(
+      (await db.select().from(scheduledChanges).where(eq(scheduledChanges.id, change!.id)))[0],
+    ).toMatchObject({
+      state: 'succeeded',
+      newSize: target,
+    });
+    await context.container.metrics.collectTenant(tenantId);
+    expect(await context.container.automation.guard.checkGuardedChanges()).toBe(0);
+
+    // Three hours later, collected an hour at a time as the five-minute cycles would have.
+    clockMs += 3 * hourMs;
+    for (let window = 0; window < 4; window += 1) await context.container.metrics.collectTenant(tenantId);
+    expect(await context.container.automation.guard.checkGuardedChanges()).toBe(1);
+
+    const rollback = (
+      await db.select().from(scheduledChanges).where(eq(scheduledChanges.resourceId, resource.id))
+    ).find((row) => row.kind === 'rollback');
+    expect(rollback).toMatchObject({ origin: 'guard', newSize: previous, state: 'claimed' });
+    await context.container.automation.executor.execute(rollback!.id);
+    const machine = context.emulator.fleet.findVirtualMachine(resource.armId)!;
+    expect(readCurrentSize(machine).name).toBe(previous);
+    const [held] = await db.select().from(resources).where(eq(resources.id, resource.id));
+    expect(held!.recommendationsHeldUntil!.getTime()).toBe(clockMs + 30 * 24 * hourMs);
+  }, 120_000);
+});
