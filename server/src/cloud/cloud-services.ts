@@ -26,6 +26,8 @@ import { TenantRepository } from '../modules/tenants/tenant.repository';
 import { TenantService } from '../modules/tenants/tenants.service';
 import { createAzureGateway } from './azure/azure-gateway';
 import type { CloudProvider } from './cloud-provider';
+import { ThrottleRepository } from '../modules/throttle/throttle.repository';
+import { ThrottleService } from '../modules/throttle/throttle.service';
 
 export interface CloudServicesInput {
   config: Config;
@@ -45,6 +47,7 @@ export function createCloudServices({ config, secrets, database, queue, now }: C
     new SecretBox(secrets.encryptionKey),
     work,
     activity,
+    new ThrottleService(new ThrottleRepository(database.db), now),
   );
   const pricing = new PricingService(new PricingRepository(database.db), tenants, cloudProvider, now);
   return {

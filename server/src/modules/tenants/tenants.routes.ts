@@ -29,11 +29,15 @@ export function tenantRoutes(tenants: TenantService): FastifyPluginAsyncZod {
             400: errorResponseSchema,
             401: errorResponseSchema,
             409: errorResponseSchema,
+            429: errorResponseSchema,
             503: errorResponseSchema,
           },
         },
       },
-      (request) => tenants.addTenant(getAuth(request).teamId, request.body),
+      (request) => {
+        const auth = getAuth(request);
+        return tenants.addTenant(auth.teamId, request.body, auth.userId);
+      },
     );
 
     app.delete(

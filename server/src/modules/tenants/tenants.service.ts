@@ -9,9 +9,10 @@ import type {
 } from '../../cloud/cloud-provider';
 import { isCloudError } from '../../cloud/cloud-provider';
 import type { CloudWorkQueue } from '../../jobs/cloud-work';
-import { badRequest, conflict, forbidden, HttpError, notFound } from '../../lib/http-errors';
+import { badRequest, conflict, forbidden, HttpError, notFound, tooManyRequests } from '../../lib/http-errors';
 import type { SecretBox } from '../../lib/secret-box';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
+import type { ThrottleRule, ThrottleService } from '../throttle/throttle.service';
 import type { TenantRepository, TenantRow } from './tenant.repository';
 
 export const tenantNoSubscriptionsText =
@@ -24,6 +25,16 @@ export const writeRoleName = 'Virtual Machine Contributor';
 export const tenantReadOnlyStatus = `Read only: grant the ${writeRoleName} role to apply recommendations`;
 
 export const tenantReadOnlyText = `This tenant's service principal can only read. Grant it the ${writeRoleName} role on its subscriptions, then try again.`;
+
+// Each failed check of a service principal asks Entra ID about a secret: bounded, so a signed-in
+// user cannot test stolen secrets through us. A check that succeeds is not counted.
+export const tenantAddRules = {
+  failedChecksPerUser: { limit: 10, windowSeconds: 60 * 60 },
+  failedChecksPerTeam: { limit: 30, windowSeconds: 60 * 60 },
+} satisfies Record<string, ThrottleRule>;
+
+export const tenantTooManyChecksText =
+  'Too many tenant checks have failed. Please wait an hour, check the IDs and secret, and try again.';
 
 export function tenantAddedReadOnlyText(alias: string): string {
   return `Tenant "${alias}" has been added, but its service principal can only read: recommendations will show, and applying them needs the ${writeRoleName} role on its subscriptions.`;
@@ -40,6 +51,7 @@ export class TenantService {
     private readonly secretBox: SecretBox,
     private readonly work: CloudWorkQueue,
     private readonly activity: ActivityService,
+    private readonly throttle: ThrottleService,
   ) {}
 
   async listTenants(teamId: string): Promise<Tenant[]> {
@@ -61,7 +73,8 @@ export class TenantService {
   }
 
   // Nothing is stored until Entra ID has accepted the secret and the subscriptions are listed.
-  async addTenant(teamId: string, input: AddTenantRequest): Promise<{ message: string }> {
+  // `userId` names who asks, for the per-user bound; the team's bound applies to every caller.
+  async addTenant(teamId: string, input: AddTenantRequest, userId?: string): Promise<{ message: string }> {
     const request = addTenantRequestSchema.parse(input);
     if (await this.tenants.findByAzureTenant(teamId, request.TenantId)) throw conflict(tenantExistsText);
     const credentials: CloudCredentials = {
@@ -69,7 +82,9 @@ export class TenantService {
       applicationId: request.ApplicationId,
       secret: request.ServicePrincipalSecret,
     };
-    const subscriptions = await this.listSubscriptionsOrRefuse(credentials);
+    const subscriptions = await this.checkBoundedly(teamId, userId, () =>
+      this.listSubscriptionsOrRefuse(credentials),
+    );
     const canWrite = await this.readWriteAccess(
       credentials,
       subscriptions.map((subscription) => subscription.subscriptionId),
@@ -235,6 +250,31 @@ export class TenantService {
       resourceArmId: null,
       logText: `Tenant "${tenant.friendlyName}" can only read: grant its service principal the ${writeRoleName} role to apply recommendations`,
     };
+  }
+
+  // Counted before the check, so a parallel burst gets no more than the bound (see
+  // ThrottleService.hit); a check that does not fail on the credentials takes its count back.
+  private async checkBoundedly<T>(
+    teamId: string,
+    userId: string | undefined,
+    check: () => Promise<T>,
+  ): Promise<T> {
+    const buckets: Array<[string, ThrottleRule]> = [
+      [`tenant-check:team:${teamId}`, tenantAddRules.failedChecksPerTeam],
+    ];
+    if (userId) buckets.push([`tenant-check:user:${userId}`, tenantAddRules.failedChecksPerUser]);
+    const isOver = await Promise.all(buckets.map(([key, rule]) => this.throttle.hit(key, rule)));
+    if (isOver.includes(true)) throw tooManyRequests(tenantTooManyChecksText);
+    const giveBack = () => Promise.all(buckets.map(([key, rule]) => this.throttle.giveBack(key, rule)));
+    try {
+      const result = await check();
+      await giveBack();
+      return result;
+    } catch (error) {
+      // Only Entra ID refusing the credentials (400) counts; Azure being unreachable does not.
+      if (!(error instanceof HttpError && error.statusCode === 400)) await giveBack();
+      throw error;
+    }
   }
 
   private async listSubscriptionsOrRefuse(credentials: CloudCredentials): Promise<CloudSubscription[]> {
