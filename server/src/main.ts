@@ -47,6 +47,9 @@ async function main(): Promise<void> {
   await queue.start(createJobDefinitions(container));
   stops.push(() => queue.stop());
 
+  const reboundCount = await container.tenants.bindStoredSecrets();
+  if (reboundCount > 0) log.info(`${reboundCount} tenant secret(s) sealed again, bound to their tenant`);
+
   if (config.isDemo) {
     const { teamId } = await container.demo.seedDemoAccount();
     if (demoCloud) await container.tenants.connectDemoTenant(teamId, demoCloud.demoTenant);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createOneTimeToken, hashToken, SecretBox } from './secret-box';
+import { createOneTimeToken, hashToken, isBound, SecretBox } from './secret-box';
 
 describe('SecretBox', () => {
   const box = new SecretBox(randomBytes(32));
@@ -20,6 +20,24 @@ describe('SecretBox', () => {
     sealed[sealed.length - 1]! ^= 1;
     expect(() => box.decrypt(sealed.toString('base64'))).toThrow();
     expect(() => new SecretBox(randomBytes(32)).decrypt(box.encrypt('secret'))).toThrow();
+  });
+});
+
+describe('SecretBox bound to an owner', () => {
+  const box = new SecretBox(randomBytes(32));
+
+  it('opens only for the owner it was sealed for', () => {
+    const sealed = box.encrypt('tenant-secret', 'tenant-a');
+    expect(isBound(sealed)).toBe(true);
+    expect(box.decrypt(sealed, 'tenant-a')).toBe('tenant-secret');
+    expect(() => box.decrypt(sealed, 'tenant-b')).toThrow();
+    expect(() => box.decrypt(sealed)).toThrow();
+  });
+
+  it('refuses an unbound value where a bound one is asked for, so an old copy cannot stand in', () => {
+    const unbound = box.encrypt('tenant-secret');
+    expect(isBound(unbound)).toBe(false);
+    expect(() => box.decrypt(unbound, 'tenant-a')).toThrow();
   });
 });
 

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
 import { createUser, type TestUser } from '../../../test/helper';
+import { SecretBox } from '../../lib/secret-box';
 
 interface ResourceRow {
   arm_id: string;
@@ -253,12 +254,10 @@ describe('tenant isolation and throttling', () => {
     const healthyId = await connectTenant(context, other.teamId, 1, 0);
     const revokedId = await connectTenant(context, user.teamId, 1, 0);
     // The secret was rotated in Azure after the tenant was added: what is stored no longer signs in
-    // (another principal's secret, sealed with the same key).
+    // (an old secret, sealed for this tenant with the same key).
+    const rotated = new SecretBox(context.secrets.encryptionKey).encrypt('rotated-away-secret', revokedId);
     await context.container.database.db.execute(sql`
-      update tenant set encrypted_secret = (
-        select encrypted_secret from tenant where team_id = ${user.teamId}::uuid and id <> ${revokedId}::uuid
-      )
-      where id = ${revokedId}::uuid`);
+      update tenant set encrypted_secret = ${rotated} where id = ${revokedId}::uuid`);
 
     const [revoked, healthy] = await Promise.all([
       context.container.inventory.syncTenant(revokedId),

@@ -9,6 +9,7 @@ import {
   type CloudTestContext,
 } from '../../../test/azure-emulator';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
+import { SecretBox } from '../../lib/secret-box';
 
 let context: CloudTestContext;
 let owner: TestUser;
@@ -45,9 +46,10 @@ describe('cloud jobs', () => {
     const other = await createUser(context);
     await context.container.tenants.addTenant(other.teamId, createTenantRequest(context.emulator, 1, 0));
     const [broken] = await context.container.tenants.listTenants(other.teamId);
+    // An old secret, sealed for this tenant: it no longer signs in.
+    const rotated = new SecretBox(context.secrets.encryptionKey).encrypt('rotated-away-secret', broken!.Id);
     await context.container.database.db.execute(sql`
-      update tenant set encrypted_secret = (select encrypted_secret from tenant where team_id = ${owner.teamId}::uuid)
-      where id = ${broken!.Id}::uuid`);
+      update tenant set encrypted_secret = ${rotated} where id = ${broken!.Id}::uuid`);
     const [healthy] = await context.container.tenants.listTenants(owner.teamId);
 
     await context.container.inventory.enqueueSyncForAllTenants();

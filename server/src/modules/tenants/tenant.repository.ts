@@ -21,6 +21,8 @@ export interface TenantSummary {
 }
 
 export interface NewTenant {
+  // Chosen before the insert: the secret is sealed bound to it.
+  id: string;
   teamId: string;
   friendlyName: string;
   azureTenantId: string;
@@ -80,6 +82,7 @@ export class TenantRepository {
       const [created] = await transaction
         .insert(tenants)
         .values({
+          id: tenant.id,
           teamId: tenant.teamId,
           friendlyName: tenant.friendlyName,
           azureTenantId: tenant.azureTenantId,
@@ -98,6 +101,22 @@ export class TenantRepository {
       }
       return created;
     });
+  }
+
+  // Secrets sealed before they were bound to their tenant (see SecretBox), to be sealed again.
+  async listUnboundSecrets(): Promise<Array<{ id: string; encryptedSecret: string }>> {
+    const rows = await this.db
+      .select({ id: tenants.id, encryptedSecret: tenants.encryptedSecret })
+      .from(tenants)
+      .where(sql`${tenants.encryptedSecret} is not null and ${tenants.encryptedSecret} not like 'v2:%'`);
+    return rows.map((row) => ({ id: row.id, encryptedSecret: row.encryptedSecret! }));
+  }
+
+  async replaceSecret(id: string, previous: string, encryptedSecret: string): Promise<void> {
+    await this.db
+      .update(tenants)
+      .set({ encryptedSecret })
+      .where(and(eq(tenants.id, id), eq(tenants.encryptedSecret, previous)));
   }
 
   // Resources, subscriptions, metrics and their points go with it (foreign keys cascade).

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AddTenantRequest, Tenant } from '@cloudtrim/contracts/tenants';
 import { addTenantRequestSchema, tenantOkStatus } from '@cloudtrim/contracts/tenants';
 import { tenantAddedText, tenantExistsText, tenantNotAuthenticatedText } from '@cloudtrim/contracts/messages';
@@ -89,12 +90,14 @@ export class TenantService {
       credentials,
       subscriptions.map((subscription) => subscription.subscriptionId),
     );
+    const id = randomUUID();
     const created = await this.tenants.insert({
+      id,
       teamId,
       friendlyName: request.FriendlyName,
       azureTenantId: request.TenantId,
       applicationId: request.ApplicationId,
-      encryptedSecret: this.secretBox.encrypt(request.ServicePrincipalSecret),
+      encryptedSecret: this.secretBox.encrypt(request.ServicePrincipalSecret, id),
       canWrite,
       subscriptions: subscriptions.map((subscription) => ({
         subscriptionId: subscription.subscriptionId,
@@ -157,8 +160,23 @@ export class TenantService {
     return {
       tenantId: tenant.azureTenantId,
       applicationId: tenant.applicationId,
-      secret: this.secretBox.decrypt(tenant.encryptedSecret),
+      secret: this.secretBox.decrypt(tenant.encryptedSecret, tenant.id),
     };
+  }
+
+  // Secrets stored before they were bound to their tenant are sealed again, bound, at start-up
+  // (before any job reads them); answers how many.
+  async bindStoredSecrets(): Promise<number> {
+    const unbound = await this.tenants.listUnboundSecrets();
+    for (const tenant of unbound) {
+      const secret = this.secretBox.decrypt(tenant.encryptedSecret);
+      await this.tenants.replaceSecret(
+        tenant.id,
+        tenant.encryptedSecret,
+        this.secretBox.encrypt(secret, tenant.id),
+      );
+    }
+    return unbound.length;
   }
 
   // For every call that changes a VM: a tenant known to only read answers 403 naming the role, before
