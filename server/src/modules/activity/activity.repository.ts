@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { activityLogs, resources, tenants } from '../../db/schema';
+import { activityLogs } from '../../db/schema';
+import { isResourceKnownToTeam } from '../../db/team-resource';
 
 export interface NewActivityEntry {
   teamId: string;
@@ -37,19 +38,8 @@ export class ActivityRepository {
     await this.db.insert(activityLogs).values(entries);
   }
 
-  // Whether the team knows this resource: it has it, or has entries about it (a VM since deleted in
-  // Azure keeps its history). Another team's resource, or no one's, reads as not found.
-  async knowsResource(teamId: string, armId: string): Promise<boolean> {
-    const lowerArmId = armId.toLowerCase();
-    const result = await this.db.execute<{ isKnown: boolean }>(sql`
-      select exists (
-        select 1 from ${resources} join ${tenants} on ${tenants.id} = ${resources.tenantId}
-         where ${tenants.teamId} = ${teamId} and lower(${resources.armId}) = ${lowerArmId}
-      ) or exists (
-        select 1 from ${activityLogs}
-         where ${activityLogs.teamId} = ${teamId} and lower(${activityLogs.resourceArmId}) = ${lowerArmId}
-      ) as "isKnown"`);
-    return result.rows[0]?.isKnown === true;
+  knowsResource(teamId: string, armId: string): Promise<boolean> {
+    return isResourceKnownToTeam(this.db, teamId, armId, activityLogs);
   }
 
   // Newest first.

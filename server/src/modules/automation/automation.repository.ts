@@ -13,6 +13,7 @@ import {
   teams,
   tenants,
 } from '../../db/schema';
+import { isResourceKnownToTeam } from '../../db/team-resource';
 
 export type ChangeKind = (typeof scheduledChanges.$inferSelect)['kind'];
 export type ChangeOrigin = (typeof scheduledChanges.$inferSelect)['origin'];
@@ -224,6 +225,10 @@ export class AutomationRepository {
 
   async insertLog(entry: NewLogEntry): Promise<void> {
     await this.db.insert(automationLogs).values(entry);
+  }
+
+  knowsResource(teamId: string, armId: string): Promise<boolean> {
+    return isResourceKnownToTeam(this.db, teamId, armId, automationLogs);
   }
 
   async listSchedule(teamId: string, resourceArmId?: string): Promise<ScheduleRow[]> {

@@ -62,6 +62,7 @@ export class AutomationService {
   }
 
   async listSchedule(teamId: string, resourceArmId?: string): Promise<ScheduleResponse> {
+    await this.assertKnownResource(teamId, resourceArmId);
     const rows = await this.automation.listSchedule(teamId, resourceArmId);
     return {
       Data: rows.map((row) => ({
@@ -76,6 +77,7 @@ export class AutomationService {
   }
 
   async listLog(teamId: string, resourceArmId?: string): Promise<AutomationLogResponse> {
+    await this.assertKnownResource(teamId, resourceArmId);
     const rows = await this.automation.listLog(teamId, resourceArmId);
     return {
       Data: rows.map((row) => ({
@@ -86,6 +88,13 @@ export class AutomationService {
         Action: row.action,
       })),
     };
+  }
+
+  // One resource's entries: another team's resource, or no one's, is not found (not an empty list).
+  private async assertKnownResource(teamId: string, resourceArmId: string | undefined): Promise<void> {
+    if (resourceArmId !== undefined && !(await this.automation.knowsResource(teamId, resourceArmId))) {
+      throw notFound('Resource not found.');
+    }
   }
 
   // Claims every due planned change and sends its execution in the same transaction: a crash
