@@ -117,7 +117,7 @@ function proposeResize(context: ProposalContext, need: SizingNeed): Proposal | n
     currentSize: current.name,
     targetSize: target.name,
     activeHours: null,
-    recommendation: `Resize ${input.vmId} from ${current.name} to ${target.name}.`,
+    recommendation: `Resize ${describeVm(input)} from ${current.name} to ${target.name}.`,
     memo,
     annualCostSavings,
     confidence: need.confidence,
@@ -135,7 +135,7 @@ function proposeShutdown(context: ProposalContext, method: PredictionMethodId): 
     currentSize: current.name,
     targetSize: null,
     activeHours: null,
-    recommendation: `Shut down ${input.vmId} (deallocate it): it has been idle.`,
+    recommendation: `Shut down ${describeVm(input)} (deallocate it): it has been idle.`,
     memo:
       `Seen: CPU never above ${peakCpuPct.toFixed(1)}% and almost no network traffic over ` +
       `${(demand.steps / stepsPerDay(demand)).toFixed(0)} days. Deallocated, ${current.name} costs nothing ` +
@@ -167,7 +167,7 @@ function proposeActiveHours(
     currentSize: current.name,
     targetSize: null,
     activeHours: schedule,
-    recommendation: `Run ${input.vmId} from ${pad(schedule.start)} to ${pad(schedule.end)} UTC every day, deallocated the other ${offHours} hours.`,
+    recommendation: `Run ${describeVm(input)} from ${pad(schedule.start)} to ${pad(schedule.end)} UTC every day, deallocated the other ${offHours} hours.`,
     memo:
       `Seen: idle from ${pad(idle.start)} to ${pad(idle.end)} UTC on ${Math.round(idle.share * 100)}% of ` +
       `${idle.days} days. Saves ${offHours} h a day at ${formatPrice(hourly)}/h. ` +
@@ -229,4 +229,9 @@ function roundTenth(value: number): number {
 
 function formatPrice(hourly: number): string {
   return `$${hourly.toFixed(4).replace(/0{1,2}$/, '')}`;
+}
+
+// The VM as people call it: the last segment of an ARM id, the whole id otherwise.
+function describeVm(input: VmAnalysisInput): string {
+  return input.vmId.split('/').filter(Boolean).at(-1) ?? input.vmId;
 }
