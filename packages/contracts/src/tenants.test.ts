@@ -40,6 +40,7 @@ describe('tenants', () => {
       Active: 1,
       LastSync: null,
       ResourceCount: 0,
+      CanWrite: 1,
     };
     expect(tenantsResponseSchema.safeParse([tenant]).success).toBe(true);
     expect(tenantsResponseSchema.safeParse([{ ...tenant, ServicePrincipalSecret: 'hunter2' }]).success).toBe(
