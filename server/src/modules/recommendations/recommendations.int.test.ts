@@ -6,6 +6,8 @@ import {
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
+import { createMetricsCollectJob } from '../../jobs/metrics-collect.job';
+import { createRecommendationsAnalyseJob } from '../../jobs/recommendations-analyse.job';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
 
 const minuteMs = 60_000;
@@ -127,6 +129,37 @@ describe('recommendations', () => {
     // An hour more of the same load reaches the same conclusions: nothing new, nothing superseded.
     expect(summary).toMatchObject({ newCount: 0, supersededCount: 0 });
     expect(after.map((row) => row.id)).toEqual(before.map((row) => row.id));
+  });
+
+  it('is queued by the collection job, one per tenant, and the analysis job analyses what is due', async () => {
+    const readQueued = async () => {
+      const result = await context.container.database.db.execute<{ count: number }>(sql`
+        select count(*)::int as count from pgboss.job
+        where name = 'recommendations-analyse' and data->>'tenantId' = ${tenantId} and state = 'created'`);
+      return result.rows[0]!.count;
+    };
+    await context.container.database.db.execute(sql`
+      delete from pgboss.job where name = 'recommendations-analyse'`);
+    clockMs += hourMs;
+    await createMetricsCollectJob(context.container).handle({ tenantId });
+    await createMetricsCollectJob(context.container).handle({ tenantId });
+    expect(await readQueued()).toBe(1);
+
+    const before = await readRows();
+    await createRecommendationsAnalyseJob(context.container).handle({ tenantId });
+    const due = await context.container.database.db.execute<{ count: number }>(sql`
+      select count(*)::int as count from resource
+      join metric on metric.resource_id = resource.id and metric.last_collected_at is not null
+      where resource.tenant_id = ${tenantId}::uuid and resource.type = 'Microsoft.Compute/virtualMachines'
+        and (resource.analysed_until is null
+             or date_trunc('hour', metric.last_collected_at) > date_trunc('hour', resource.analysed_until))`);
+    expect(due.rows[0]!.count).toBe(0);
+    const after = await readRows();
+    const openKeys = after
+      .filter((row) => row.status === 'open')
+      .map((row) => `${row.resource_id}|${row.kind}`);
+    expect(new Set(openKeys).size).toBe(openKeys.length);
+    expect(after.length).toBeGreaterThanOrEqual(before.length);
   });
 
   it('supersedes an open recommendation when the conclusion changes, and keeps it in the history', async () => {
