@@ -20,8 +20,8 @@ export function createMetricsBackfillJob(
       const summary = await container.metrics.backfillTenant(tenantId, {
         signal: AbortSignal.timeout((expireInSeconds - 60) * 1000),
       });
-      // The VMs whose data changed are analysed next (a gone tenant has nothing to analyse).
-      if (summary) await container.recommendations.enqueueAnalysis(tenantId);
+      // The whole history changed: every VM is analysed again (a gone tenant has nothing to analyse).
+      if (summary) await container.recommendations.enqueueReanalysis(tenantId);
     },
   };
 }

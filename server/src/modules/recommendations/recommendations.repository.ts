@@ -128,6 +128,11 @@ export class RecommendationsRepository {
 
   // VMs with an hour collected since their last analysis (or never analysed), in id order from
   // `afterId`, so a big tenant is read page by page.
+  // New history arrived for the tenant (a back-fill): every VM is due again, whatever hour it last saw.
+  async markTenantDue(tenantId: string): Promise<void> {
+    await this.db.execute(sql`update resource set analysed_until = null where tenant_id = ${tenantId}::uuid`);
+  }
+
   async listDueVms(tenantId: string, afterId: string | null, limit: number): Promise<DueVm[]> {
     const result = await this.db.execute<
       Omit<DueVm, 'collectedUntil' | 'recommendationsHeldUntil'> & {

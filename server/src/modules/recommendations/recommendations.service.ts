@@ -60,6 +60,13 @@ export class RecommendationsService {
     await this.work.enqueueRecommendationsAnalysis(tenantId);
   }
 
+  // After a back-fill: the history is new but the newest collected hour may not be, so the VMs are
+  // made due again; otherwise one analysed on the first minutes (too little data) waits an hour.
+  async enqueueReanalysis(tenantId: string): Promise<void> {
+    await this.recommendations.markTenantDue(tenantId);
+    await this.work.enqueueRecommendationsAnalysis(tenantId);
+  }
+
   // Analyses the tenant's VMs whose metrics changed since their last analysis. Undefined when the
   // tenant is gone or inactive.
   async analyseTenant(
