@@ -7,6 +7,7 @@ import {
 } from '@cloudtrim/contracts/recommendations';
 import { scheduleQuerySchema, scheduleResponseSchema } from '@cloudtrim/contracts/schedule';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { readBareResourceId } from '../../lib/bare-resource-id';
 import { getAuth } from '../../plugins/authenticate';
 import type { ApplyTiming, AutomationService } from './automation.service';
 
@@ -70,12 +71,4 @@ export function automationRoutes(automation: AutomationService): FastifyPluginAs
         ),
     );
   };
-}
-
-// SPEC allows the resource id as the whole query ('…?/subscriptions/…'), not only as ?resourceId=.
-function readBareResourceId(url: string): string | undefined {
-  const query = url.split('?')[1];
-  if (!query || query.includes('=')) return undefined;
-  const resourceId = decodeURIComponent(query).trim();
-  return resourceId.startsWith('/') && resourceId.length <= 1000 ? resourceId : undefined;
 }

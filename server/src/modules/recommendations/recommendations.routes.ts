@@ -5,9 +5,9 @@ import {
   recommendationsResponseSchema,
   resourceLogQuerySchema,
 } from '@cloudtrim/contracts/recommendations';
-import { resourceIdSchema } from '@cloudtrim/contracts/resources';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { badRequest, notFound } from '../../lib/http-errors';
+import { readBareResourceId } from '../../lib/bare-resource-id';
+import { notFound } from '../../lib/http-errors';
 import { getAuth } from '../../plugins/authenticate';
 import type { RecommendationsService } from './recommendations.service';
 
@@ -49,22 +49,4 @@ export function recommendationRoutes(recommendations: RecommendationsService): F
       },
     );
   };
-}
-
-// SPEC allows the resource id as the whole query string ('…?/subscriptions/…'). A query with '='
-// is read by the schema; undefined when there is no query at all.
-export function readBareResourceId(url: string): string | undefined {
-  const questionMark = url.indexOf('?');
-  if (questionMark < 0) return undefined;
-  const query = url.slice(questionMark + 1);
-  if (query === '' || query.includes('=')) return undefined;
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(query.replaceAll('+', ' '));
-  } catch {
-    throw badRequest('The resource id is not a valid query string.', 'resourceId');
-  }
-  const parsed = resourceIdSchema.safeParse(decoded);
-  if (!parsed.success) throw badRequest('The resource id must be 1 to 1000 characters.', 'resourceId');
-  return parsed.data;
 }
