@@ -8,6 +8,7 @@ import {
 } from '@azure/core-rest-pipeline';
 import { setImmediate } from 'node:timers/promises';
 import type { CloudVmRequirements, CloudVmSku } from '../cloud-provider';
+import { readArmError } from './azure-errors';
 
 const skusApiVersion = '2021-07-01';
 
@@ -36,7 +37,7 @@ export async function readVmSkus(
     `${resourceManagerUrl}/subscriptions/${encodeURIComponent(subscriptionId)}/providers/Microsoft.Compute/skus?${query}`;
   while (url) {
     const response = await client.sendRequest(createPipelineRequest({ url, method: 'GET', abortSignal }));
-    if (response.status !== 200) throw catalogErrorOf(response);
+    if (response.status !== 200) throw readArmError(response.status, response.bodyAsText ?? undefined);
     const page = JSON.parse(response.bodyAsText ?? '{}') as { value?: ResourceSkuItem[]; nextLink?: string };
     for (const item of page.value ?? []) {
       const sku = toVmSku(item, region);
@@ -123,17 +124,4 @@ export function readVmRequirements(model: VirtualMachineModel | undefined): Clou
       ? configurations.some((configuration) => configuration.properties?.enableAcceleratedNetworking === true)
       : null,
   };
-}
-
-function catalogErrorOf(response: PipelineResponse): Error & { statusCode: number; code?: string } {
-  let code: string | undefined;
-  let message = `HTTP ${response.status}`;
-  try {
-    const parsed = JSON.parse(response.bodyAsText ?? '{}') as { error?: { code?: string; message?: string } };
-    code = parsed.error?.code;
-    message = parsed.error?.message ?? message;
-  } catch {
-    // Not JSON: the status says enough.
-  }
-  return Object.assign(new Error(message), { statusCode: response.status, code });
 }

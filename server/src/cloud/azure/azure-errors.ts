@@ -7,6 +7,24 @@ import {
 } from '@azure/identity';
 import { CloudError } from '../cloud-provider';
 
+// What Azure Resource Manager answered when it refused: its error code and text from the JSON body
+// (`{ error: { code, message } }`), or the status alone. toCloudError then sorts it by status.
+export function readArmError(
+  statusCode: number,
+  body: string | undefined,
+): Error & { statusCode: number; code?: string } {
+  let code: string | undefined;
+  let message = `HTTP ${statusCode}`;
+  try {
+    const parsed = JSON.parse(body ?? '{}') as { error?: { code?: string; message?: string } };
+    code = parsed.error?.code;
+    message = parsed.error?.message ?? message;
+  } catch {
+    // Not JSON: the status says enough.
+  }
+  return Object.assign(new Error(message), { statusCode, code });
+}
+
 interface RestLikeError {
   name?: string;
   statusCode?: number;

@@ -45,7 +45,7 @@ import type {
 } from '../cloud-provider';
 import { CloudError } from '../cloud-provider';
 import { readVmSkus, readVmRequirements, type VirtualMachineModel } from './azure-catalog';
-import { toCloudError } from './azure-errors';
+import { readArmError, toCloudError } from './azure-errors';
 import { readVirtualMachineWriteAccess } from './azure-permissions';
 import { readOperationStatus, readVirtualMachine, submitPowerAction, submitResize } from './azure-writes';
 
@@ -242,7 +242,7 @@ export class AzureGateway implements CloudProvider {
           abortSignal,
         });
         const response = await client.pipeline.sendRequest(this.httpClient, request);
-        if (response.status !== 200) throw restErrorOf(response.status, response.bodyAsText ?? undefined);
+        if (response.status !== 200) throw readArmError(response.status, response.bodyAsText ?? undefined);
         const readAnswer = async () => readBatchAnswer(response.bodyAsText ?? '{}', window.aggregations);
         return options?.processingLane ? options.processingLane.run(readAnswer) : readAnswer();
       },
@@ -288,7 +288,7 @@ export class AzureGateway implements CloudProvider {
       while (url) {
         const request = createPipelineRequest({ url, method: 'GET', abortSignal });
         const response = await this.pricesPipeline.sendRequest(this.httpClient, request);
-        if (response.status !== 200) throw restErrorOf(response.status, response.bodyAsText ?? undefined);
+        if (response.status !== 200) throw readArmError(response.status, response.bodyAsText ?? undefined);
         const page = JSON.parse(response.bodyAsText ?? '{}') as RetailPricePage;
         for (const item of page.Items ?? []) {
           prices.push({
@@ -507,7 +507,7 @@ async function readPages<Item>(
   let url: string | undefined = firstUrl;
   while (url) {
     const response = await client.sendRequest(createPipelineRequest({ url, method: 'GET', abortSignal }));
-    if (response.status !== 200) throw restErrorOf(response.status, response.bodyAsText ?? undefined);
+    if (response.status !== 200) throw readArmError(response.status, response.bodyAsText ?? undefined);
     const page = JSON.parse(response.bodyAsText ?? '{}') as { value?: Item[]; nextLink?: string | null };
     onPage(page.value ?? []);
     url = page.nextLink ?? undefined;
@@ -633,20 +633,4 @@ function capitalize(text: string): string {
 
 function escapeOData(text: string): string {
   return text.replaceAll("'", "''");
-}
-
-function restErrorOf(
-  statusCode: number,
-  body: string | undefined,
-): Error & { statusCode: number; code?: string } {
-  let code: string | undefined;
-  let message = `HTTP ${statusCode}`;
-  try {
-    const parsed = JSON.parse(body ?? '{}') as { error?: { code?: string; message?: string } };
-    code = parsed.error?.code;
-    message = parsed.error?.message ?? message;
-  } catch {
-    // Not JSON: the status says enough.
-  }
-  return Object.assign(new Error(message), { statusCode, code });
 }

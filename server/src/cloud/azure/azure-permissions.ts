@@ -8,6 +8,7 @@ import {
 } from '@azure/core-rest-pipeline';
 import { setImmediate } from 'node:timers/promises';
 import type { CloudWriteAccess } from '../cloud-provider';
+import { readArmError } from './azure-errors';
 
 const authorizationApiVersion = '2022-04-01';
 
@@ -40,7 +41,7 @@ export async function readVirtualMachineWriteAccess(
     `/providers/Microsoft.Authorization/permissions?api-version=${authorizationApiVersion}`;
   while (url) {
     const response = await client.sendRequest(createPipelineRequest({ url, method: 'GET', abortSignal }));
-    if (response.status !== 200) throw permissionErrorOf(response);
+    if (response.status !== 200) throw readArmError(response.status, response.bodyAsText ?? undefined);
     const page = JSON.parse(response.bodyAsText ?? '{}') as PermissionPage;
     permissions.push(...(page.value ?? []));
     url = page.nextLink ?? undefined;
@@ -72,17 +73,4 @@ export function matchesAction(pattern: string, action: string): boolean {
     .map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, '\\$&'))
     .join('.*');
   return new RegExp(`^${expression}$`, 'i').test(action);
-}
-
-function permissionErrorOf(response: PipelineResponse): Error & { statusCode: number; code?: string } {
-  let code: string | undefined;
-  let message = `HTTP ${response.status}`;
-  try {
-    const parsed = JSON.parse(response.bodyAsText ?? '{}') as { error?: { code?: string; message?: string } };
-    code = parsed.error?.code;
-    message = parsed.error?.message ?? message;
-  } catch {
-    // Not JSON: the status says enough.
-  }
-  return Object.assign(new Error(message), { statusCode: response.status, code });
 }

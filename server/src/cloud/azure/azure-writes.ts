@@ -16,6 +16,7 @@ import type {
   CloudVirtualMachineState,
 } from '../cloud-provider';
 import { CloudError } from '../cloud-provider';
+import { readArmError } from './azure-errors';
 
 const computeWriteApiVersion = '2024-07-01';
 
@@ -31,7 +32,7 @@ export async function readVirtualMachine(
 ): Promise<CloudVirtualMachineState> {
   const url = `${resourceManagerUrl}${resourceId}?api-version=${computeWriteApiVersion}&$expand=instanceView`;
   const response = await client.sendRequest(createPipelineRequest({ url, method: 'GET', abortSignal }));
-  if (response.status !== 200) throw armErrorOf(response);
+  if (response.status !== 200) throw readArmError(response.status, response.bodyAsText ?? undefined);
   const machine = JSON.parse(response.bodyAsText ?? '{}') as {
     properties?: {
       hardwareProfile?: { vmSize?: string };
@@ -62,7 +63,7 @@ export async function submitResize(
   });
   const response = await client.sendRequest(request);
   if (response.status !== 200 && response.status !== 201 && response.status !== 202) {
-    throw armErrorOf(response);
+    throw readArmError(response.status, response.bodyAsText ?? undefined);
   }
   return { operationUrl: readOperationUrl(response), retryAfterSeconds: readRetryAfterSeconds(response) };
 }
@@ -80,7 +81,8 @@ export async function submitPowerAction(
     abortSignal,
   });
   const response = await client.sendRequest(request);
-  if (response.status !== 200 && response.status !== 202) throw armErrorOf(response);
+  if (response.status !== 200 && response.status !== 202)
+    throw readArmError(response.status, response.bodyAsText ?? undefined);
   return { operationUrl: readOperationUrl(response), retryAfterSeconds: readRetryAfterSeconds(response) };
 }
 
@@ -98,7 +100,8 @@ export async function readOperationStatus(
   const response = await client.sendRequest(
     createPipelineRequest({ url: operationUrl, method: 'GET', abortSignal }),
   );
-  if (response.status !== 200 && response.status !== 202) throw armErrorOf(response);
+  if (response.status !== 200 && response.status !== 202)
+    throw readArmError(response.status, response.bodyAsText ?? undefined);
   const retryAfterSeconds = readRetryAfterSeconds(response);
   if (response.status === 202) return { status: 'InProgress', retryAfterSeconds };
   const body = JSON.parse(response.bodyAsText || '{}') as {
@@ -131,17 +134,4 @@ function readRetryAfterSeconds(response: PipelineResponse): number {
 
 function readOperationUrl(response: PipelineResponse): string | null {
   return response.headers.get('azure-asyncoperation') ?? response.headers.get('location') ?? null;
-}
-
-function armErrorOf(response: PipelineResponse): Error & { statusCode: number; code?: string } {
-  let code: string | undefined;
-  let message = `HTTP ${response.status}`;
-  try {
-    const parsed = JSON.parse(response.bodyAsText ?? '{}') as { error?: { code?: string; message?: string } };
-    code = parsed.error?.code;
-    message = parsed.error?.message ?? message;
-  } catch {
-    // Not JSON: the status says enough.
-  }
-  return Object.assign(new Error(message), { statusCode: response.status, code });
 }
