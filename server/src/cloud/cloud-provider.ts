@@ -61,13 +61,6 @@ export interface CloudVmSku {
   isAvailable: boolean;
 }
 
-export interface CloudVmSize {
-  name: string;
-  vcpus: number;
-  memoryGiB: number;
-  maxDataDisks: number;
-}
-
 export type MetricAggregation = 'average' | 'maximum' | 'minimum' | 'total';
 export type MetricInterval = 'PT1M' | 'PT1H';
 
@@ -162,12 +155,6 @@ export interface CloudProvider {
     subscriptionId: string,
     options?: CloudCallOptions,
   ): Promise<CloudResource[]>;
-  listVmSizes(
-    credentials: CloudCredentials,
-    subscriptionId: string,
-    region: string,
-    options?: CloudCallOptions,
-  ): Promise<CloudVmSize[]>;
   // Resource SKUs: the region's VM sizes with their capabilities and restrictions.
   listVmSkus(
     credentials: CloudCredentials,

@@ -54,15 +54,17 @@ describe('AzureGateway', () => {
 
   it("lists a region's VM sizes with cores and memory", async () => {
     const subscriptionId = emulator.tenants[0]!.subscriptions[0]!.subscriptionId;
-    const sizes = await createGateway().listVmSizes(credentials, subscriptionId, 'eastus');
-    expect(sizes.find((size) => size.name === 'Standard_D4s_v5')).toEqual({
+    const sizes = await createGateway().listVmSkus(credentials, subscriptionId, 'eastus');
+    expect(sizes.find((size) => size.name === 'Standard_D4s_v5')).toMatchObject({
       name: 'Standard_D4s_v5',
       vcpus: 4,
       memoryGiB: 16,
       maxDataDisks: 8,
     });
-    const westEurope = await createGateway().listVmSizes(credentials, subscriptionId, 'westeurope');
-    expect(westEurope.map((size) => size.name)).not.toContain('Standard_F64s_v2');
+    const westEurope = await createGateway().listVmSkus(credentials, subscriptionId, 'westeurope');
+    expect(westEurope.filter((size) => size.isAvailable).map((size) => size.name)).not.toContain(
+      'Standard_F64s_v2',
+    );
   });
 
   it('reads hourly retail prices of VM sizes in a region, following every page', async () => {

@@ -33,7 +33,6 @@ import type {
   CloudResource,
   CloudSubscription,
   CloudVirtualMachineState,
-  CloudVmSize,
   CloudVmSku,
   CloudWriteAccess,
   MetricAggregation,
@@ -178,24 +177,6 @@ export class AzureGateway implements CloudProvider {
         });
       }
       return resources;
-    });
-  }
-
-  async listVmSizes(
-    credentials: CloudCredentials,
-    subscriptionId: string,
-    region: string,
-    options?: CloudCallOptions,
-  ): Promise<CloudVmSize[]> {
-    return this.run(`Listing VM sizes of ${region}`, options, async (abortSignal) => {
-      const client = this.getComputeClient(credentials, subscriptionId);
-      const sizes = await collectPages(client.virtualMachineSizes.list(region, { abortSignal }).byPage());
-      return sizes.map((size) => ({
-        name: size.name ?? '',
-        vcpus: size.numberOfCores ?? 0,
-        memoryGiB: (size.memoryInMB ?? 0) / 1024,
-        maxDataDisks: size.maxDataDiskCount ?? 0,
-      }));
     });
   }
 
@@ -590,12 +571,6 @@ function toSeries(
   }
   const values = Object.fromEntries(columns.map((column) => [column.aggregation, column.values]));
   return { resourceId, metricName, unit, times, values };
-}
-
-async function collectPages<Item>(pages: AsyncIterableIterator<Item[]>): Promise<Item[]> {
-  const items: Item[] = [];
-  for await (const page of pages) items.push(...page);
-  return items;
 }
 
 function getOrCreate<Value>(map: Map<string, Value>, key: string, create: () => Value): Value {

@@ -1,23 +1,14 @@
 // The size catalogue and pay-as-you-go prices per region (vm_size, vm_price), shared by every team:
 // Resource SKUs and the Retail Prices API say the same of a region to everyone.
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import type { CloudVmSku } from '../../cloud/cloud-provider';
 import type { Db } from '../../db/database';
 import { vmPrices, vmSizes } from '../../db/schema';
 
 export type PricedOsType = 'Linux' | 'Windows';
 
-export interface VmSizeRow {
-  name: string;
-  family: string | null;
-  vcpus: number;
-  memoryGiB: number;
-  maxDataDisks: number | null;
-  uncachedDiskIops: number | null;
-  maxNics: number | null;
-  hasPremiumIo: boolean;
-  hasAcceleratedNetworking: boolean;
-  isAvailable: boolean;
-}
+// A size as stored: what Resource SKUs said of it.
+export type VmSizeRow = CloudVmSku;
 
 export interface VmPriceRow {
   sizeName: string;
