@@ -3,6 +3,7 @@
 // of 200 VMs over 14 days is ~67,000 rows, not four times that).
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { isResourceKnownToTeam } from '../../db/team-resource';
 import type { RecommendationKind } from '@cloudtrim/rightsizing/analysis.types';
 import { yieldToEventLoop } from '../../lib/concurrency';
 
@@ -298,12 +299,9 @@ export class RecommendationsRepository {
     return result.rows.map((row) => ({ ...row, id: Number(row.id) }));
   }
 
-  async isResourceOfTeam(teamId: string, armId: string): Promise<boolean> {
-    const result = await this.db.execute(sql`
-      select 1 from resource join tenant on tenant.id = resource.tenant_id
-      where tenant.team_id = ${teamId}::uuid and lower(resource.arm_id) = ${armId.toLowerCase()}
-      limit 1`);
-    return result.rows.length > 0;
+  // Recommendations go with their resource (cascade), so only a resource the team has now counts.
+  isResourceOfTeam(teamId: string, armId: string): Promise<boolean> {
+    return isResourceKnownToTeam(this.db, teamId, armId);
   }
 
   async findEvidence(teamId: string, id: number): Promise<EvidenceRow | undefined> {
