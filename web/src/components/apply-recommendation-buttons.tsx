@@ -15,14 +15,13 @@ interface ApplyRecommendationButtonsProps {
   recommendationId: number;
 }
 
-// SPEC §8: an apply failure shows the status text; a 401 shows nothing while the session ends. The
-// server's reason follows it, since a read-only tenant's answer names the role to grant.
+// SPEC §8: an apply failure shows the status text (the message only when there is none, as for a
+// network failure); a 401 shows nothing while the session ends. The role a read-only tenant lacks is
+// on the tenant's status.
 export function describeApplyError(error: Error): string | null {
   if (!(error instanceof ApiError)) return error.message;
   if (error.status === 401) return null;
-  const { statusText, message } = error;
-  if (statusText && message && message !== statusText) return `${statusText}: ${message}`;
-  return statusText || message;
+  return error.statusText || error.message;
 }
 
 /**
