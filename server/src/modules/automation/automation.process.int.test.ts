@@ -1,32 +1,19 @@
 // Exactly once across real processes: Cloudtrim's own entry point (`node --import tsx src/main.ts`)
 // as ROLE=worker and ROLE=api children on one database, against the in-process emulator.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readCurrentSize } from '@cloudtrim/azure-emulator/arm/arm.views';
 import { listSizesOfferedInRegion } from '@cloudtrim/azure-emulator/catalog/sku.catalog';
-import { findFreePort, type Db } from '../../db/database';
+import type { Db } from '../../db/database';
 import { automationLogs, recommendations, resources, scheduledChanges } from '../../db/schema';
 import {
   connectTenant,
-  createAzureEnvironment,
   createCloudTestContext,
   waitFor,
   type CloudTestContext,
 } from '../../../test/azure-emulator';
 import { createUser, type TestUser } from '../../../test/helper';
-
-const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-
-interface ServerProcess {
-  child: ChildProcess;
-  port: number;
-  stop(): Promise<void>;
-}
+import { startServerProcess, type ServerProcess } from '../../../test/server-process';
 
 let context: CloudTestContext;
 let owner: TestUser;
@@ -50,42 +37,7 @@ afterEach(async () => {
 afterAll(() => context.close());
 
 async function startServer(role: 'worker' | 'api'): Promise<ServerProcess> {
-  const port = await findFreePort();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), `cloudtrim-${role}-`));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: serverDir,
-    env: {
-      ...process.env,
-      ...createAzureEnvironment(context.emulator),
-      ROLE: role,
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      DATABASE_URL: context.databaseUrl,
-      DEMO: '0',
-      LOG_LEVEL: 'error',
-      JWT_SECRET: context.secrets.jwtSecret,
-      ENCRYPTION_KEY: context.secrets.encryptionKey.toString('hex'),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const collect = (chunk: Buffer) => {
-    output += chunk.toString();
-  };
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
-  await waitFor(async () => output.includes('Cloudtrim is running') || child.exitCode !== null, 60_000);
-  if (child.exitCode !== null) throw new Error(`the ${role} process failed to start:\n${output}`);
-  const server: ServerProcess = {
-    child,
-    port,
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  const server = await startServerProcess(context, role);
   children.push(server);
   return server;
 }
