@@ -11,7 +11,12 @@ import type { Db } from '../../db/database';
 import type { TransactionRunner } from '../../db/transaction';
 import type { ActivityService } from '../activity/activity.service';
 import type { TenantService } from '../tenants/tenants.service';
-import { AutomationRepository, type ChangeRow, type ChangeWithResource } from './automation.repository';
+import {
+  AutomationRepository,
+  logEntryOf,
+  type ChangeRow,
+  type ChangeWithResource,
+} from './automation.repository';
 import { automationServiceName } from './automation.service';
 
 type Step = 'deallocate' | 'resize' | 'start';
@@ -379,18 +384,6 @@ function describeSuccess(change: ChangeRow): string {
   if (change.kind === 'resize') return `Resized from ${change.previousSize} to ${change.newSize}`;
   if (change.kind === 'rollback') return `Rolled back from ${change.previousSize} to ${change.newSize}`;
   return change.kind === 'deallocate' ? 'Deallocated' : 'Started';
-}
-
-function logEntryOf(change: ChangeWithResource, action: string) {
-  return {
-    teamId: change.teamId,
-    resourceId: change.resourceId,
-    resourceArmId: change.resourceArmId,
-    friendlyName: change.resourceName,
-    predictionMethod: change.predictionMethod ?? '',
-    action,
-    scheduledChangeId: change.id,
-  };
 }
 
 function describe(error: unknown): string {

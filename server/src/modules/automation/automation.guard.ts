@@ -7,7 +7,7 @@ import type { TransactionRunner } from '../../db/transaction';
 import { automationExecuteJob } from '../../jobs/automation-jobs.job';
 import type { JobQueue } from '../../jobs/queue';
 import type { ActivityService } from '../activity/activity.service';
-import { AutomationRepository, type ChangeWithResource } from './automation.repository';
+import { AutomationRepository, logEntryOf, type ChangeWithResource } from './automation.repository';
 import { automationServiceName } from './automation.service';
 
 const cpuMetric = 'Percentage CPU';
@@ -84,15 +84,7 @@ export class AutomationGuard {
       if (change.recommendationId !== null) {
         await automation.setRecommendationStatus(change.recommendationId, 'held');
       }
-      await automation.insertLog({
-        teamId: change.teamId,
-        resourceId: change.resourceId,
-        resourceArmId: change.resourceArmId,
-        friendlyName: change.resourceName,
-        predictionMethod: change.predictionMethod ?? '',
-        action,
-        scheduledChangeId: rollback.id,
-      });
+      await automation.insertLog(logEntryOf(change, action, rollback.id));
       return true;
     });
     if (isPlanned) {

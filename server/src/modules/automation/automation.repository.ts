@@ -58,6 +58,19 @@ export interface ChangeWithResource extends ChangeRow {
   resourceName: string;
 }
 
+// The automation log entry for a step of `change` (by default about the change itself).
+export function logEntryOf(change: ChangeWithResource, action: string, scheduledChangeId = change.id) {
+  return {
+    teamId: change.teamId,
+    resourceId: change.resourceId,
+    resourceArmId: change.resourceArmId,
+    friendlyName: change.resourceName,
+    predictionMethod: change.predictionMethod ?? '',
+    action,
+    scheduledChangeId,
+  };
+}
+
 export interface NewLogEntry {
   teamId: string;
   resourceId: string | null;
