@@ -22,6 +22,7 @@ import {
 } from '@cloudtrim/rightsizing/backtest-scoring';
 import { guardRule } from '@cloudtrim/rightsizing/guard-rule';
 import { predictionMethodIds, type PredictionMethodId } from '@cloudtrim/rightsizing/prediction-methods';
+import { printTable } from '../support/table';
 
 const fleetSize = Number(process.env.BENCH_FLEET_SIZE ?? 600);
 const seed = 42;
@@ -262,17 +263,12 @@ const header = [
   'resized',
   'rollbacks',
 ];
-const widths = header.map((title, column) =>
-  Math.max(title.length, ...rows.map((row) => row[column]!.length)),
-);
-const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ');
 console.log(
   `Emulator fleet (seed ${seed}): ${machines.length} running VMs in ${catalogues.size} regions, decided on ` +
     `${days} days of hourly CPU and memory, judged on the next ${days} days at ${stepMinutes}-minute steps ` +
     `(CPU or memory above 90% is overloaded); guard ${guard.overloadPct}% × ${guard.consecutiveSteps} steps`,
 );
-console.log(line(header));
-for (const row of rows) console.log(line(row));
+printTable(header, rows);
 console.log(
   `ground truth read in ${((sampledAt - startedAt) / 1000).toFixed(1)} s; ` +
     `${predictionMethodIds.length} methods × ${machines.length} VMs analysed in ${((analysedAt - sampledAt) / 1000).toFixed(1)} s`,

@@ -11,6 +11,7 @@ import { analyseVm } from '@cloudtrim/rightsizing/analyse-vm';
 import { scoreFleet, type MachineFuture, type ScoringSize } from '@cloudtrim/rightsizing/backtest-scoring';
 import { guardRule } from '@cloudtrim/rightsizing/guard-rule';
 import { predictionMethodIds, type PredictionMethodId } from '@cloudtrim/rightsizing/prediction-methods';
+import { printTable } from '../support/table';
 
 const defaultMethod: PredictionMethodId = 'cloudtrim-forecast';
 const stepMinutes = 5;
@@ -198,16 +199,11 @@ const header = [
   'rollbacks',
   'flips',
 ];
-const widths = header.map((title, column) =>
-  Math.max(title.length, ...rows.map((row) => row[column]!.length)),
-);
-const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ');
 console.log(
   `\n${machines.length} machines, decided on days 0-${historyDays - 1}, judged on ${(futureSteps / stepsPerDay).toFixed(1)} later days; ` +
     `oracle saving $${oracle.oracleSaving.toFixed(0)}; guard ${guard.overloadPct}% × ${guard.consecutiveSteps} steps`,
 );
-console.log(line(header));
-for (const row of rows) console.log(line(row));
+printTable(header, rows);
 console.log(
   `targets for the default: saving/oracle ≥ 0.90, overloaded steps ≤ 0.50%, worst machine ≤ 2.00%, ` +
     `rollbacks ≤ 10% of resized, beat advisor-p95 on saving and overload; ${((performance.now() - startedAt) / 1000).toFixed(1)} s`,
