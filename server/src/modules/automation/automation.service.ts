@@ -12,13 +12,11 @@ import { conflict, forbidden, notFound } from '../../lib/http-errors';
 import type { ActivityService } from '../activity/activity.service';
 import { AutomationRepository, type ApplyTarget, type ChangeOrigin } from './automation.repository';
 import { findNextWindowStart } from './automation.timing';
+import { tenantReadOnlyText } from '../tenants/tenants.service';
 
 export type ApplyTiming = 'now' | 'window';
 
 export const automationServiceName = 'Automation';
-
-export const writeRoleMissingMessage =
-  "This tenant's service principal can only read. Grant it the Virtual Machine Contributor role on the subscription, then apply again.";
 
 // How many due changes one dispatch transaction claims; it loops until none are left.
 const dispatchBatchSize = 500;
@@ -44,7 +42,7 @@ export class AutomationService {
   ): Promise<{ message: string }> {
     const target = await this.automation.findApplyTarget(teamId, recommendationId);
     if (!target) throw notFound('Recommendation not found.');
-    if (target.canWrite === false) throw forbidden(writeRoleMissingMessage);
+    if (target.canWrite === false) throw forbidden(tenantReadOnlyText);
     return this.planRecommendation(target, timing, timing);
   }
 
