@@ -11,7 +11,7 @@ import { SecretBox } from './lib/secret-box';
 import { AccountService } from './modules/account/account.service';
 import { UserRepository } from './modules/account/user.repository';
 import { AuthService } from './modules/auth/auth.service';
-import { SessionRepository } from './modules/auth/session.repository';
+import { AuthRepository } from './modules/auth/auth.repository';
 import { CaptchaRepository } from './modules/captcha/captcha.repository';
 import { createCaptchaProvider } from './modules/captcha/captcha-provider.factory';
 import { CaptchaService } from './modules/captcha/captcha.service';
@@ -45,7 +45,7 @@ export function createContainer({
   log = createLogger(config),
 }: ContainerInput) {
   const users = new UserRepository(database.db);
-  const sessions = new SessionRepository(database.db);
+  const sessions = new AuthRepository(database.db);
   const throttle = new ThrottleService(new ThrottleRepository(database.db), now);
   const auth = new AuthService(
     users,

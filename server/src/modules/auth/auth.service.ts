@@ -5,7 +5,7 @@ import { decoyHash, verifyPassword } from '../../lib/password-hasher';
 import type { UserRepository } from '../account/user.repository';
 import { toClientNetwork } from '../throttle/client-network';
 import type { ThrottleRule, ThrottleService } from '../throttle/throttle.service';
-import type { ActiveSession, SessionRepository } from './session.repository';
+import type { ActiveSession, AuthRepository } from './auth.repository';
 
 // Failed logins: 10 per account and 100 per client address in 15 minutes. Only failures count, a
 // success clears the account's count, and the window is short, so an attacker cannot lock the
@@ -22,7 +22,7 @@ const tooManyLoginsText = 'Too many failed login attempts. Please wait a few min
 export class AuthService {
   constructor(
     private readonly users: UserRepository,
-    private readonly sessions: SessionRepository,
+    private readonly sessions: AuthRepository,
     private readonly throttle: ThrottleService,
     private readonly jwt: JwtCodec,
     private readonly sessionHours: number,

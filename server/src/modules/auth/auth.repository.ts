@@ -10,7 +10,7 @@ export interface ActiveSession {
   firstName: string;
 }
 
-export class SessionRepository {
+export class AuthRepository {
   private readonly findActiveStatement;
 
   constructor(private readonly db: Db) {
