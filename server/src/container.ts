@@ -9,7 +9,7 @@ import type { JobQueue } from './jobs/queue';
 import { JwtCodec } from './lib/jwt';
 import { SecretBox } from './lib/secret-box';
 import { AccountService } from './modules/account/account.service';
-import { UserRepository } from './modules/account/user.repository';
+import { AccountRepository } from './modules/account/account.repository';
 import { AuthService } from './modules/auth/auth.service';
 import { AuthRepository } from './modules/auth/auth.repository';
 import { CaptchaRepository } from './modules/captcha/captcha.repository';
@@ -44,7 +44,7 @@ export function createContainer({
   now = () => new Date(),
   log = createLogger(config),
 }: ContainerInput) {
-  const users = new UserRepository(database.db);
+  const users = new AccountRepository(database.db);
   const sessions = new AuthRepository(database.db);
   const throttle = new ThrottleService(new ThrottleRepository(database.db), now);
   const auth = new AuthService(

@@ -22,8 +22,8 @@ import { RecommendationsRepository } from '../modules/recommendations/recommenda
 import { RecommendationsService } from '../modules/recommendations/recommendations.service';
 import { ResourcesRepository } from '../modules/resources/resources.repository';
 import { ResourcesService } from '../modules/resources/resources.service';
-import { TenantRepository } from '../modules/tenants/tenant.repository';
-import { TenantService } from '../modules/tenants/tenants.service';
+import { TenantsRepository } from '../modules/tenants/tenants.repository';
+import { TenantsService } from '../modules/tenants/tenants.service';
 import { createAzureGateway } from './azure/azure-gateway';
 import type { CloudProvider } from './cloud-provider';
 import { ThrottleRepository } from '../modules/throttle/throttle.repository';
@@ -41,8 +41,8 @@ export function createCloudServices({ config, secrets, database, queue, now }: C
   const cloudProvider = createAzureGateway(config.azure);
   const work = new PgBossCloudWorkQueue(queue);
   const activity = new ActivityService(new ActivityRepository(database.db));
-  const tenants = new TenantService(
-    new TenantRepository(database.db),
+  const tenants = new TenantsService(
+    new TenantsRepository(database.db),
     cloudProvider,
     new SecretBox(secrets.encryptionKey),
     work,
@@ -86,7 +86,7 @@ export function createCloudServices({ config, secrets, database, queue, now }: C
 // Applying recommendations, the executor and the rollback guard share one way into transactions.
 function createAutomation(
   { database, queue, now }: Pick<CloudServicesInput, 'database' | 'queue' | 'now'>,
-  tenants: TenantService,
+  tenants: TenantsService,
   cloudProvider: CloudProvider,
   activity: ActivityService,
 ) {

@@ -1,10 +1,10 @@
 import type { AccountDetails, UpdateAccountDetails } from '@cloudtrim/contracts/account';
 import { updateAccountDetailsSchema } from '@cloudtrim/contracts/account';
 import { notFound } from '../../lib/http-errors';
-import type { User, UserRepository } from './user.repository';
+import type { User, AccountRepository } from './account.repository';
 
 export class AccountService {
-  constructor(private readonly users: UserRepository) {}
+  constructor(private readonly users: AccountRepository) {}
 
   async getDetails(userId: string): Promise<AccountDetails> {
     const user = await this.users.findById(userId);

@@ -2,7 +2,7 @@ import { loginFailedText } from '@cloudtrim/contracts/auth';
 import type { JwtCodec } from '../../lib/jwt';
 import { tooManyRequests, unauthorized } from '../../lib/http-errors';
 import { decoyHash, verifyPassword } from '../../lib/password-hasher';
-import type { UserRepository } from '../account/user.repository';
+import type { AccountRepository } from '../account/account.repository';
 import { toClientNetwork } from '../throttle/client-network';
 import type { ThrottleRule, ThrottleService } from '../throttle/throttle.service';
 import type { ActiveSession, AuthRepository } from './auth.repository';
@@ -21,7 +21,7 @@ const tooManyLoginsText = 'Too many failed login attempts. Please wait a few min
 
 export class AuthService {
   constructor(
-    private readonly users: UserRepository,
+    private readonly users: AccountRepository,
     private readonly sessions: AuthRepository,
     private readonly throttle: ThrottleService,
     private readonly jwt: JwtCodec,

@@ -10,7 +10,7 @@ import { CloudError, isCloudError } from '../../cloud/cloud-provider';
 import type { Db } from '../../db/database';
 import type { TransactionRunner } from '../../db/transaction';
 import type { ActivityService } from '../activity/activity.service';
-import type { TenantService } from '../tenants/tenants.service';
+import type { TenantsService } from '../tenants/tenants.service';
 import {
   AutomationRepository,
   logEntryOf,
@@ -50,7 +50,7 @@ export class AutomationExecutor {
   constructor(
     db: Db,
     private readonly runTransaction: TransactionRunner,
-    private readonly tenants: Pick<TenantService, 'findTenant' | 'readCredentials'>,
+    private readonly tenants: Pick<TenantsService, 'findTenant' | 'readCredentials'>,
     private readonly cloud: CloudProvider,
     private readonly activity: ActivityService,
     private readonly now: () => Date,

@@ -1,6 +1,6 @@
 // With DEMO on, a newcomer gets an account to log in with at once.
 import { hashPassword } from '../../lib/password-hasher';
-import type { UserRepository } from '../account/user.repository';
+import type { AccountRepository } from '../account/account.repository';
 
 export const demoAccount = {
   email: 'demo@cloudtrim.dev',
@@ -11,7 +11,7 @@ export const demoAccount = {
 } as const;
 
 export class DemoService {
-  constructor(private readonly users: UserRepository) {}
+  constructor(private readonly users: AccountRepository) {}
 
   // Idempotent: every start with DEMO on calls it. Answers the demo user's team.
   async seedDemoAccount(): Promise<{ userId: string; teamId: string }> {

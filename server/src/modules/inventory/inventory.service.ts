@@ -4,7 +4,7 @@ import type { CloudWorkQueue } from '../../jobs/cloud-work';
 import type { NewActivityEntry } from '../activity/activity.repository';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
 import { listMetricCatalogs } from '../metrics/metric-catalog';
-import type { TenantService } from '../tenants/tenants.service';
+import type { TenantsService } from '../tenants/tenants.service';
 import type { InventoryRepository, InventoryResource } from './inventory.repository';
 import { categorizeResourceType } from './resource-category';
 
@@ -22,7 +22,7 @@ const metricDefinitions = listMetricCatalogs().flatMap((catalog) =>
 
 export class InventoryService {
   constructor(
-    private readonly tenants: TenantService,
+    private readonly tenants: TenantsService,
     private readonly inventory: InventoryRepository,
     private readonly cloud: CloudProvider,
     private readonly activity: ActivityService,

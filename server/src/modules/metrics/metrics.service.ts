@@ -11,7 +11,7 @@ import type { CloudWorkQueue } from '../../jobs/cloud-work';
 import { Lane, runWithConcurrency, yieldToEventLoop } from '../../lib/concurrency';
 import { notFound } from '../../lib/http-errors';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
-import type { TenantService } from '../tenants/tenants.service';
+import type { TenantsService } from '../tenants/tenants.service';
 import type { MetricTypeCatalog } from './metric-catalog';
 import {
   floorTo,
@@ -49,7 +49,7 @@ export interface CollectionSummary {
 
 export class MetricsService {
   constructor(
-    private readonly tenants: TenantService,
+    private readonly tenants: TenantsService,
     private readonly metrics: MetricsRepository,
     private readonly cloud: CloudProvider,
     private readonly activity: ActivityService,

@@ -17,7 +17,7 @@ import { sendPasswordResetQueue } from '../../jobs/mail-work';
 import { badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../lib/http-errors';
 import { hashPassword, verifyPassword } from '../../lib/password-hasher';
 import { createOneTimeToken, hashToken } from '../../lib/secret-box';
-import type { UserRepository } from '../account/user.repository';
+import type { AccountRepository } from '../account/account.repository';
 import type { AuthContext, AuthService } from '../auth/auth.service';
 import type { MailService } from '../mail/mail.service';
 import { buildPasswordResetLink, describeDuration, renderPasswordResetEmail } from '../mail/mail.templates';
@@ -43,7 +43,7 @@ const tooManyChangeAttemptsText =
 
 export class PasswordService {
   constructor(
-    private readonly users: UserRepository,
+    private readonly users: AccountRepository,
     private readonly passwords: PasswordRepository,
     private readonly auth: AuthService,
     private readonly throttle: ThrottleService,

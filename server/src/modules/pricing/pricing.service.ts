@@ -4,7 +4,7 @@
 import type { SizeOption, SizePrice } from '@cloudtrim/rightsizing/analysis.types';
 import type { CloudCallOptions, CloudProvider, RetailPrice } from '../../cloud/cloud-provider';
 import { isCloudError } from '../../cloud/cloud-provider';
-import type { TenantService } from '../tenants/tenants.service';
+import type { TenantsService } from '../tenants/tenants.service';
 import type { PricedOsType, PricingRepository, RegionReader, VmPriceRow } from './pricing.repository';
 
 const dayMs = 24 * 60 * 60 * 1000;
@@ -26,7 +26,7 @@ export interface RefreshSummary {
 export class PricingService {
   constructor(
     private readonly pricing: PricingRepository,
-    private readonly tenants: TenantService,
+    private readonly tenants: TenantsService,
     private readonly cloud: CloudProvider,
     private readonly now: () => Date,
   ) {}

@@ -2,7 +2,7 @@ import { and, count, eq, gt, isNull, lt, max } from 'drizzle-orm';
 import { isUniqueViolation, type Db } from '../../db/database';
 import { invitations, oneTimeTokens, teams, users } from '../../db/schema';
 import { nameTeamFor } from '../account/team-name';
-import type { NewUser, User } from '../account/user.repository';
+import type { NewUser, User } from '../account/account.repository';
 
 export interface VerifyToken {
   email: string;

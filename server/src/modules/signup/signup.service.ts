@@ -17,7 +17,7 @@ import {
 } from '../../lib/http-errors';
 import { hashPassword } from '../../lib/password-hasher';
 import { createOneTimeToken, hashToken } from '../../lib/secret-box';
-import type { UserRepository } from '../account/user.repository';
+import type { AccountRepository } from '../account/account.repository';
 import type { CaptchaService } from '../captcha/captcha.service';
 import type { MailService } from '../mail/mail.service';
 import { buildVerifyLink, describeDuration, renderVerifyEmail } from '../mail/mail.templates';
@@ -55,7 +55,7 @@ export class SignupService {
   constructor(
     private readonly captcha: CaptchaService,
     private readonly signups: SignupRepository,
-    private readonly users: UserRepository,
+    private readonly users: AccountRepository,
     private readonly throttle: ThrottleService,
     private readonly mail: MailService,
     private readonly publicUrl: string,

@@ -3,7 +3,7 @@ import { inviteConflictText, inviteSuccessText } from '@cloudtrim/contracts/mess
 import type { TeamResponse } from '@cloudtrim/contracts/team';
 import { conflict, notFound, tooManyRequests, unauthorized } from '../../lib/http-errors';
 import { createOneTimeToken, hashToken } from '../../lib/secret-box';
-import type { UserRepository } from '../account/user.repository';
+import type { AccountRepository } from '../account/account.repository';
 import type { AuthContext, AuthService } from '../auth/auth.service';
 import type { MailService } from '../mail/mail.service';
 import { buildVerifyLink, describeDuration, renderInvitationEmail } from '../mail/mail.templates';
@@ -26,7 +26,7 @@ const tooManyInvitationsText = 'Too many invitations. Please wait a while before
 export class TeamService {
   constructor(
     private readonly teams: TeamRepository,
-    private readonly users: UserRepository,
+    private readonly users: AccountRepository,
     private readonly auth: AuthService,
     private readonly throttle: ThrottleService,
     private readonly mail: MailService,

@@ -8,9 +8,9 @@ import {
 } from '@cloudtrim/contracts/tenants';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { getAuth } from '../../plugins/authenticate';
-import type { TenantService } from './tenants.service';
+import type { TenantsService } from './tenants.service';
 
-export function tenantRoutes(tenants: TenantService): FastifyPluginAsyncZod {
+export function tenantRoutes(tenants: TenantsService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/v1/tenant',

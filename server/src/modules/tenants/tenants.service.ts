@@ -14,7 +14,7 @@ import { badRequest, conflict, forbidden, HttpError, notFound, tooManyRequests }
 import type { SecretBox } from '../../lib/secret-box';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
 import type { ThrottleRule, ThrottleService } from '../throttle/throttle.service';
-import type { TenantRepository, TenantRow } from './tenant.repository';
+import type { TenantsRepository, TenantRow } from './tenants.repository';
 
 export const tenantNoSubscriptionsText =
   'The service principal signed in but can read no subscription. Grant it the Reader role on at least one subscription and try again.';
@@ -45,9 +45,9 @@ export interface DemoTenantCredentials extends CloudCredentials {
   friendlyName: string;
 }
 
-export class TenantService {
+export class TenantsService {
   constructor(
-    private readonly tenants: TenantRepository,
+    private readonly tenants: TenantsRepository,
     private readonly cloud: CloudProvider,
     private readonly secretBox: SecretBox,
     private readonly work: CloudWorkQueue,

@@ -22,7 +22,7 @@ export type ProfileUpdate = Partial<
   >
 >;
 
-export class UserRepository {
+export class AccountRepository {
   constructor(private readonly db: Db) {}
 
   async findByEmail(email: string): Promise<User | undefined> {

@@ -33,7 +33,7 @@ export interface NewTenant {
   subscriptions: { subscriptionId: string; displayName: string; state: string }[];
 }
 
-export class TenantRepository {
+export class TenantsRepository {
   constructor(private readonly db: Db) {}
 
   // One small query: the resource count is kept by the syncs.
