@@ -1,7 +1,13 @@
-import type { PipelineRequest, PipelineResponse } from '@azure/core-rest-pipeline';
+import type { HttpClient, PipelineRequest, PipelineResponse } from '@azure/core-rest-pipeline';
 import { createHttpHeaders } from '@azure/core-rest-pipeline';
 import { describe, expect, it } from 'vitest';
-import { readVmRequirements, readVmSkus } from './azure-catalog';
+import {
+  buildRetailPricesUrl,
+  readRetailPricePage,
+  readRetailPrices,
+  readVmSkus,
+  toVmSku,
+} from './azure-catalog';
 
 function answer(request: PipelineRequest, body: unknown): PipelineResponse {
   return { request, status: 200, headers: createHttpHeaders(), bodyAsText: JSON.stringify(body) };
@@ -95,53 +101,184 @@ describe('readVmSkus', () => {
   });
 });
 
-describe('readVmRequirements', () => {
-  it('reads OS, disks, NICs and accelerated networking from the VM model', () => {
+describe('toVmSku', () => {
+  const base = {
+    resourceType: 'virtualMachines',
+    name: 'Standard_D2s_v5',
+    locations: ['eastus'],
+    capabilities: capabilities({ vCPUs: '2', MemoryGB: '8' }),
+  };
+
+  it('leaves out what is not a VM size of the region, or has no cores or memory', () => {
+    expect(toVmSku({ ...base, resourceType: 'disks' }, 'eastus')).toBeNull();
+    expect(toVmSku({ ...base, name: undefined }, 'eastus')).toBeNull();
+    expect(toVmSku({ ...base, locations: ['westeurope'] }, 'eastus')).toBeNull();
+    expect(toVmSku({ ...base, locations: undefined }, 'eastus')).toBeNull();
+    expect(toVmSku({ ...base, capabilities: capabilities({ vCPUs: '2' }) }, 'eastus')).toBeNull();
     expect(
-      readVmRequirements({
-        storageProfile: {
-          osDisk: { osType: 'Windows', managedDisk: { storageAccountType: 'StandardSSD_LRS' } },
-          dataDisks: [
-            { managedDisk: { storageAccountType: 'StandardSSD_LRS' } },
-            { managedDisk: { storageAccountType: 'PremiumV2_LRS' } },
-          ],
-        },
-        networkProfile: {
-          networkInterfaces: [{}, {}],
-          networkInterfaceConfigurations: [
-            { properties: { enableAcceleratedNetworking: false } },
-            { properties: { enableAcceleratedNetworking: true } },
-          ],
-        },
+      toVmSku({ ...base, capabilities: capabilities({ vCPUs: 'two', MemoryGB: '8' }) }, 'eastus'),
+    ).toBeNull();
+    expect(
+      toVmSku({ ...base, capabilities: capabilities({ vCPUs: ' ', MemoryGB: '8' }) }, 'eastus'),
+    ).toBeNull();
+  });
+
+  it('reads a capability it cannot parse as unknown, and a region in any letter case', () => {
+    const sku = toVmSku(
+      {
+        ...base,
+        locations: ['EASTUS'],
+        capabilities: capabilities({
+          vCPUs: '2',
+          MemoryGB: '0.5',
+          MaxDataDiskCount: 'many',
+          PremiumIO: 'yes',
+        }),
+        restrictions: [{ type: 'Location', values: ['westeurope'] }],
+      },
+      'EastUS',
+    );
+    expect(sku).toMatchObject({
+      vcpus: 2,
+      memoryGiB: 0.5,
+      maxDataDisks: null,
+      hasPremiumIo: false,
+      isAvailable: true,
+    });
+  });
+});
+
+describe('buildRetailPricesUrl', () => {
+  it('asks for consumption prices of the service, region and sizes, quotes escaped', () => {
+    const url = new URL(
+      buildRetailPricesUrl('https://prices.example', {
+        serviceName: 'Virtual Machines',
+        region: "east'us",
+        skuNames: ['Standard_D2s_v5', 'Standard_B1s'],
       }),
+    );
+    expect(url.pathname).toBe('/api/retail/prices');
+    expect(url.searchParams.get('api-version')).toBe('2023-01-01-preview');
+    expect(url.searchParams.get('currencyCode')).toBe('USD');
+    expect(url.searchParams.get('$filter')).toBe(
+      "serviceName eq 'Virtual Machines' and priceType eq 'Consumption' and armRegionName eq 'east''us'" +
+        " and (armSkuName eq 'Standard_D2s_v5' or armSkuName eq 'Standard_B1s')",
+    );
+  });
+
+  it('filters by neither region nor size when the query names none', () => {
+    const url = new URL(
+      buildRetailPricesUrl('https://prices.example', {
+        serviceName: 'Virtual Machines',
+        skuNames: [],
+        currencyCode: 'EUR',
+      }),
+    );
+    expect(url.searchParams.get('currencyCode')).toBe('EUR');
+    expect(url.searchParams.get('$filter')).toBe(
+      "serviceName eq 'Virtual Machines' and priceType eq 'Consumption'",
+    );
+  });
+});
+
+const priceItem = {
+  skuName: 'D2s v5',
+  armSkuName: 'Standard_D2s_v5',
+  productName: 'Virtual Machines Dsv5 Series',
+  meterName: 'D2s v5',
+  armRegionName: 'eastus',
+  retailPrice: 0.096,
+  unitOfMeasure: '1 Hour',
+  currencyCode: 'USD',
+  type: 'Consumption',
+};
+
+describe('readRetailPricePage', () => {
+  it('reads the rows in our names and the next page link', () => {
+    expect(
+      readRetailPricePage(JSON.stringify({ Items: [priceItem], NextPageLink: 'https://p/next' })),
     ).toEqual({
-      osType: 'Windows',
-      dataDiskCount: 2,
-      nicCount: 2,
-      hasPremiumDisk: true,
-      hasAcceleratedNetworking: true,
+      prices: [
+        {
+          skuName: 'D2s v5',
+          armSkuName: 'Standard_D2s_v5',
+          productName: 'Virtual Machines Dsv5 Series',
+          meterName: 'D2s v5',
+          region: 'eastus',
+          retailPrice: 0.096,
+          unitOfMeasure: '1 Hour',
+          currencyCode: 'USD',
+          type: 'Consumption',
+        },
+      ],
+      nextPageLink: 'https://p/next',
     });
   });
 
-  it('says null where the model does not say (NICs by id only, no model at all)', () => {
-    expect(
-      readVmRequirements({
-        storageProfile: { osDisk: { osType: 'Linux' }, dataDisks: [] },
-        networkProfile: { networkInterfaces: [{}] },
-      }),
-    ).toEqual({
-      osType: 'Linux',
-      dataDiskCount: 0,
-      nicCount: 1,
-      hasPremiumDisk: null,
-      hasAcceleratedNetworking: null,
+  it('reads a last or empty page as no further link', () => {
+    expect(readRetailPricePage(JSON.stringify({ Items: [], NextPageLink: null }))).toEqual({
+      prices: [],
+      nextPageLink: undefined,
     });
-    expect(readVmRequirements(undefined)).toEqual({
-      osType: null,
-      dataDiskCount: null,
-      nicCount: null,
-      hasPremiumDisk: null,
-      hasAcceleratedNetworking: null,
+    expect(readRetailPricePage(undefined)).toEqual({ prices: [], nextPageLink: undefined });
+  });
+
+  it('refuses a page that is not JSON or not of the API’s shape', () => {
+    expect(() => readRetailPricePage('<html>busy</html>')).toThrow(SyntaxError);
+    expect(() => readRetailPricePage('[]')).toThrow('not a JSON object');
+    expect(() => readRetailPricePage('null')).toThrow('not a JSON object');
+    expect(() => readRetailPricePage(JSON.stringify({ Items: { first: priceItem } }))).toThrow(
+      'Items is not a list',
+    );
+  });
+});
+
+describe('readRetailPrices', () => {
+  // The pipeline under test is a fake: the HTTP client it would hand the request to is never reached.
+  const httpClient: HttpClient = {
+    sendRequest: () => Promise.reject(new Error('The fake pipeline sends nothing.')),
+  };
+
+  function createPipeline(pages: Record<string, { status: number; body: unknown }>) {
+    const urls: string[] = [];
+    const pipeline = {
+      sendRequest: async (_httpClient: HttpClient, request: PipelineRequest): Promise<PipelineResponse> => {
+        urls.push(request.url);
+        const page = pages[urls.length - 1]!;
+        return { ...answer(request, page.body), status: page.status };
+      },
+    };
+    return { pipeline, urls };
+  }
+
+  it('follows NextPageLink to the last page', async () => {
+    const { pipeline, urls } = createPipeline({
+      0: { status: 200, body: { Items: [priceItem], NextPageLink: 'https://prices.example/page2' } },
+      1: { status: 200, body: { Items: [{ ...priceItem, armSkuName: 'Standard_B1s' }], NextPageLink: null } },
     });
+    const prices = await readRetailPrices(
+      pipeline,
+      httpClient,
+      'https://prices.example',
+      { serviceName: 'Virtual Machines' },
+      new AbortController().signal,
+    );
+    expect(prices.map((price) => price.armSkuName)).toEqual(['Standard_D2s_v5', 'Standard_B1s']);
+    expect(urls[1]).toBe('https://prices.example/page2');
+  });
+
+  it("throws Azure's error code and text when a page is refused", async () => {
+    const { pipeline } = createPipeline({
+      0: { status: 429, body: { error: { code: 'TooManyRequests', message: 'Slow down' } } },
+    });
+    await expect(
+      readRetailPrices(
+        pipeline,
+        httpClient,
+        'https://prices.example',
+        { serviceName: 'Virtual Machines' },
+        new AbortController().signal,
+      ),
+    ).rejects.toMatchObject({ statusCode: 429, code: 'TooManyRequests', message: 'Slow down' });
   });
 });

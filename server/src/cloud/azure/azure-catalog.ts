@@ -1,18 +1,15 @@
 // What sizing reads from Azure besides metrics: the Resource SKUs of a region (one entry per VM
-// size with its capabilities and the subscription's restrictions) and, from a VM's own model, what
-// a new size must still carry (OS, data disks, NICs, premium disks, accelerated networking).
-import {
-  createPipelineRequest,
-  type PipelineRequest,
-  type PipelineResponse,
-} from '@azure/core-rest-pipeline';
-import { setImmediate } from 'node:timers/promises';
-import type { CloudVmRequirements, CloudVmSku } from '../cloud-provider';
+// size with its capabilities and the subscription's restrictions), and the Retail Prices API's
+// pay-as-you-go prices, followed page by page.
+import { createPipelineRequest, type HttpClient, type Pipeline } from '@azure/core-rest-pipeline';
+import type { CloudVmSku, RetailPrice, RetailPriceQuery } from '../cloud-provider';
+import { readArmPages, type ArmPipelineClient } from './azure-arm';
 import { readArmError } from './azure-errors';
 
 const skusApiVersion = '2021-07-01';
+const retailPricesApiVersion = '2023-01-01-preview';
 
-interface ResourceSkuItem {
+export interface ResourceSkuItem {
   resourceType?: string;
   name?: string;
   family?: string;
@@ -22,7 +19,7 @@ interface ResourceSkuItem {
 }
 
 export async function readVmSkus(
-  client: { sendRequest(request: PipelineRequest): Promise<PipelineResponse> },
+  client: ArmPipelineClient,
   resourceManagerUrl: string,
   subscriptionId: string,
   region: string,
@@ -30,27 +27,25 @@ export async function readVmSkus(
 ): Promise<CloudVmSku[]> {
   const query = new URLSearchParams({
     'api-version': skusApiVersion,
-    $filter: `location eq '${region.replaceAll("'", "''")}'`,
+    $filter: `location eq '${escapeOData(region)}'`,
   });
   const skus: CloudVmSku[] = [];
-  let url: string | undefined =
-    `${resourceManagerUrl}/subscriptions/${encodeURIComponent(subscriptionId)}/providers/Microsoft.Compute/skus?${query}`;
-  while (url) {
-    const response = await client.sendRequest(createPipelineRequest({ url, method: 'GET', abortSignal }));
-    if (response.status !== 200) throw readArmError(response.status, response.bodyAsText ?? undefined);
-    const page = JSON.parse(response.bodyAsText ?? '{}') as { value?: ResourceSkuItem[]; nextLink?: string };
-    for (const item of page.value ?? []) {
-      const sku = toVmSku(item, region);
-      if (sku) skus.push(sku);
-    }
-    url = page.nextLink ?? undefined;
-    // The unfiltered list of a real subscription runs to megabytes: one page per turn of the loop.
-    await setImmediate();
-  }
+  // The unfiltered list of a real subscription runs to megabytes: one page per turn of the loop.
+  await readArmPages<ResourceSkuItem>(
+    client,
+    `${resourceManagerUrl}/subscriptions/${encodeURIComponent(subscriptionId)}/providers/Microsoft.Compute/skus?${query}`,
+    abortSignal,
+    (page) => {
+      for (const item of page) {
+        const sku = toVmSku(item, region);
+        if (sku) skus.push(sku);
+      }
+    },
+  );
   return skus;
 }
 
-function toVmSku(item: ResourceSkuItem, region: string): CloudVmSku | null {
+export function toVmSku(item: ResourceSkuItem, region: string): CloudVmSku | null {
   if (item.resourceType !== 'virtualMachines' || !item.name) return null;
   const regionKey = region.toLowerCase();
   if (!(item.locations ?? []).some((location) => location.toLowerCase() === regionKey)) return null;
@@ -87,41 +82,84 @@ function readNumber(value: string | undefined): number | null {
   return Number.isFinite(number) ? number : null;
 }
 
-// The parts of a VM's model (GET or list, api-version 2024-07-01) that sizing must respect.
-export interface VirtualMachineModel {
-  storageProfile?: {
-    osDisk?: { osType?: string; managedDisk?: { storageAccountType?: string } };
-    dataDisks?: { managedDisk?: { storageAccountType?: string } }[];
-  };
-  networkProfile?: {
-    networkInterfaces?: unknown[];
-    // VMs created with networkApiVersion describe their NICs inline, accelerated networking included.
-    networkInterfaceConfigurations?: { properties?: { enableAcceleratedNetworking?: boolean } }[];
+export async function readRetailPrices(
+  pipeline: Pick<Pipeline, 'sendRequest'>,
+  httpClient: HttpClient,
+  pricesUrl: string,
+  query: RetailPriceQuery,
+  abortSignal: AbortSignal,
+): Promise<RetailPrice[]> {
+  const prices: RetailPrice[] = [];
+  let url: string | undefined = buildRetailPricesUrl(pricesUrl, query);
+  while (url) {
+    const request = createPipelineRequest({ url, method: 'GET', abortSignal });
+    const response = await pipeline.sendRequest(httpClient, request);
+    if (response.status !== 200) throw readArmError(response.status, response.bodyAsText ?? undefined);
+    const page = readRetailPricePage(response.bodyAsText ?? undefined);
+    prices.push(...page.prices);
+    url = page.nextPageLink;
+  }
+  return prices;
+}
+
+// Consumption (pay-as-you-go) prices only: reservations and savings plans are other price types.
+export function buildRetailPricesUrl(pricesUrl: string, query: RetailPriceQuery): string {
+  const filters = [`serviceName eq '${escapeOData(query.serviceName)}'`, "priceType eq 'Consumption'"];
+  if (query.region) filters.push(`armRegionName eq '${escapeOData(query.region)}'`);
+  if (query.skuNames && query.skuNames.length > 0) {
+    filters.push(`(${query.skuNames.map((sku) => `armSkuName eq '${escapeOData(sku)}'`).join(' or ')})`);
+  }
+  const parameters = new URLSearchParams({
+    'api-version': retailPricesApiVersion,
+    currencyCode: query.currencyCode ?? 'USD',
+    $filter: filters.join(' and '),
+  });
+  return `${pricesUrl}/api/retail/prices?${parameters.toString()}`;
+}
+
+interface RetailPriceItem {
+  skuName: string;
+  armSkuName: string;
+  productName: string;
+  meterName: string;
+  armRegionName: string;
+  retailPrice: number;
+  unitOfMeasure: string;
+  currencyCode: string;
+  type: string;
+}
+
+// A page of the Retail Prices API (`{ Items: [...], NextPageLink }`, its own casing). A page of
+// another shape is refused rather than read as having no prices.
+export function readRetailPricePage(body: string | undefined): {
+  prices: RetailPrice[];
+  nextPageLink: string | undefined;
+} {
+  const page = JSON.parse(body ?? '{}') as unknown;
+  if (typeof page !== 'object' || page === null || Array.isArray(page)) {
+    throw new Error('The Retail Prices API answered a page that is not a JSON object.');
+  }
+  const { Items: items, NextPageLink: nextPageLink } = page as { Items?: unknown; NextPageLink?: unknown };
+  if (items !== undefined && items !== null && !Array.isArray(items)) {
+    throw new Error('The Retail Prices API answered a page whose Items is not a list.');
+  }
+  return {
+    prices: ((items ?? []) as RetailPriceItem[]).map((item) => ({
+      skuName: item.skuName,
+      armSkuName: item.armSkuName,
+      productName: item.productName,
+      meterName: item.meterName,
+      region: item.armRegionName,
+      retailPrice: item.retailPrice,
+      unitOfMeasure: item.unitOfMeasure,
+      currencyCode: item.currencyCode,
+      type: item.type,
+    })),
+    nextPageLink: typeof nextPageLink === 'string' && nextPageLink !== '' ? nextPageLink : undefined,
   };
 }
 
-export function readVmRequirements(model: VirtualMachineModel | undefined): CloudVmRequirements {
-  const osDisk = model?.storageProfile?.osDisk;
-  const dataDisks = model?.storageProfile?.dataDisks;
-  const interfaces = model?.networkProfile?.networkInterfaces;
-  const configurations = model?.networkProfile?.networkInterfaceConfigurations;
-  const osType = osDisk?.osType?.toLowerCase();
-  const diskTypes = [
-    osDisk?.managedDisk?.storageAccountType,
-    ...(dataDisks ?? []).map((disk) => disk.managedDisk?.storageAccountType),
-  ];
-  const isDiskTypeKnown = diskTypes.some((type) => type !== undefined);
-  const nicCount = Math.max(interfaces?.length ?? 0, configurations?.length ?? 0);
-  return {
-    osType: osType === 'windows' ? 'Windows' : osType === 'linux' ? 'Linux' : null,
-    dataDiskCount: dataDisks ? dataDisks.length : null,
-    nicCount: interfaces || configurations ? nicCount : null,
-    // Premium SSD v1 and v2 and Ultra disks all need a size with premium storage.
-    hasPremiumDisk: isDiskTypeKnown
-      ? diskTypes.some((type) => type !== undefined && /^(premium|ultra)/i.test(type))
-      : null,
-    hasAcceleratedNetworking: configurations
-      ? configurations.some((configuration) => configuration.properties?.enableAcceleratedNetworking === true)
-      : null,
-  };
+// OData string literals double their single quotes.
+function escapeOData(text: string): string {
+  return text.replaceAll("'", "''");
 }

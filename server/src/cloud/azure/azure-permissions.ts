@@ -1,14 +1,8 @@
 // Whether a service principal may change virtual machines: Resource Manager's
 // GET /subscriptions/{id}/providers/Microsoft.Authorization/permissions lists the caller's own
 // actions and notActions, one entry per role assignment, so no directory or role-read right is needed.
-import {
-  createPipelineRequest,
-  type PipelineRequest,
-  type PipelineResponse,
-} from '@azure/core-rest-pipeline';
-import { setImmediate } from 'node:timers/promises';
 import type { CloudWriteAccess } from '../cloud-provider';
-import { readArmError } from './azure-errors';
+import { readArmPages, type ArmPipelineClient } from './azure-arm';
 
 const authorizationApiVersion = '2022-04-01';
 
@@ -24,29 +18,20 @@ export interface AzurePermission {
   notActions?: string[];
 }
 
-interface PermissionPage {
-  value?: AzurePermission[];
-  nextLink?: string | null;
-}
-
 export async function readVirtualMachineWriteAccess(
-  client: { sendRequest(request: PipelineRequest): Promise<PipelineResponse> },
+  client: ArmPipelineClient,
   resourceManagerUrl: string,
   subscriptionId: string,
   abortSignal: AbortSignal,
 ): Promise<CloudWriteAccess> {
   const permissions: AzurePermission[] = [];
-  let url: string | undefined =
+  await readArmPages<AzurePermission>(
+    client,
     `${resourceManagerUrl}/subscriptions/${encodeURIComponent(subscriptionId)}` +
-    `/providers/Microsoft.Authorization/permissions?api-version=${authorizationApiVersion}`;
-  while (url) {
-    const response = await client.sendRequest(createPipelineRequest({ url, method: 'GET', abortSignal }));
-    if (response.status !== 200) throw readArmError(response.status, response.bodyAsText ?? undefined);
-    const page = JSON.parse(response.bodyAsText ?? '{}') as PermissionPage;
-    permissions.push(...(page.value ?? []));
-    url = page.nextLink ?? undefined;
-    if (url) await setImmediate();
-  }
+      `/providers/Microsoft.Authorization/permissions?api-version=${authorizationApiVersion}`,
+    abortSignal,
+    (page) => permissions.push(...page),
+  );
   const missingActions = findMissingActions(permissions, virtualMachineWriteActions);
   return { canWrite: missingActions.length === 0, missingActions };
 }

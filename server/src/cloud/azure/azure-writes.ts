@@ -1,51 +1,15 @@
 // The Resource Manager writes the executor makes: resize (PATCH hardwareProfile.vmSize), start and
 // deallocate, each a long-running operation whose URL is handed back so any process can poll it
-// later; and the read-back of a VM. Sent through a compute client's pipeline, whose retry policy
+// later, and the poll of that operation. Sent through a compute client's pipeline, whose retry policy
 // waits out Retry-After on 429 (the subscription's write budget and Compute's per-VM update budget)
 // and on 503.
-import {
-  createHttpHeaders,
-  createPipelineRequest,
-  type PipelineRequest,
-  type PipelineResponse,
-} from '@azure/core-rest-pipeline';
-import type {
-  CloudOperation,
-  CloudOperationStatus,
-  CloudPowerAction,
-  CloudVirtualMachineState,
-} from '../cloud-provider';
+import { createHttpHeaders, createPipelineRequest, type PipelineResponse } from '@azure/core-rest-pipeline';
+import type { CloudOperation, CloudOperationStatus, CloudPowerAction } from '../cloud-provider';
 import { CloudError } from '../cloud-provider';
+import type { ArmPipelineClient } from './azure-arm';
 import { readArmError } from './azure-errors';
 
 const computeWriteApiVersion = '2024-07-01';
-
-export interface ArmPipelineClient {
-  sendRequest(request: PipelineRequest): Promise<PipelineResponse>;
-}
-
-export async function readVirtualMachine(
-  client: ArmPipelineClient,
-  resourceManagerUrl: string,
-  resourceId: string,
-  abortSignal: AbortSignal,
-): Promise<CloudVirtualMachineState> {
-  const url = `${resourceManagerUrl}${resourceId}?api-version=${computeWriteApiVersion}&$expand=instanceView`;
-  const response = await client.sendRequest(createPipelineRequest({ url, method: 'GET', abortSignal }));
-  if (response.status !== 200) throw readArmError(response.status, response.bodyAsText ?? undefined);
-  const machine = JSON.parse(response.bodyAsText ?? '{}') as {
-    properties?: {
-      hardwareProfile?: { vmSize?: string };
-      instanceView?: { statuses?: { code?: string }[] };
-    };
-  };
-  const statuses = machine.properties?.instanceView?.statuses ?? [];
-  const powerCode = statuses.find((status) => status.code?.toLowerCase().startsWith('powerstate/'))?.code;
-  return {
-    size: machine.properties?.hardwareProfile?.vmSize ?? null,
-    powerState: powerCode ? powerCode.slice('PowerState/'.length).toLowerCase() : null,
-  };
-}
 
 export async function submitResize(
   client: ArmPipelineClient,

@@ -1,0 +1,167 @@
+// The SDK clients and what they share: the https agent that trusts the configured extra CA, the
+// retry policy, and one ClientSecretCredential per service principal (its token cached), each with
+// its Resource Manager, Compute, Monitor and regional Metrics clients made on first use.
+import { ComputeManagementClient } from '@azure/arm-compute';
+import { MonitorClient } from '@azure/arm-monitor';
+import { ResourceManagementClient } from '@azure/arm-resources';
+import {
+  createDefaultHttpClient,
+  createPipelineFromOptions,
+  type HttpClient,
+  type Pipeline,
+  type PipelineRetryOptions,
+} from '@azure/core-rest-pipeline';
+import { ClientSecretCredential } from '@azure/identity';
+import { MetricsClient } from '@azure/monitor-query-metrics';
+import { createHash } from 'node:crypto';
+import https from 'node:https';
+import tls from 'node:tls';
+import type { AzureConfig } from '../../config';
+import type { CloudCredentials } from '../cloud-provider';
+import { readSubscriptionId } from './azure-arm';
+
+// The SDK's retry policy waits out Retry-After on 429 and 503 (its throttling strategy) and backs
+// off exponentially on other transient failures; the operation deadline bounds the whole.
+const retryOptions: PipelineRetryOptions = { maxRetries: 8, retryDelayInMs: 500, maxRetryDelayInMs: 20_000 };
+const defaultMaxCachedPrincipals = 500;
+
+// The batch call is addressed through the client's pipeline, so the endpoint it was made for rides along.
+export interface RegionalMetricsClient {
+  client: MetricsClient;
+  endpoint: string;
+}
+
+interface PrincipalClients {
+  credential: ClientSecretCredential;
+  resourceClients: Map<string, ResourceManagementClient>;
+  computeClients: Map<string, ComputeManagementClient>;
+  monitorClients: Map<string, MonitorClient>;
+  metricsClients: Map<string, RegionalMetricsClient>;
+}
+
+export class AzureClients {
+  // The Retail Prices API is public: a bare pipeline (agent and retries, no token) reads it.
+  readonly pricesPipeline: Pipeline;
+  readonly httpClient: HttpClient = createDefaultHttpClient();
+  private readonly agent: https.Agent;
+  private readonly principals = new Map<string, PrincipalClients>();
+  private readonly scope: string;
+
+  constructor(
+    private readonly config: AzureConfig,
+    extraCaPem?: string,
+    private readonly maxCachedPrincipals = defaultMaxCachedPrincipals,
+  ) {
+    // Passing `ca` replaces Node's bundled roots, so they are kept alongside the extra CA. One
+    // secure context for every socket: given `ca` alone, each new socket parses ~140 roots again,
+    // synchronously, which stalls the event loop for milliseconds per connection.
+    this.agent = new https.Agent({
+      keepAlive: true,
+      maxSockets: 64,
+      secureContext: extraCaPem
+        ? tls.createSecureContext({ ca: [...tls.rootCertificates, extraCaPem] })
+        : undefined,
+    });
+    this.pricesPipeline = createPipelineFromOptions({ agent: this.agent, retryOptions });
+    this.scope = `${config.resourceManagerUrl}/.default`;
+  }
+
+  getResourceClient(credentials: CloudCredentials, subscriptionId: string): ResourceManagementClient {
+    const principal = this.getPrincipal(credentials);
+    return getOrCreate(principal.resourceClients, subscriptionId, () => {
+      return new ResourceManagementClient(principal.credential, subscriptionId, this.readArmOptions());
+    });
+  }
+
+  getComputeClient(credentials: CloudCredentials, subscriptionId: string): ComputeManagementClient {
+    const principal = this.getPrincipal(credentials);
+    return getOrCreate(principal.computeClients, subscriptionId, () => {
+      return new ComputeManagementClient(principal.credential, subscriptionId, this.readArmOptions());
+    });
+  }
+
+  // The compute client of the subscription a resource (or operation) path names.
+  getComputeClientFor(credentials: CloudCredentials, path: string): ComputeManagementClient {
+    return this.getComputeClient(credentials, readSubscriptionId(path));
+  }
+
+  getMonitorClient(credentials: CloudCredentials, subscriptionId: string): MonitorClient {
+    const principal = this.getPrincipal(credentials);
+    return getOrCreate(principal.monitorClients, subscriptionId, () => {
+      return new MonitorClient(principal.credential, subscriptionId, this.readArmOptions());
+    });
+  }
+
+  getMetricsClient(credentials: CloudCredentials, region: string): RegionalMetricsClient {
+    const principal = this.getPrincipal(credentials);
+    return getOrCreate(principal.metricsClients, region, () => {
+      const endpoint = this.config.metricsUrlTemplate.replaceAll('{region}', encodeURIComponent(region));
+      // Scopes rather than `audience`: the client appends no '/.default' to an audience it is given.
+      const client = new MetricsClient(endpoint, principal.credential, {
+        credentials: { scopes: [this.scope] },
+        agent: this.agent,
+        retryOptions,
+      });
+      return { client, endpoint };
+    });
+  }
+
+  private getPrincipal(credentials: CloudCredentials): PrincipalClients {
+    const key = readPrincipalKey(credentials);
+    let principal = this.principals.get(key);
+    if (principal) {
+      // Least recently used first: a principal in use moves to the end, so the ones of deleted
+      // tenants (in whichever thread or process cached them) age out.
+      this.principals.delete(key);
+    } else {
+      if (this.principals.size >= this.maxCachedPrincipals) {
+        this.principals.delete(this.principals.keys().next().value!);
+      }
+      principal = {
+        // One credential per principal keeps its token cached across calls and jobs.
+        credential: new ClientSecretCredential(
+          credentials.tenantId,
+          credentials.applicationId,
+          credentials.secret,
+          {
+            authorityHost: this.config.authorityHost,
+            disableInstanceDiscovery: true,
+            agent: this.agent,
+            retryOptions,
+          },
+        ),
+        resourceClients: new Map(),
+        computeClients: new Map(),
+        monitorClients: new Map(),
+        metricsClients: new Map(),
+      };
+    }
+    this.principals.set(key, principal);
+    return principal;
+  }
+
+  private readArmOptions() {
+    return {
+      endpoint: this.config.resourceManagerUrl,
+      credentialScopes: [this.scope],
+      agent: this.agent,
+      retryOptions,
+    };
+  }
+}
+
+// The cache key of a principal: ids case-folded as Entra ID compares them, the secret hashed so the
+// key held in memory is not itself the secret. A changed secret is a new principal.
+export function readPrincipalKey(credentials: CloudCredentials): string {
+  const secretHash = createHash('sha256').update(credentials.secret).digest('base64url');
+  return `${credentials.tenantId.toLowerCase()}|${credentials.applicationId.toLowerCase()}|${secretHash}`;
+}
+
+function getOrCreate<Value>(map: Map<string, Value>, key: string, create: () => Value): Value {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = create();
+    map.set(key, value);
+  }
+  return value;
+}
