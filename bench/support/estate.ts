@@ -12,7 +12,7 @@ export async function connectEstate(
   email: string,
 ): Promise<{ teamId: string; tenantIds: string[] }> {
   const { container } = server;
-  const owner = await container.repositories.users.createWithTeam({
+  const owner = await container.repositories.account.createWithTeam({
     email,
     passwordHash: await hashPassword(benchPassword),
     firstName: 'Bench',

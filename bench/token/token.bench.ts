@@ -5,7 +5,7 @@ import { measure, printComparison, startBaseline, startBenchServer } from '../su
 
 const server = await startBenchServer();
 const password = 'Bench-Password-2026';
-await server.container.repositories.users.createWithTeam({
+await server.container.repositories.account.createWithTeam({
   email: 'bench@example.com',
   passwordHash: await hashPassword(password),
   firstName: 'Bench',

@@ -23,16 +23,22 @@ import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ZodError } from 'zod';
-import { cloudRoutes } from './cloud/cloud-routes';
 import type { Container } from './container';
 import { isDatabaseReachable, isDatabaseUnreachable } from './db/database';
 import { HttpError } from './lib/http-errors';
 import { accountRoutes } from './modules/account/account.routes';
+import { activityRoutes } from './modules/activity/activity.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { automationRoutes } from './modules/automation/automation.routes';
 import { captchaRoutes } from './modules/captcha/captcha.routes';
+import { metricRoutes } from './modules/metrics/metrics.routes';
 import { passwordRoutes } from './modules/password/password.routes';
+import { recommendationRoutes } from './modules/recommendations/recommendations.routes';
+import { teamSettingsRoutes } from './modules/recommendations/team-settings.routes';
+import { resourceRoutes } from './modules/resources/resources.routes';
 import { signupRoutes } from './modules/signup/signup.routes';
 import { teamRoutes } from './modules/team/team.routes';
+import { tenantRoutes } from './modules/tenants/tenants.routes';
 import { registerAuthentication } from './plugins/authenticate';
 import { refuseNulText } from './plugins/refuse-nul-text';
 
@@ -98,13 +104,20 @@ export async function buildApp(
     return reply.code(isHealthy ? 200 : 503).send({ status: isHealthy ? 'ok' : 'database unreachable' });
   });
 
+  // Every API route, in one place: each module's routes get the one service they call.
   await app.register(authRoutes(container.auth));
   await app.register(accountRoutes(container.account));
   await app.register(captchaRoutes(container.captcha));
   await app.register(signupRoutes(container.signup));
   await app.register(passwordRoutes(container.password));
   await app.register(teamRoutes(container.team));
-  await app.register(cloudRoutes(container));
+  await app.register(tenantRoutes(container.tenants));
+  await app.register(resourceRoutes(container.resources));
+  await app.register(metricRoutes(container.metrics));
+  await app.register(activityRoutes(container.activity));
+  await app.register(recommendationRoutes(container.recommendations));
+  await app.register(teamSettingsRoutes(container.recommendations));
+  await app.register(automationRoutes(container.automation.service));
 
   await registerWebApp(app, options.webRoot ?? defaultWebRoot);
   return app;

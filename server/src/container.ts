@@ -1,29 +1,50 @@
-// The composition root: repositories, adapters and services, built once and shared by the HTTP
-// routes and the background jobs.
+// The composition root, and the only one: every adapter, repository and service is built here, once,
+// and shared by the HTTP routes (app.ts) and the background jobs (jobs/definitions.ts). Services
+// receive what they use through their constructors; none builds its own collaborators.
 import type { Logger } from 'pino';
-import { createLogger } from './lib/log';
-import { createCloudServices } from './cloud/cloud-services';
+import { createAzureGateway } from './cloud/azure/azure-gateway';
 import type { Config, Secrets } from './config';
 import type { Database } from './db/database';
+import { createTransactionRunner } from './db/transaction';
+import { PgBossCloudWorkQueue } from './jobs/cloud-work';
 import type { JobQueue } from './jobs/queue';
 import { JwtCodec } from './lib/jwt';
+import { createLogger } from './lib/log';
 import { SecretBox } from './lib/secret-box';
-import { AccountService } from './modules/account/account.service';
 import { AccountRepository } from './modules/account/account.repository';
-import { AuthService } from './modules/auth/auth.service';
+import { AccountService } from './modules/account/account.service';
+import { ActiveHoursService } from './modules/active-hours/active-hours.service';
+import { ActivityRepository } from './modules/activity/activity.repository';
+import { ActivityService } from './modules/activity/activity.service';
 import { AuthRepository } from './modules/auth/auth.repository';
-import { CaptchaRepository } from './modules/captcha/captcha.repository';
+import { AuthService } from './modules/auth/auth.service';
+import { AutomationExecutor } from './modules/automation/automation.executor';
+import { AutomationGuard } from './modules/automation/automation.guard';
+import { AutomationService } from './modules/automation/automation.service';
 import { createCaptchaProvider } from './modules/captcha/captcha-provider.factory';
+import { CaptchaRepository } from './modules/captcha/captcha.repository';
 import { CaptchaService } from './modules/captcha/captcha.service';
 import { DemoService } from './modules/demo/demo.service';
+import { InventoryRepository } from './modules/inventory/inventory.repository';
+import { InventoryService } from './modules/inventory/inventory.service';
 import { MailService } from './modules/mail/mail.service';
 import { createMailTransport } from './modules/mail/mail.transport';
+import { MetricsRepository } from './modules/metrics/metrics.repository';
+import { MetricsService } from './modules/metrics/metrics.service';
 import { PasswordRepository } from './modules/password/password.repository';
 import { PasswordService } from './modules/password/password.service';
+import { PricingRepository } from './modules/pricing/pricing.repository';
+import { PricingService } from './modules/pricing/pricing.service';
+import { RecommendationsRepository } from './modules/recommendations/recommendations.repository';
+import { RecommendationsService } from './modules/recommendations/recommendations.service';
+import { ResourcesRepository } from './modules/resources/resources.repository';
+import { ResourcesService } from './modules/resources/resources.service';
 import { SignupRepository } from './modules/signup/signup.repository';
 import { SignupService } from './modules/signup/signup.service';
 import { TeamRepository } from './modules/team/team.repository';
 import { TeamService } from './modules/team/team.service';
+import { TenantsRepository } from './modules/tenants/tenants.repository';
+import { TenantsService } from './modules/tenants/tenants.service';
 import { ThrottleRepository } from './modules/throttle/throttle.repository';
 import { ThrottleService } from './modules/throttle/throttle.service';
 
@@ -44,12 +65,21 @@ export function createContainer({
   now = () => new Date(),
   log = createLogger(config),
 }: ContainerInput) {
-  const users = new AccountRepository(database.db);
-  const sessions = new AuthRepository(database.db);
-  const throttle = new ThrottleService(new ThrottleRepository(database.db), now);
+  const { db } = database;
+  const { publicUrl } = config;
+
+  // Adapters: one of each for the whole process.
+  const secretBox = new SecretBox(secrets.encryptionKey);
+  const runTransaction = createTransactionRunner(database);
+  const cloudProvider = createAzureGateway(config.azure);
+  const work = new PgBossCloudWorkQueue(queue);
+
+  // Accounts: users and teams, sessions, sign-up, passwords, mail.
+  const repositories = { account: new AccountRepository(db), auth: new AuthRepository(db) };
+  const throttle = new ThrottleService(new ThrottleRepository(db), now);
   const auth = new AuthService(
-    users,
-    sessions,
+    repositories.account,
+    repositories.auth,
     throttle,
     new JwtCodec(secrets.jwtSecret),
     config.sessionHours,
@@ -57,47 +87,100 @@ export function createContainer({
   );
   const mail = new MailService(
     queue,
-    new SecretBox(secrets.encryptionKey),
+    secretBox,
     createMailTransport({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom }, log),
   );
   const captcha = new CaptchaService(
     createCaptchaProvider(config.captcha, secrets.jwtSecret),
-    new CaptchaRepository(database.db),
+    new CaptchaRepository(db),
     now,
   );
-  const { publicUrl } = config;
+  const signup = new SignupService(
+    captcha,
+    new SignupRepository(db),
+    repositories.account,
+    throttle,
+    mail,
+    publicUrl,
+    now,
+  );
+  const password = new PasswordService(
+    repositories.account,
+    new PasswordRepository(db),
+    auth,
+    throttle,
+    queue,
+    mail,
+    publicUrl,
+    now,
+  );
+  const team = new TeamService(
+    new TeamRepository(db),
+    repositories.account,
+    auth,
+    throttle,
+    mail,
+    publicUrl,
+    now,
+  );
+
+  // The cloud: tenants and what is read from and done in them.
+  const activity = new ActivityService(new ActivityRepository(db));
+  const tenants = new TenantsService(
+    new TenantsRepository(db),
+    cloudProvider,
+    secretBox,
+    work,
+    activity,
+    throttle,
+  );
+  const pricing = new PricingService(new PricingRepository(db), tenants, cloudProvider, now);
+  const inventory = new InventoryService(
+    tenants,
+    new InventoryRepository(db),
+    cloudProvider,
+    activity,
+    work,
+    now,
+  );
+  const metrics = new MetricsService(tenants, new MetricsRepository(db), cloudProvider, activity, work, now);
+  const recommendations = new RecommendationsService(
+    new RecommendationsRepository(db),
+    pricing,
+    activity,
+    work,
+    now,
+  );
+  // Applying recommendations, the executor and the rollback guard share one way into transactions.
+  const automation = {
+    service: new AutomationService(db, runTransaction, queue, activity, now),
+    executor: new AutomationExecutor(db, runTransaction, tenants, cloudProvider, activity, now),
+    guard: new AutomationGuard(db, runTransaction, queue, activity, now),
+  };
+
   return {
     config,
     database,
-    repositories: { users, sessions },
     queue,
+    repositories,
     throttle,
     auth,
-    account: new AccountService(users),
-    demo: new DemoService(users),
+    account: new AccountService(repositories.account),
+    demo: new DemoService(repositories.account),
     mail,
     captcha,
-    signup: new SignupService(
-      captcha,
-      new SignupRepository(database.db),
-      users,
-      throttle,
-      mail,
-      publicUrl,
-      now,
-    ),
-    password: new PasswordService(
-      users,
-      new PasswordRepository(database.db),
-      auth,
-      throttle,
-      queue,
-      mail,
-      publicUrl,
-      now,
-    ),
-    team: new TeamService(new TeamRepository(database.db), users, auth, throttle, mail, publicUrl, now),
-    ...createCloudServices({ config, secrets, database, queue, now }),
+    signup,
+    password,
+    team,
+    activity,
+    tenants,
+    inventory,
+    metrics,
+    resources: new ResourcesService(new ResourcesRepository(db), activity, now),
+    pricing,
+    recommendations,
+    automation,
+    activeHours: new ActiveHoursService(runTransaction, queue, activity, now),
   };
 }
 

@@ -96,8 +96,8 @@ export async function createUser(
   userCounter += 1;
   const email = overrides.email ?? `user${userCounter}-${randomUUID().slice(0, 8)}@example.com`;
   const password = overrides.password ?? 'Correct-Horse-42';
-  const { users } = context.container.repositories;
-  const user = await users.createWithTeam(
+  const { account } = context.container.repositories;
+  const user = await account.createWithTeam(
     {
       email,
       passwordHash: await hashPassword(password),

@@ -214,7 +214,7 @@ describe('PUT /api/v1/emailaddress', () => {
       City: 'Paris',
       Address1: '',
     });
-    const user = await context.container.repositories.users.findByEmail(email);
+    const user = await context.container.repositories.account.findByEmail(email);
     const { rows } = await context.container.database.pool.query('select name from team where id = $1', [
       user!.teamId,
     ]);

@@ -204,7 +204,7 @@ describe('DELETE /api/v1/team', () => {
     expect((await getTeam(bobAgain)).json()).toEqual([
       { EmailAddress: bob.email, FirstName: 'Bob', LastName: 'Lovelace', Status: 'Active' },
     ]);
-    const moved = await context.container.repositories.users.findByEmail(bob.email);
+    const moved = await context.container.repositories.account.findByEmail(bob.email);
     expect(moved!.teamId).not.toBe(alice.teamId);
   });
 
