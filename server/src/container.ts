@@ -133,6 +133,7 @@ export function createContainer({
     work,
     activity,
     throttle,
+    log,
   );
   const pricing = new PricingService(new PricingRepository(db), tenants, cloudProvider, now);
   const inventory = new InventoryService(

@@ -6,7 +6,9 @@ import type { JobDefinition } from './queue';
 // deallocated (the automation-execute jobs it sends carry the Azure calls).
 export const activeHoursJob = { name: 'active-hours', payload: z.object({}) };
 
-export function createActiveHoursJob(container: Container): JobDefinition<typeof activeHoursJob.payload> {
+export function createActiveHoursJob({
+  activeHours,
+}: Pick<Container, 'activeHours'>): JobDefinition<typeof activeHoursJob.payload> {
   return {
     ...activeHoursJob,
     // One run at a time; a second worker's run would find the boundaries claimed anyway.
@@ -14,7 +16,7 @@ export function createActiveHoursJob(container: Container): JobDefinition<typeof
     retryLimit: 1,
     expireInSeconds: 120,
     handle: async () => {
-      await container.activeHours.enforceBoundaries();
+      await activeHours.enforceBoundaries();
     },
   };
 }

@@ -4,9 +4,9 @@ import type { JobDefinition } from './queue';
 
 // One scheduled change carried out in Azure. Each step has its own deadline inside the executor;
 // the job's expiry only has to outlast all of them.
-export function createAutomationExecuteJob(
-  container: Container,
-): JobDefinition<typeof automationExecuteJob.payload> {
+export function createAutomationExecuteJob({
+  automation,
+}: Pick<Container, 'automation'>): JobDefinition<typeof automationExecuteJob.payload> {
   return {
     ...automationExecuteJob,
     concurrency: 32,
@@ -17,7 +17,7 @@ export function createAutomationExecuteJob(
     // A worker killed mid-change gives its job back within seconds; the next run resumes the change.
     heartbeatSeconds: 10,
     handle: async ({ changeId }) => {
-      await container.automation.executor.execute(changeId);
+      await automation.executor.execute(changeId);
     },
   };
 }

@@ -3,13 +3,13 @@ import { inventorySyncAllJob } from './cloud-work';
 import type { JobDefinition } from './queue';
 
 // The schedule's fan-out: one inventory-sync job per active tenant.
-export function createInventorySyncAllJob(
-  container: Container,
-): JobDefinition<typeof inventorySyncAllJob.payload> {
+export function createInventorySyncAllJob({
+  inventory,
+}: Pick<Container, 'inventory'>): JobDefinition<typeof inventorySyncAllJob.payload> {
   return {
     ...inventorySyncAllJob,
     expireInSeconds: 120,
     retryLimit: 1,
-    handle: () => container.inventory.enqueueSyncForAllTenants(),
+    handle: () => inventory.enqueueSyncForAllTenants(),
   };
 }

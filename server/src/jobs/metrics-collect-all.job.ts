@@ -3,13 +3,13 @@ import { metricsCollectAllJob } from './cloud-work';
 import type { JobDefinition } from './queue';
 
 // The schedule's fan-out: one metrics-collect job per active tenant.
-export function createMetricsCollectAllJob(
-  container: Container,
-): JobDefinition<typeof metricsCollectAllJob.payload> {
+export function createMetricsCollectAllJob({
+  metrics,
+}: Pick<Container, 'metrics'>): JobDefinition<typeof metricsCollectAllJob.payload> {
   return {
     ...metricsCollectAllJob,
     expireInSeconds: 60,
     retryLimit: 0,
-    handle: () => container.metrics.enqueueCollectionForAllTenants(),
+    handle: () => metrics.enqueueCollectionForAllTenants(),
   };
 }

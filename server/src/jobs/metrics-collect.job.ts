@@ -1,25 +1,19 @@
 import type { Container } from '../container';
 import { metricsCollectJob } from './cloud-work';
-import type { JobDefinition } from './queue';
-
-const expireInSeconds = 280;
+import { defineTenantJob } from './tenant-job';
 
 // One collection cycle for one tenant. No retry: the next cycle reads from where this one stopped.
-export function createMetricsCollectJob(
-  container: Container,
-): JobDefinition<typeof metricsCollectJob.payload> {
-  return {
-    ...metricsCollectJob,
-    policy: 'stately',
-    concurrency: 4,
-    expireInSeconds,
-    retryLimit: 0,
-    handle: async ({ tenantId }) => {
-      const summary = await container.metrics.collectTenant(tenantId, {
-        signal: AbortSignal.timeout((expireInSeconds - 20) * 1000),
-      });
-      // The VMs whose data changed are analysed next (a gone tenant has nothing to analyse).
-      if (summary) await container.recommendations.enqueueAnalysis(tenantId);
+export function createMetricsCollectJob({
+  metrics,
+  recommendations,
+}: Pick<Container, 'metrics' | 'recommendations'>) {
+  return defineTenantJob(
+    metricsCollectJob,
+    { concurrency: 4, expireInSeconds: 280, deadlineMarginSeconds: 20, retryLimit: 0 },
+    async (tenantId, options) => {
+      const summary = await metrics.collectTenant(tenantId, options);
+      // The VMs whose data changed are analysed next (a tenant with no work has nothing to analyse).
+      if (summary) await recommendations.enqueueAnalysis(tenantId);
     },
-  };
+  );
 }

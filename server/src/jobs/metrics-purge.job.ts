@@ -3,13 +3,15 @@ import { metricsPurgeJob } from './cloud-work';
 import type { JobDefinition } from './queue';
 
 // Hourly: 1-minute points past 48 hours and hourly aggregates past 90 days.
-export function createMetricsPurgeJob(container: Container): JobDefinition<typeof metricsPurgeJob.payload> {
+export function createMetricsPurgeJob({
+  metrics,
+}: Pick<Container, 'metrics'>): JobDefinition<typeof metricsPurgeJob.payload> {
   return {
     ...metricsPurgeJob,
     expireInSeconds: 1800,
     retryLimit: 1,
     handle: async () => {
-      await container.metrics.purgeExpired();
+      await metrics.purgeExpired();
     },
   };
 }

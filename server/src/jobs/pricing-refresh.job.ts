@@ -5,15 +5,15 @@ import type { JobDefinition } from './queue';
 const expireInSeconds = 900;
 
 // Daily: sizes and prices of every region where a tenant has a VM.
-export function createPricingRefreshJob(
-  container: Container,
-): JobDefinition<typeof pricingRefreshJob.payload> {
+export function createPricingRefreshJob({
+  pricing,
+}: Pick<Container, 'pricing'>): JobDefinition<typeof pricingRefreshJob.payload> {
   return {
     ...pricingRefreshJob,
     expireInSeconds,
     retryLimit: 2,
     handle: async () => {
-      await container.pricing.refreshRegionsInUse({
+      await pricing.refreshRegionsInUse({
         signal: AbortSignal.timeout((expireInSeconds - 30) * 1000),
       });
     },

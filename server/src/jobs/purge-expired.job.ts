@@ -5,16 +5,24 @@ import type { JobDefinition } from './queue';
 export const purgeExpiredJob = { name: 'purge-expired', payload: z.object({}) };
 
 // Hourly housekeeping: old rate-limit windows, long-expired sessions, captchas and links.
-export function createPurgeExpiredJob(container: Container): JobDefinition<typeof purgeExpiredJob.payload> {
+export function createPurgeExpiredJob({
+  throttle,
+  auth,
+  captcha,
+  signup,
+  password,
+}: Pick<Container, 'throttle' | 'auth' | 'captcha' | 'signup' | 'password'>): JobDefinition<
+  typeof purgeExpiredJob.payload
+> {
   return {
     ...purgeExpiredJob,
     retryLimit: 2,
     handle: async () => {
-      await container.throttle.purgeExpired();
-      await container.auth.purgeExpiredSessions();
-      await container.captcha.purgeExpired();
-      await container.signup.purgeExpired();
-      await container.password.purgeExpired();
+      await throttle.purgeExpired();
+      await auth.purgeExpiredSessions();
+      await captcha.purgeExpired();
+      await signup.purgeExpired();
+      await password.purgeExpired();
     },
   };
 }

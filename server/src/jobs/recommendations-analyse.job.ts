@@ -1,26 +1,20 @@
 import type { Container } from '../container';
 import { recommendationsAnalyseJob } from './cloud-work';
-import type { JobDefinition } from './queue';
-
-const expireInSeconds = 600;
+import { defineTenantJob } from './tenant-job';
 
 // One tenant's analysis after its collection cycle: the VMs whose data changed. One at a time per
-// tenant (stately, keyed by tenant); no retry, the next cycle picks up whatever is still due.
-export function createRecommendationsAnalyseJob(
-  container: Container,
-): JobDefinition<typeof recommendationsAnalyseJob.payload> {
-  return {
-    ...recommendationsAnalyseJob,
-    policy: 'stately',
-    concurrency: 1,
-    expireInSeconds,
-    retryLimit: 0,
-    handle: async ({ tenantId }) => {
-      await container.recommendations.analyseTenant(tenantId, {
-        signal: AbortSignal.timeout((expireInSeconds - 30) * 1000),
-      });
+// tenant; no retry, the next cycle picks up whatever is still due.
+export function createRecommendationsAnalyseJob({
+  recommendations,
+  automation,
+}: Pick<Container, 'recommendations' | 'automation'>) {
+  return defineTenantJob(
+    recommendationsAnalyseJob,
+    { concurrency: 1, expireInSeconds: 600, deadlineMarginSeconds: 30, retryLimit: 0 },
+    async (tenantId, options) => {
+      await recommendations.analyseTenant(tenantId, options);
       // Resources set to Automate get their new recommendations planned at their window.
-      await container.automation.service.planAutomatedResources(tenantId);
+      await automation.service.planAutomatedResources(tenantId);
     },
-  };
+  );
 }

@@ -5,13 +5,13 @@ import type { JobDefinition } from './queue';
 
 // A reset request answers at once whatever the address; this job, off the request path, looks the
 // account up and mails the link only if there is one, so neither the answer nor its timing tells.
-export function sendPasswordResetJob(
-  container: Container,
-): JobDefinition<typeof sendPasswordResetPayloadSchema> {
+export function sendPasswordResetJob({
+  password,
+}: Pick<Container, 'password'>): JobDefinition<typeof sendPasswordResetPayloadSchema> {
   return {
     ...sendPasswordResetQueue,
     retryLimit: 3,
     pollingIntervalSeconds: 0.5,
-    handle: ({ email }) => container.password.sendResetLink(email),
+    handle: ({ email }) => password.sendResetLink(email),
   };
 }

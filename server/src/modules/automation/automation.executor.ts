@@ -9,6 +9,7 @@ import type { CloudCredentials, CloudOperation, CloudProvider } from '../../clou
 import { CloudError, isCloudError } from '../../cloud/cloud-provider';
 import type { Db } from '../../db/database';
 import type { TransactionRunner } from '../../db/transaction';
+import { automationExecuteJob } from '../../jobs/automation-jobs.job';
 import type { ActivityService } from '../activity/activity.service';
 import type { TenantsService } from '../tenants/tenants.service';
 import {
@@ -50,7 +51,7 @@ export class AutomationExecutor {
   constructor(
     db: Db,
     private readonly runTransaction: TransactionRunner,
-    private readonly tenants: Pick<TenantsService, 'findTenant' | 'readCredentials'>,
+    private readonly tenants: Pick<TenantsService, 'openForWork'>,
     private readonly cloud: CloudProvider,
     private readonly activity: ActivityService,
     private readonly now: () => Date,
@@ -64,12 +65,12 @@ export class AutomationExecutor {
     let change = await this.automation.findChange(changeId);
     if (!change || (change.state !== 'claimed' && change.state !== 'submitted')) return;
     const attempts = await this.automation.countAttempt(changeId);
-    const tenant = await this.tenants.findTenant(change.tenantId);
-    const credentials = tenant ? this.tenants.readCredentials(tenant) : undefined;
-    if (!credentials) {
+    const work = await this.tenants.openForWork(change.tenantId, automationExecuteJob.name);
+    if (!work) {
       await this.fail(change, undefined, 'the tenant has no stored credentials');
       return;
     }
+    const { credentials } = work;
     try {
       change = await this.prepare(change, credentials);
       if (change.state === 'succeeded') return;

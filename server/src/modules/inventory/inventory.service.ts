@@ -1,10 +1,10 @@
 import type { CloudCallOptions, CloudProvider, CloudResource } from '../../cloud/cloud-provider';
 import { isCloudError } from '../../cloud/cloud-provider';
-import type { CloudWorkQueue } from '../../jobs/cloud-work';
+import { inventorySyncJob, type CloudWorkQueue } from '../../jobs/cloud-work';
 import type { NewActivityEntry } from '../activity/activity.repository';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
 import { listMetricCatalogs } from '../metrics/metric-catalog';
-import type { TenantsService } from '../tenants/tenants.service';
+import type { TenantsService, TenantWork } from '../tenants/tenants.service';
 import type { InventoryRepository, InventoryResource } from './inventory.repository';
 import { categorizeResourceType } from './resource-category';
 
@@ -37,10 +37,12 @@ export class InventoryService {
 
   // Reads the tenant's subscriptions and resources into PostgreSQL. Azure failures end up in the
   // tenant's status and the activity log, not in an exception: the next scheduled sync tries again.
-  // Undefined when the tenant is gone (deleted after the job was queued).
+  // Undefined when there is nothing to sync (TenantsService.openForWork's rule) or the tenant was
+  // deleted while its sync ran.
   async syncTenant(tenantId: string, options: CloudCallOptions = {}): Promise<SyncSummary | undefined> {
-    const tenant = await this.tenants.findTenant(tenantId);
-    if (!tenant || !tenant.isActive) return undefined;
+    const work = await this.tenants.openForWork(tenantId, inventorySyncJob.name);
+    if (!work) return undefined;
+    const { tenant } = work;
     const summary: SyncSummary = {
       subscriptionCount: 0,
       resourceCount: 0,
@@ -57,72 +59,75 @@ export class InventoryService {
         resourceArmId,
         logText,
       });
-    try {
-      const credentials = this.tenants.readCredentials(tenant);
-      if (!credentials) throw new MissingSecretError();
-      const listed = await this.cloud.listSubscriptions(credentials, options);
-      const { rows, removed } = await this.inventory.replaceSubscriptions(tenantId, listed);
-      for (const subscription of removed)
-        addLog(`Subscription removed: ${subscription.displayName} is no longer readable`);
-      summary.subscriptionCount = rows.length;
-      for (const subscription of rows) {
-        try {
-          const resources = await this.cloud.listResources(credentials, subscription.subscriptionId, options);
-          const result = await this.inventory.replaceSubscriptionResources(
-            tenantId,
-            subscription.id,
-            resources.map(toInventoryResource),
-            this.now(),
-          );
-          summary.resourceCount += resources.length;
-          summary.insertedCount += result.insertedCount;
-          summary.removedCount += result.removed.length;
-          const newText = result.insertedCount > 0 ? ` (${result.insertedCount} new)` : '';
-          addLog(
-            `Discovered ${resources.length} resources in subscription ${subscription.displayName}${newText}`,
-          );
-          for (const resource of result.removed) addLog(`Resource removed: ${resource.name}`, resource.armId);
-        } catch (error) {
-          if (!isCloudError(error)) throw error;
-          summary.failures.push(`${subscription.displayName}: ${error.message}`);
-          addLog(`Sync failed: subscription ${subscription.displayName}: ${error.message}`);
-        }
+    const isDone = await this.tenants.runUnlessDeleted(tenantId, inventorySyncJob.name, async () => {
+      try {
+        await this.syncSubscriptions(work, summary, addLog, options);
+      } catch (error) {
+        if (!isCloudError(error)) throw error;
+        summary.failures.push(error.message);
+        addLog(`Sync failed: ${error.message}`);
+        await this.tenants.recordSyncFailure(tenantId, error.message);
       }
-      await this.inventory.ensureMetrics(tenantId, metricDefinitions);
-      await this.tenants.refreshWriteAccess(
-        tenant,
-        credentials,
-        rows.map((subscription) => subscription.subscriptionId),
-        options,
-      );
-      if (summary.failures.length > 0) {
-        await this.tenants.recordSyncFailure(tenantId, summary.failures.join('; '), this.now());
-      } else {
-        await this.tenants.recordSyncSuccess(tenantId, this.now());
-      }
-      // New resources (all of them on the first sync) get their 14 days of hourly history, and
-      // their first minutes at once rather than at the next scheduled collection.
-      if (summary.insertedCount > 0) {
-        await this.work.enqueueMetricsBackfill(tenantId);
-        await this.work.enqueueMetricsCollection(tenantId);
-      }
-    } catch (error) {
-      // A tenant deleted while its sync ran leaves nothing to report to.
-      if (!(await this.tenants.findTenant(tenantId))) return undefined;
-      if (!isCloudError(error) && !(error instanceof MissingSecretError)) throw error;
-      summary.failures.push(error.message);
-      addLog(`Sync failed: ${error.message}`);
-      await this.tenants.recordSyncFailure(tenantId, error.message, this.now());
-    }
-    await this.activity.record(log);
-    return summary;
+      // For a tenant deleted meanwhile this write fails on its foreign key: nothing is left to report to.
+      await this.activity.record(log);
+      return true;
+    });
+    return isDone ? summary : undefined;
   }
-}
 
-class MissingSecretError extends Error {
-  constructor() {
-    super('No service principal secret is stored for this tenant.');
-    this.name = 'MissingSecretError';
+  private async syncSubscriptions(
+    { tenant, credentials }: TenantWork,
+    summary: SyncSummary,
+    addLog: (logText: string, resourceArmId?: string | null) => void,
+    options: CloudCallOptions,
+  ): Promise<void> {
+    const tenantId = tenant.id;
+    const listed = await this.cloud.listSubscriptions(credentials, options);
+    const { rows, removed } = await this.inventory.replaceSubscriptions(tenantId, listed);
+    for (const subscription of removed)
+      addLog(`Subscription removed: ${subscription.displayName} is no longer readable`);
+    summary.subscriptionCount = rows.length;
+    for (const subscription of rows) {
+      try {
+        const resources = await this.cloud.listResources(credentials, subscription.subscriptionId, options);
+        const result = await this.inventory.replaceSubscriptionResources(
+          tenantId,
+          subscription.id,
+          resources.map(toInventoryResource),
+          this.now(),
+        );
+        summary.resourceCount += resources.length;
+        summary.insertedCount += result.insertedCount;
+        summary.removedCount += result.removed.length;
+        const newText = result.insertedCount > 0 ? ` (${result.insertedCount} new)` : '';
+        addLog(
+          `Discovered ${resources.length} resources in subscription ${subscription.displayName}${newText}`,
+        );
+        for (const resource of result.removed) addLog(`Resource removed: ${resource.name}`, resource.armId);
+      } catch (error) {
+        if (!isCloudError(error)) throw error;
+        summary.failures.push(`${subscription.displayName}: ${error.message}`);
+        addLog(`Sync failed: subscription ${subscription.displayName}: ${error.message}`);
+      }
+    }
+    await this.inventory.ensureMetrics(tenantId, metricDefinitions);
+    await this.tenants.refreshWriteAccess(
+      tenant,
+      credentials,
+      rows.map((subscription) => subscription.subscriptionId),
+      options,
+    );
+    if (summary.failures.length > 0) {
+      await this.tenants.recordSyncFailure(tenantId, summary.failures.join('; '));
+    } else {
+      await this.tenants.recordSyncSuccess(tenantId, this.now());
+    }
+    // New resources (all of them on the first sync) get their 14 days of hourly history, and
+    // their first minutes at once rather than at the next scheduled collection.
+    if (summary.insertedCount > 0) {
+      await this.work.enqueueMetricsBackfill(tenantId);
+      await this.work.enqueueMetricsCollection(tenantId);
+    }
   }
 }
 

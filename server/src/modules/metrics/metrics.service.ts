@@ -7,10 +7,11 @@ import type {
   MetricWindow,
 } from '../../cloud/cloud-provider';
 import { isCloudError } from '../../cloud/cloud-provider';
-import type { CloudWorkQueue } from '../../jobs/cloud-work';
+import { metricsBackfillJob, metricsCollectJob, type CloudWorkQueue } from '../../jobs/cloud-work';
 import { Lane, runWithConcurrency, yieldToEventLoop } from '../../lib/concurrency';
 import { notFound } from '../../lib/http-errors';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
+import type { TenantRow } from '../tenants/tenants.repository';
 import type { TenantsService } from '../tenants/tenants.service';
 import type { MetricTypeCatalog } from './metric-catalog';
 import {
@@ -88,15 +89,15 @@ export class MetricsService {
     tenantId: string,
     options: CloudCallOptions = {},
   ): Promise<CollectionSummary | undefined> {
-    const context = await this.loadTenant(tenantId);
+    const context = await this.tenants.openForWork(tenantId, metricsCollectJob.name);
     if (!context) return undefined;
     const end = new Date(floorTo(this.now().getTime() - ingestionDelayMs, minuteMs));
     const targets = await this.metrics.listCollectionTargets(tenantId, { isBackfill: false });
     const groups = groupTargets(targets, (target, catalog) => planMinuteWindow(target, catalog, end));
     const summary = createSummary(targets.length);
     const processing = new Lane();
-    const isDone = await this.runUnlessDeleted(tenantId, () =>
-      runWithConcurrency(groups, callConcurrency, async (group) => {
+    const isDone = await this.tenants.runUnlessDeleted(tenantId, metricsCollectJob.name, async () => {
+      await runWithConcurrency(groups, callConcurrency, async (group) => {
         const series = await this.readGroup(context.credentials, group, summary, {
           ...options,
           processingLane: processing,
@@ -118,10 +119,11 @@ export class MetricsService {
             },
           });
         });
-      }),
-    );
+      });
+      await this.reportFailures(context.tenant, 'Metric collection', summary);
+      return true;
+    });
     if (!isDone) return undefined;
-    await this.reportFailures(context.teamId, tenantId, 'Metric collection', summary);
     return summary;
   }
 
@@ -132,13 +134,13 @@ export class MetricsService {
     tenantId: string,
     options: CloudCallOptions = {},
   ): Promise<CollectionSummary | undefined> {
-    const context = await this.loadTenant(tenantId);
+    const context = await this.tenants.openForWork(tenantId, metricsBackfillJob.name);
     if (!context) return undefined;
     const end = new Date(floorTo(this.now().getTime(), hourMs));
     const start = new Date(end.getTime() - backfillDays * 24 * hourMs);
     const targets = await this.metrics.listCollectionTargets(tenantId, { isBackfill: true });
     const summary = createSummary(targets.length);
-    const isDone = await this.runUnlessDeleted(tenantId, async () => {
+    const isDone = await this.tenants.runUnlessDeleted(tenantId, metricsBackfillJob.name, async () => {
       for (let windowStart = start.getTime(); windowStart < end.getTime(); windowStart += backfillWindowMs) {
         const windowEnd = new Date(Math.min(windowStart + backfillWindowMs, end.getTime()));
         const window = (catalog: MetricTypeCatalog): MetricWindow => ({
@@ -159,36 +161,16 @@ export class MetricsService {
           summary.pointCount += await this.metrics.insertHourly(aggregates);
         });
       }
+      await this.reportFailures(context.tenant, 'Metric back-fill', summary);
+      return true;
     });
     if (!isDone) return undefined;
-    await this.reportFailures(context.teamId, tenantId, 'Metric back-fill', summary);
     return summary;
   }
 
   async purgeExpired(): Promise<{ points: number; hours: number }> {
     const now = this.now().getTime();
     return this.metrics.purgeOlderThan(new Date(now - pointRetentionMs), new Date(now - hourlyRetentionMs));
-  }
-
-  // A tenant deleted while its work runs makes the work's writes fail on the foreign keys: that
-  // work is simply over. Any other failure is the job's.
-  private async runUnlessDeleted(tenantId: string, work: () => Promise<void>): Promise<boolean> {
-    try {
-      await work();
-      return true;
-    } catch (error) {
-      if (await this.tenants.findTenant(tenantId)) throw error;
-      return false;
-    }
-  }
-
-  private async loadTenant(
-    tenantId: string,
-  ): Promise<{ teamId: string; credentials: CloudCredentials } | undefined> {
-    const tenant = await this.tenants.findTenant(tenantId);
-    if (!tenant || !tenant.isActive) return undefined;
-    const credentials = this.tenants.readCredentials(tenant);
-    return credentials ? { teamId: tenant.teamId, credentials } : undefined;
   }
 
   // One Azure call for the group; a failure is counted and the other groups go on.
@@ -221,14 +203,14 @@ export class MetricsService {
     }
   }
 
+  // Written inside the tenant's runUnlessDeleted: for a tenant deleted meanwhile the entry's foreign
+  // key fails and the work is simply over.
   private async reportFailures(
-    teamId: string,
-    tenantId: string,
+    { id: tenantId, teamId }: TenantRow,
     what: string,
     summary: CollectionSummary,
   ): Promise<void> {
     if (summary.failedResourceCount === 0) return;
-    if (!(await this.tenants.findTenant(tenantId))) return;
     await this.activity.record([
       {
         teamId,

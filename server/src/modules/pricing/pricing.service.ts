@@ -4,6 +4,7 @@
 import type { SizeOption, SizePrice } from '@cloudtrim/rightsizing/analysis.types';
 import type { CloudCallOptions, CloudProvider, RetailPrice } from '../../cloud/cloud-provider';
 import { isCloudError } from '../../cloud/cloud-provider';
+import { pricingRefreshJob } from '../../jobs/cloud-work';
 import type { TenantsService } from '../tenants/tenants.service';
 import type { PricedOsType, PricingRepository, RegionReader, VmPriceRow } from './pricing.repository';
 
@@ -100,9 +101,9 @@ export class PricingService {
   }
 
   private async refreshRegion(reader: RegionReader, options: CloudCallOptions): Promise<void> {
-    const tenant = await this.tenants.findTenant(reader.tenantId);
-    const credentials = tenant ? this.tenants.readCredentials(tenant) : undefined;
-    if (!credentials) throw new MissingCredentialsError(reader.region);
+    const work = await this.tenants.openForWork(reader.tenantId, pricingRefreshJob.name);
+    if (!work) throw new MissingCredentialsError(reader.region);
+    const { credentials } = work;
     const [skus, retailPrices] = await Promise.all([
       this.cloud.listVmSkus(credentials, reader.subscriptionId, reader.region, options),
       this.cloud.listRetailPrices({ serviceName: 'Virtual Machines', region: reader.region }, options),

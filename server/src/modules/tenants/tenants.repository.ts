@@ -149,7 +149,8 @@ export class TenantsRepository {
 
   async recordSyncResult(
     id: string,
-    result: { status: string; isHealthy: boolean; error: string | null; at: Date },
+    // `at` is when a sync last succeeded; a failure leaves it as it was.
+    result: { status: string; isHealthy: boolean; error: string | null; at?: Date },
   ) {
     await this.db
       .update(tenants)
@@ -157,7 +158,7 @@ export class TenantsRepository {
         status: result.status,
         isHealthy: result.isHealthy,
         lastError: result.error,
-        ...(result.isHealthy ? { lastSyncAt: result.at } : {}),
+        ...(result.at ? { lastSyncAt: result.at } : {}),
       })
       .where(eq(tenants.id, id));
   }

@@ -45,6 +45,22 @@ export interface DemoTenantCredentials extends CloudCredentials {
   friendlyName: string;
 }
 
+// Shown as the tenant's Status (after "Sync failed: ") and said once in Recent Activity when a job
+// finds no secret it can open: only adding the tenant again, with its secret, mends it.
+export const tenantSecretUnreadableText =
+  'The service principal secret stored for this tenant is missing or cannot be read. Delete the tenant and add it again with its secret.';
+
+// What a job that works on one tenant in Azure gets from openForWork.
+export interface TenantWork {
+  tenant: TenantRow;
+  credentials: CloudCredentials;
+}
+
+export interface TenantWorkLog {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+}
+
 export class TenantsService {
   constructor(
     private readonly tenants: TenantsRepository,
@@ -53,6 +69,7 @@ export class TenantsService {
     private readonly work: CloudWorkQueue,
     private readonly activity: ActivityService,
     private readonly throttle: ThrottleService,
+    private readonly log: TenantWorkLog,
   ) {}
 
   async listTenants(teamId: string): Promise<Tenant[]> {
@@ -164,6 +181,45 @@ export class TenantsService {
     };
   }
 
+  // The one rule for every job that works on one tenant in Azure (sync, collection, back-fill,
+  // pricing, applying a change), so none of them decides it differently:
+  // - a tenant that is gone (deleted after the job was queued) or inactive: nothing to do, the job
+  //   ends without a retry;
+  // - a secret that is missing or will not open (another key, a row copied from another tenant):
+  //   retrying cannot help, so the job ends too, and the tenant shows it (unhealthy, its Status
+  //   says what to do, Recent Activity says it once) rather than failing silently every few minutes.
+  // Both are logged. `job` names the caller in the log.
+  async openForWork(tenantId: string, job: string): Promise<TenantWork | undefined> {
+    const tenant = await this.tenants.findById(tenantId);
+    if (!tenant || !tenant.isActive) {
+      this.log.info({ tenantId, job }, 'tenant gone or inactive: nothing to do');
+      return undefined;
+    }
+    const credentials = this.openCredentials(tenant);
+    if (!credentials) {
+      this.log.warn({ tenantId, job }, 'tenant secret missing or unreadable: nothing can be done for it');
+      await this.reportUnreadableSecret(tenant);
+      return undefined;
+    }
+    return { tenant, credentials };
+  }
+
+  // Work on a tenant that is deleted while it runs fails on the foreign keys of its writes: that work
+  // is simply over (undefined). Any other failure is the caller's.
+  async runUnlessDeleted<Result>(
+    tenantId: string,
+    job: string,
+    work: () => Promise<Result>,
+  ): Promise<Result | undefined> {
+    try {
+      return await work();
+    } catch (error) {
+      if (await this.tenants.findById(tenantId)) throw error;
+      this.log.info({ tenantId, job }, 'tenant deleted while its job ran: the work is over');
+      return undefined;
+    }
+  }
+
   // Secrets stored before they were bound to their tenant are sealed again, bound, at start-up
   // (before any job reads them); answers how many.
   async bindStoredSecrets(): Promise<number> {
@@ -214,10 +270,6 @@ export class TenantsService {
     return canWrite;
   }
 
-  async findTenant(tenantId: string): Promise<TenantRow | undefined> {
-    return this.tenants.findById(tenantId);
-  }
-
   async listActiveTenantIds(): Promise<string[]> {
     return this.tenants.listActiveIds();
   }
@@ -231,12 +283,11 @@ export class TenantsService {
     });
   }
 
-  async recordSyncFailure(tenantId: string, reason: string, at: Date): Promise<void> {
+  async recordSyncFailure(tenantId: string, reason: string): Promise<void> {
     await this.tenants.recordSyncResult(tenantId, {
-      status: `Sync failed: ${reason}`.slice(0, 500),
+      status: syncFailedStatus(reason),
       isHealthy: false,
       error: reason,
-      at,
     });
   }
 
@@ -258,6 +309,29 @@ export class TenantsService {
       }
     }
     return subscriptionIds.length > 0 ? true : null;
+  }
+
+  private openCredentials(tenant: TenantRow): CloudCredentials | undefined {
+    try {
+      return this.readCredentials(tenant);
+    } catch {
+      // AES-GCM refuses a ciphertext sealed with another key or bound to another tenant.
+      return undefined;
+    }
+  }
+
+  private async reportUnreadableSecret(tenant: TenantRow): Promise<void> {
+    if (tenant.status === syncFailedStatus(tenantSecretUnreadableText)) return;
+    await this.recordSyncFailure(tenant.id, tenantSecretUnreadableText);
+    await this.activity.record([
+      {
+        teamId: tenant.teamId,
+        tenantId: tenant.id,
+        serviceName: activityServiceNames.tenants,
+        resourceArmId: null,
+        logText: `Tenant "${tenant.friendlyName}": ${tenantSecretUnreadableText}`,
+      },
+    ]);
   }
 
   private describeReadOnly(tenant: Pick<TenantRow, 'id' | 'teamId' | 'friendlyName'>) {
@@ -314,4 +388,8 @@ export class TenantsService {
     if (subscriptions.length === 0) throw badRequest(tenantNoSubscriptionsText);
     return subscriptions;
   }
+}
+
+function syncFailedStatus(reason: string): string {
+  return `Sync failed: ${reason}`.slice(0, 500);
 }
