@@ -4,40 +4,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
-
-const webFeatures = [
-  'auth',
-  'account',
-  'team',
-  'tenants',
-  'resources',
-  'activity',
-  'search',
-  'metrics',
-  'automation',
-  'schedule',
-  'recommendations',
-  'home',
-  'sandbox',
-];
-
-const featureBoundaries = webFeatures.map((feature) => ({
-  files: [`web/src/features/${feature}/**/*.{ts,tsx}`],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: [
-          {
-            regex: `^(\\.\\./)+(features/)?(?!${feature}/)(${webFeatures.join('|')})/`,
-            message: 'Web features never import each other; lift shared code to src/components or src/lib.',
-          },
-          { regex: '^(\\.\\./)+app/', message: 'Features do not import the app layer.' },
-        ],
-      },
-    ],
-  },
-}));
+import { featureBoundaries, webBoundariesPlugin } from './web/lint/import-boundaries.js';
 
 export default tseslint.config(
   {
@@ -62,6 +29,11 @@ export default tseslint.config(
     files: ['web/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+  },
+  {
+    files: ['web/**/*.{ts,tsx}'],
+    plugins: { 'web-boundaries': webBoundariesPlugin },
+    rules: { 'web-boundaries/no-outside-imports': 'error' },
   },
   {
     files: ['scripts/**/*.mjs'],

@@ -88,8 +88,8 @@ export const routes: RouteObject[] = [
           {
             path: paths.resources,
             lazy: lazyScreen(
-              () => import('../features/resources/components/cloud-resources'),
-              (module) => module.CloudResources,
+              () => import('./routes/resources'),
+              (module) => module.ResourcesRoute,
             ),
           },
           {
@@ -123,8 +123,8 @@ export const routes: RouteObject[] = [
           {
             path: paths.recommendations,
             lazy: lazyScreen(
-              () => import('../features/recommendations/components/recommendations'),
-              (module) => module.Recommendations,
+              () => import('./routes/recommendations'),
+              (module) => module.RecommendationsRoute,
             ),
           },
           {

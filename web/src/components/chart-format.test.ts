@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatChartValue, getChartYMax, getMetricValueSuffix } from './chart-format';
+import { formatChartValue, getChartYMax } from './chart-format';
 
 describe('getChartYMax', () => {
   it('reaches 1.2 times the highest value', () => {
@@ -10,15 +10,6 @@ describe('getChartYMax', () => {
   it('keeps a visible axis for a flat or empty series', () => {
     expect(getChartYMax([0, 0])).toBe(1);
     expect(getChartYMax([])).toBe(1);
-  });
-});
-
-describe('getMetricValueSuffix', () => {
-  it('gives % only to metrics named with Percentage', () => {
-    expect(getMetricValueSuffix('Percentage CPU')).toBe('%');
-    expect(getMetricValueSuffix('MemoryPercentage')).toBe('%');
-    expect(getMetricValueSuffix('Available Memory Bytes')).toBe('');
-    expect(getMetricValueSuffix('cpu_percent')).toBe('');
   });
 });
 

@@ -1,5 +1,3 @@
-import { isPercentageMetric } from '@cloudtrim/contracts/metrics';
-
 // SPEC §9: the y-axis reaches 1.2 times the highest value, percentages carry '%', and values of a
 // million or more are abbreviated with M.
 export const yAxisHeadroom = 1.2;
@@ -10,10 +8,6 @@ export const defaultChartHeight = 220;
 export function getChartYMax(values: readonly number[]): number {
   const highest = values.reduce((max, value) => (Number.isFinite(value) && value > max ? value : max), 0);
   return highest > 0 ? highest * yAxisHeadroom : 1;
-}
-
-export function getMetricValueSuffix(metricName: string): string {
-  return isPercentageMetric(metricName) ? '%' : '';
 }
 
 function formatNumber(value: number, maximumFractionDigits: number): string {

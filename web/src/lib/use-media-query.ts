@@ -27,3 +27,17 @@ export function useMediaQuery(query: string): boolean {
 // SPEC §9's layout breakpoints.
 export const resourceTableMediaQuery = '(min-width: 868px)';
 export const tenantTableMediaQuery = '(min-width: 860px)';
+
+// SPEC §2: the recommendation and automation log lists switch layout at 991px and 865px: every column
+// above 991px, a condensed table down to 866px, cards below.
+export const logListWideMediaQuery = '(min-width: 992px)';
+export const logListTableMediaQuery = '(min-width: 866px)';
+
+export type LogListLayout = 'wide' | 'condensed' | 'cards';
+
+export function useLogListLayout(): LogListLayout {
+  const isWide = useMediaQuery(logListWideMediaQuery);
+  const isTable = useMediaQuery(logListTableMediaQuery);
+  if (isWide) return 'wide';
+  return isTable ? 'condensed' : 'cards';
+}

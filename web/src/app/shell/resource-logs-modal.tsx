@@ -2,9 +2,9 @@ import { useId } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
-import { AutomationLogList } from './automation-log-list';
-import { RecommendationList } from './recommendation-list';
-import './recommendation-list.css';
+import { AutomationLogList } from '../../features/automation/components/automation-log-list';
+import { RecommendationList } from '../../features/recommendations/components/recommendation-list';
+import '../../components/data-views.css';
 
 interface ResourceLogsModalProps {
   resourceId: string;

@@ -15,6 +15,7 @@ import { MenuEntryList } from './menu-entry-list';
 import { getVisibleMenuEntries, mainPagesSectionTitle } from './menu-items';
 import { useLogOut } from './use-log-out';
 import { useStoredName } from './use-stored-name';
+import { AutomationView } from './automation-view';
 
 /** Keeps the stored first name in step with the profile, e.g. after it was edited on another device. */
 function useNameRefresh() {
@@ -109,7 +110,13 @@ export function TopBar() {
           </Navbar.Collapse>
         </Container>
       </Navbar>
-      <SearchModal isShown={isSearchShown} onHide={() => setIsSearchShown(false)} />
+      <SearchModal
+        isShown={isSearchShown}
+        onHide={() => setIsSearchShown(false)}
+        renderResults={(resources, invalidates) => (
+          <AutomationView resources={resources} invalidates={invalidates} />
+        )}
+      />
     </>
   );
 }

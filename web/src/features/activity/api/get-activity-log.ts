@@ -4,7 +4,7 @@ import {
   getActivityLogOffset,
   type ActivityLogResponse,
 } from '@cloudtrim/contracts/activity';
-import { requestJson } from './api-client';
+import { requestJson } from '../../../lib/api-client';
 
 // The Recent Activity list is shown by several screens (home, logs, a resource's logs), so its call
 // lives here rather than in one feature.

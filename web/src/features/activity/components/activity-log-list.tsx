@@ -7,17 +7,17 @@ import {
   notAvailableText,
 } from '@cloudtrim/contracts/messages';
 import { getLastPathSegment } from '@cloudtrim/contracts/resources';
-import { formatUtcDateTime } from '../lib/format-date-time';
-import { useActivityLog } from '../lib/get-activity-log';
-import { isNetworkFailure } from '../lib/load-failure';
+import { formatUtcDateTime } from '../../../lib/format-date-time';
+import { useActivityLog } from '../api/get-activity-log';
+import { isNetworkFailure } from '../../../lib/load-failure';
 import {
   countKnownActivityEntries,
   getActivityLogPageCount,
   isActivityLogPagerShown,
-} from './activity-log-pages';
-import { Pagination } from './pagination';
-import { DataLoading } from './data-loading';
-import './data-views.css';
+} from '../utils/activity-log-pages';
+import { Pagination } from '../../../components/pagination';
+import { DataLoading } from '../../../components/data-loading';
+import '../../../components/data-views.css';
 
 interface ActivityLogListProps {
   /** Shows only this resource's entries. */

@@ -1,4 +1,4 @@
-import { ActivityLogList } from '../../../components/activity-log-list';
+import { ActivityLogList } from './activity-log-list';
 import { PageHeading } from '../../../components/page-heading';
 
 export function RecentActivity() {

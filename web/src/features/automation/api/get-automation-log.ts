@@ -1,10 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { automationLogResponseSchema, type AutomationLogEntry } from '@cloudtrim/contracts/recommendations';
-import { requestJson } from './api-client';
+import { requestJson } from '../../../lib/api-client';
+import { automationLogQueryRoot } from '../../../lib/query-roots';
 
 // The automation log is shown by the recommendations page and by the automation view's LOGS modal.
 export const automationLogQueryKeys = {
-  all: ['automation-log'] as const,
+  all: automationLogQueryRoot,
   list: (resourceId?: string) =>
     [...automationLogQueryKeys.all, 'list', { resourceId: resourceId ?? null }] as const,
 };

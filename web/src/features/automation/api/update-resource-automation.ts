@@ -5,7 +5,7 @@ import {
   updateResourceAutomationResponseSchema,
   type UpdateResourceAutomationResponse,
 } from '@cloudtrim/contracts/resources';
-import { requestJson } from './api-client';
+import { requestJson } from '../../../lib/api-client';
 
 export interface UpdateResourceAutomationInput {
   resourceId: string;

@@ -2,13 +2,12 @@ import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
 import { noAutomationLogsText } from '@cloudtrim/contracts/messages';
 import type { AutomationLogEntry } from '@cloudtrim/contracts/recommendations';
-import { formatUtcDateTime } from '../lib/format-date-time';
-import { useAutomationLog } from '../lib/get-automation-log';
-import { describeLoadError, isNetworkFailure } from '../lib/load-failure';
-import { DataLoading } from './data-loading';
-import { useLogListLayout } from './recommendation-list';
-import './data-views.css';
-import './recommendation-list.css';
+import { formatUtcDateTime } from '../../../lib/format-date-time';
+import { useAutomationLog } from '../api/get-automation-log';
+import { describeLoadError, isNetworkFailure } from '../../../lib/load-failure';
+import { DataLoading } from '../../../components/data-loading';
+import { useLogListLayout } from '../../../lib/use-media-query';
+import '../../../components/data-views.css';
 
 function entryKey(entry: AutomationLogEntry, index: number): string {
   return `${entry.ResourceId}-${entry.When}-${index}`;

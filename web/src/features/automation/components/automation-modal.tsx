@@ -13,8 +13,8 @@ import {
 } from '@cloudtrim/contracts/automation';
 import { automationUpdatedText, automationUpdateFailedText } from '@cloudtrim/contracts/messages';
 import type { AutomationResource } from '@cloudtrim/contracts/resources';
-import { useUpdateResourceAutomation } from '../lib/update-resource-automation';
-import './recommendation-list.css';
+import { useUpdateResourceAutomation } from '../api/update-resource-automation';
+import '../../../components/data-views.css';
 
 // SPEC §9: the modal closes 2.5 s after a successful update.
 export const automationModalCloseDelayMs = 2500;

@@ -4,7 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AutomationLogEntry, Recommendation } from '@cloudtrim/contracts/recommendations';
 import type { AutomationResource } from '@cloudtrim/contracts/resources';
-import { createQueryClient } from '../lib/query-client';
+import { createQueryClient } from '../../../lib/query-client';
 import { AutomationResourceList } from './automation-resource-list';
 import { automationModalCloseDelayMs } from './automation-modal';
 
@@ -58,7 +58,22 @@ let fetchMock: ReturnType<typeof vi.fn>;
 function renderList(listed: AutomationResource = resource) {
   render(
     <QueryClientProvider client={createQueryClient()}>
-      <AutomationResourceList resources={[listed]} invalidates={['resource-search']} />
+      <AutomationResourceList
+        resources={[listed]}
+        invalidates={['resource-search']}
+        renderMetrics={(shown, onClose) => (
+          <button type="button" onClick={onClose}>
+            Metrics panel of {shown.ResourceName}
+          </button>
+        )}
+        renderLogsModal={(shown, onHide) => (
+          <div role="dialog" aria-label={`Logs of ${shown.ResourceName}`}>
+            <button type="button" onClick={onHide}>
+              Close logs
+            </button>
+          </div>
+        )}
+      />
     </QueryClientProvider>,
   );
 }
@@ -194,32 +209,18 @@ describe('<AutomationResourceList> automation modal', () => {
   });
 });
 
-describe('<AutomationResourceList> LOGS modal', () => {
-  it('opens on the Recommendations tab for that resource, and Automation Logs lists its log', async () => {
+describe('<AutomationResourceList> panels of other features', () => {
+  it('shows the metrics panel in a card it expands, and closes it from the panel', () => {
     renderList();
-    fireEvent.click(screen.getByRole('button', { name: 'LOGS for vm-1' }));
-    const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByRole('tab', { name: 'Recommendations' }).getAttribute('aria-selected')).toBe(
-      'true',
-    );
-    expect(await within(dialog).findByText('Resize vm-1 to Standard_D2s_v5')).toBeTruthy();
-    expect(within(dialog).getByText('$980.50')).toBeTruthy();
-    expect(within(dialog).getByRole('button', { name: 'APPLY NOW' })).toBeTruthy();
-
-    fireEvent.click(within(dialog).getByRole('tab', { name: 'Automation Logs' }));
-    expect(await within(dialog).findByText('Resized from Standard_D4s_v5 to Standard_D2s_v5')).toBeTruthy();
-    const query = `?${new URLSearchParams({ resourceId }).toString()}`;
-    expect(calls().map((call) => call.path)).toEqual([
-      `/api/v1/log/recommendation${query}`,
-      `/api/v1/log/automation${query}`,
-    ]);
+    fireEvent.click(screen.getByRole('button', { name: 'METRICS' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Metrics panel of vm-1' }));
+    expect(screen.queryByRole('button', { name: 'Metrics panel of vm-1' })).toBeNull();
   });
 
-  it('says so when the resource has no automation logs', async () => {
-    automationLog = [];
+  it('opens the LOGS modal for that resource, and hides it when asked', () => {
     renderList();
     fireEvent.click(screen.getByRole('button', { name: 'LOGS for vm-1' }));
-    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('tab', { name: 'Automation Logs' }));
-    expect(await screen.findByText('No automation logs right now, check back later.')).toBeTruthy();
+    fireEvent.click(within(screen.getByRole('dialog', { name: 'Logs of vm-1' })).getByRole('button'));
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 });

@@ -1,25 +1,29 @@
-import { Fragment, lazy, Suspense, useState } from 'react';
+import { Fragment, lazy, Suspense, useState, type ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
 import { automationLabels } from '@cloudtrim/contracts/automation';
 import type { AutomationResource } from '@cloudtrim/contracts/resources';
-import { resourceTableMediaQuery, useMediaQuery } from '../lib/use-media-query';
-import { MetricsPanel } from './metrics-panel';
-import './data-views.css';
+import { resourceTableMediaQuery, useMediaQuery } from '../../../lib/use-media-query';
+import '../../../components/data-views.css';
 
-// The search (in the shell's first load) shows this list; its modals, the recommendation list and
-// the charts behind them are fetched the first time one opens.
+// The search (in the shell's first load) shows this list; its automation modal is fetched the first
+// time one opens.
 const AutomationModal = lazy(async () => ({ default: (await import('./automation-modal')).AutomationModal }));
-const ResourceLogsModal = lazy(async () => ({
-  default: (await import('./resource-logs-modal')).ResourceLogsModal,
-}));
 
 // SPEC's "Resource list with metrics (automation view)".
 const columnCount = 6;
 const logsText = 'LOGS';
 
-interface AutomationResourceListProps {
+/** What other features show for one resource; the app composes them (features never import each other). */
+export interface ResourcePanels {
+  /** The resource's metrics, below its row or in its card. */
+  renderMetrics: (resource: AutomationResource, onClose: () => void) => ReactNode;
+  /** The LOGS modal: its recommendations and automation logs. */
+  renderLogsModal: (resource: AutomationResource, onHide: () => void) => ReactNode;
+}
+
+interface AutomationResourceListProps extends ResourcePanels {
   resources: readonly AutomationResource[];
   /** The query that lists these resources, refreshed after an automation update. */
   invalidates: readonly unknown[];
@@ -31,6 +35,7 @@ interface ResourceViewProps {
   onToggle: (resourceId: string) => void;
   onOpenAutomation: (resource: AutomationResource) => void;
   onOpenLogs: (resource: AutomationResource) => void;
+  renderMetrics: ResourcePanels['renderMetrics'];
 }
 
 type OpenModal = { kind: 'automation' | 'logs'; resource: AutomationResource } | null;
@@ -90,6 +95,7 @@ function ResourceTable({
   onToggle,
   onOpenAutomation,
   onOpenLogs,
+  renderMetrics,
 }: ResourceViewProps) {
   return (
     <Table responsive className="data-table">
@@ -141,11 +147,7 @@ function ResourceTable({
               {isExpanded ? (
                 <tr className="metrics-row">
                   <td colSpan={columnCount}>
-                    <MetricsPanel
-                      resourceId={resource.ResourceId}
-                      resourceName={resource.ResourceName}
-                      onClose={() => onToggle(resource.ResourceId)}
-                    />
+                    {renderMetrics(resource, () => onToggle(resource.ResourceId))}
                   </td>
                 </tr>
               ) : null}
@@ -163,6 +165,7 @@ function ResourceCards({
   onToggle,
   onOpenAutomation,
   onOpenLogs,
+  renderMetrics,
 }: ResourceViewProps) {
   return (
     <div className="data-card-list">
@@ -200,13 +203,7 @@ function ResourceCards({
                 <LogsButton resource={resource} onOpen={onOpenLogs} />
               </div>
             </Card.Body>
-            {isExpanded ? (
-              <MetricsPanel
-                resourceId={resource.ResourceId}
-                resourceName={resource.ResourceName}
-                onClose={() => onToggle(resource.ResourceId)}
-              />
-            ) : null}
+            {isExpanded ? renderMetrics(resource, () => onToggle(resource.ResourceId)) : null}
           </Card>
         );
       })}
@@ -218,7 +215,12 @@ function ResourceCards({
  * A table from 868px up, cards below; a row (or a card's METRICS button) opens the resource's metrics,
  * its automation button the automation modal and its LOGS button the recommendations and automation logs.
  */
-export function AutomationResourceList({ resources, invalidates }: AutomationResourceListProps) {
+export function AutomationResourceList({
+  resources,
+  invalidates,
+  renderMetrics,
+  renderLogsModal,
+}: AutomationResourceListProps) {
   const isWide = useMediaQuery(resourceTableMediaQuery);
   const [expandedResourceId, setExpandedResourceId] = useState<string | null>(null);
   const [openModal, setOpenModal] = useState<OpenModal>(null);
@@ -233,6 +235,7 @@ export function AutomationResourceList({ resources, invalidates }: AutomationRes
     onToggle,
     onOpenAutomation: (resource) => setOpenModal({ kind: 'automation', resource }),
     onOpenLogs: (resource) => setOpenModal({ kind: 'logs', resource }),
+    renderMetrics,
   };
   const onHideModal = () => setOpenModal(null);
 
@@ -249,14 +252,7 @@ export function AutomationResourceList({ resources, invalidates }: AutomationRes
             invalidates={invalidates}
           />
         ) : null}
-        {openModal?.kind === 'logs' ? (
-          <ResourceLogsModal
-            resourceId={openModal.resource.ResourceId}
-            resourceName={openModal.resource.ResourceName}
-            isShown
-            onHide={onHideModal}
-          />
-        ) : null}
+        {openModal?.kind === 'logs' ? renderLogsModal(openModal.resource, onHideModal) : null}
       </Suspense>
     </>
   );

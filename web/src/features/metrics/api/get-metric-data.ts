@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { defaultMetricMinutes, metricDataResponseSchema } from '@cloudtrim/contracts/metrics';
-import { requestJson } from './api-client';
+import { requestJson } from '../../../lib/api-client';
 import { metricQueryKeys } from './get-metrics';
 
 export interface MetricSeries {

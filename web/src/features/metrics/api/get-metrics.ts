@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { metricsResponseSchema, type Metric } from '@cloudtrim/contracts/metrics';
-import { requestJson } from './api-client';
+import { requestJson } from '../../../lib/api-client';
 
 // A resource's metrics are charted wherever a resource is shown with its metrics (search today, the
 // automation view later), so the calls live here rather than in one feature.

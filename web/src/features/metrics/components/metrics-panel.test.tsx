@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MetricsPanel } from './metrics-panel';
 
 // uPlot draws on a canvas jsdom does not have; the panel's own rules are what is tested here.
-vi.mock('./time-series-chart', () => ({
+vi.mock('../../../components/time-series-chart', () => ({
   TimeSeriesChart: ({ label }: { label: string }) => <div role="figure" aria-label={label} />,
 }));
 

@@ -3,14 +3,14 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { noMetricsText } from '@cloudtrim/contracts/messages';
 import type { Metric } from '@cloudtrim/contracts/metrics';
-import { useMetricData } from '../lib/get-metric-data';
-import { useMetrics } from '../lib/get-metrics';
-import { describeLoadError } from '../lib/load-failure';
-import { getMetricValueSuffix } from './chart-format';
-import { canLoadMetricCard } from './metric-card-deferral';
-import { TimeSeriesChart, type ChartSeries } from './time-series-chart';
-import { DataLoading } from './data-loading';
-import './data-views.css';
+import { useMetricData } from '../api/get-metric-data';
+import { useMetrics } from '../api/get-metrics';
+import { describeLoadError } from '../../../lib/load-failure';
+import { getMetricValueSuffix } from '../utils/get-metric-value-suffix';
+import { canLoadMetricCard } from '../utils/metric-card-deferral';
+import { TimeSeriesChart, type ChartSeries } from '../../../components/time-series-chart';
+import { DataLoading } from '../../../components/data-loading';
+import '../../../components/data-views.css';
 
 const chartColor = '#0f6cbd';
 

@@ -1,11 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { applyRecommendationResponseSchema } from '@cloudtrim/contracts/recommendations';
-import { requestJson } from './api-client';
-import { automationLogQueryKeys } from './get-automation-log';
-
-// The sizing schedule (/pending) lists what an apply plans, so an apply refreshes it; its query keys
-// start here because the schedule screen and the apply buttons live in different places.
-export const scheduleQueryRoot = ['schedule'] as const;
+import { requestJson } from '../../../lib/api-client';
+import { automationLogQueryRoot, scheduleQueryRoot } from '../../../lib/query-roots';
 
 export type ApplyTiming = 'now' | 'maintenanceWindow';
 
@@ -38,7 +34,7 @@ export function useApplyRecommendation() {
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: scheduleQueryRoot }),
-        queryClient.invalidateQueries({ queryKey: automationLogQueryKeys.all }),
+        queryClient.invalidateQueries({ queryKey: automationLogQueryRoot }),
       ]),
   });
 }

@@ -3,7 +3,7 @@ import {
   recommendationEvidenceSchema,
   type RecommendationEvidence,
 } from '@cloudtrim/contracts/recommendations';
-import { requestJson } from './api-client';
+import { requestJson } from '../../../lib/api-client';
 import { recommendationQueryKeys } from './get-recommendations';
 
 // GET /api/v1/log/recommendation/evidence?id=: what the evidence chart draws for one recommendation.

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { recommendationsResponseSchema, type Recommendation } from '@cloudtrim/contracts/recommendations';
-import { requestJson } from './api-client';
+import { requestJson } from '../../../lib/api-client';
 
 // The recommendation list is shown by the recommendations page and by the automation view's LOGS
 // modal, so its call lives here rather than in one feature.

@@ -7,8 +7,8 @@ import {
   applyAtMaintenanceWindowText,
   applyNowText,
 } from '@cloudtrim/contracts/messages';
-import { ApiError } from '../lib/api-client';
-import { useApplyRecommendation, type ApplyTiming } from '../lib/apply-recommendation';
+import { ApiError } from '../../../lib/api-client';
+import { useApplyRecommendation, type ApplyTiming } from '../api/apply-recommendation';
 import './recommendation-list.css';
 
 interface ApplyRecommendationButtonsProps {

@@ -1,9 +1,9 @@
 import type { RecommendationEvidence as Evidence } from '@cloudtrim/contracts/recommendations';
-import { useRecommendationEvidence } from '../lib/get-recommendation-evidence';
-import { describeLoadError } from '../lib/load-failure';
-import { DataLoading } from './data-loading';
-import { TimeSeriesChart, type ChartSeries } from './time-series-chart';
-import './data-views.css';
+import { useRecommendationEvidence } from '../api/get-recommendation-evidence';
+import { describeLoadError } from '../../../lib/load-failure';
+import { DataLoading } from '../../../components/data-loading';
+import { TimeSeriesChart, type ChartSeries } from '../../../components/time-series-chart';
+import '../../../components/data-views.css';
 import './recommendation-list.css';
 
 const currentColor = '#0d6efd';

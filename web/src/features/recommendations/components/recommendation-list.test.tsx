@@ -3,12 +3,12 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Recommendation, RecommendationEvidence } from '@cloudtrim/contracts/recommendations';
-import { createQueryClient } from '../lib/query-client';
-import { getStatus401, setStatus401 } from '../lib/status-401';
+import { createQueryClient } from '../../../lib/query-client';
+import { getStatus401, setStatus401 } from '../../../lib/status-401';
 import { RecommendationList } from './recommendation-list';
 
 // uPlot draws on a canvas jsdom does not have; what the evidence hands the chart is what is tested.
-vi.mock('./time-series-chart', () => ({
+vi.mock('../../../components/time-series-chart', () => ({
   TimeSeriesChart: ({ label, series }: { label: string; series: { label: string; values: number[] }[] }) => (
     <div role="figure" aria-label={label}>
       {series.map((line) => `${line.label}: ${line.values.join(',')}`).join(' | ')}

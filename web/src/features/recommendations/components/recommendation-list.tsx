@@ -6,29 +6,15 @@ import Table from 'react-bootstrap/Table';
 import Tooltip from 'react-bootstrap/Tooltip';
 import { noRecommendationsText } from '@cloudtrim/contracts/messages';
 import { formatAnnualCostSavings, type Recommendation } from '@cloudtrim/contracts/recommendations';
-import { formatUtcDateTime } from '../lib/format-date-time';
-import { useRecommendations } from '../lib/get-recommendations';
-import { describeLoadError, isNetworkFailure } from '../lib/load-failure';
-import { useMediaQuery } from '../lib/use-media-query';
+import { formatUtcDateTime } from '../../../lib/format-date-time';
+import { useRecommendations } from '../api/get-recommendations';
+import { describeLoadError, isNetworkFailure } from '../../../lib/load-failure';
+import { useLogListLayout } from '../../../lib/use-media-query';
 import { ApplyRecommendationButtons } from './apply-recommendation-buttons';
-import { DataLoading } from './data-loading';
+import { DataLoading } from '../../../components/data-loading';
 import { RecommendationEvidence } from './recommendation-evidence';
-import './data-views.css';
+import '../../../components/data-views.css';
 import './recommendation-list.css';
-
-// SPEC §2: the recommendation and automation log lists switch layout at 991px and 865px: every column
-// above 991px, a condensed table down to 866px, cards below.
-export const logListWideMediaQuery = '(min-width: 992px)';
-export const logListTableMediaQuery = '(min-width: 866px)';
-
-export type LogListLayout = 'wide' | 'condensed' | 'cards';
-
-export function useLogListLayout(): LogListLayout {
-  const isWide = useMediaQuery(logListWideMediaQuery);
-  const isTable = useMediaQuery(logListTableMediaQuery);
-  if (isWide) return 'wide';
-  return isTable ? 'condensed' : 'cards';
-}
 
 const evidenceText = 'EVIDENCE';
 

@@ -34,7 +34,7 @@ let fetchMock: ReturnType<typeof vi.fn>;
 function renderPage() {
   render(
     <QueryClientProvider client={createQueryClient()}>
-      <Recommendations />
+      <Recommendations automationLogList={<p>The automation log</p>} />
     </QueryClientProvider>,
   );
 }
@@ -84,10 +84,11 @@ describe('<Recommendations>', () => {
     expect(screen.queryByText('Annual savings on offer')).toBeNull();
   });
 
-  it('keeps the automation log in a second tab', async () => {
+  it('keeps the automation log it is given in a second tab', async () => {
     renderPage();
+    expect(screen.queryByText('The automation log')).toBeNull();
     fireEvent.click(screen.getByRole('tab', { name: 'Automation Logs' }));
-    expect(await screen.findByText('No automation logs right now, check back later.')).toBeTruthy();
+    expect(await screen.findByText('The automation log')).toBeTruthy();
   });
 
   it('saves the team’s lookback (7 to 90 days) and default maintenance window', async () => {

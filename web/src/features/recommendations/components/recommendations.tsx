@@ -1,10 +1,10 @@
+import type { ReactNode } from 'react';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
 import { formatAnnualCostSavings } from '@cloudtrim/contracts/recommendations';
-import { AutomationLogList } from '../../../components/automation-log-list';
 import { PageHeading } from '../../../components/page-heading';
-import { RecommendationList } from '../../../components/recommendation-list';
-import { useRecommendations } from '../../../lib/get-recommendations';
+import { RecommendationList } from './recommendation-list';
+import { useRecommendations } from '../api/get-recommendations';
 import { TeamSettingsForm } from './team-settings-form';
 import '../../../components/data-views.css';
 import './recommendations.css';
@@ -29,8 +29,11 @@ function TotalSavings() {
   );
 }
 
-/** /recommendations: the team's recommendations with their savings, and the automation log beside them. */
-export function Recommendations() {
+/**
+ * /recommendations: the team's recommendations with their savings, and the automation log beside them
+ * (the automation feature's, composed by the route).
+ */
+export function Recommendations({ automationLogList }: { automationLogList: ReactNode }) {
   return (
     <>
       <PageHeading title="Recommendations" />
@@ -48,9 +51,7 @@ export function Recommendations() {
           </div>
         </Tab>
         <Tab eventKey="automation-logs" title="Automation Logs">
-          <div className="data-panel">
-            <AutomationLogList />
-          </div>
+          <div className="data-panel">{automationLogList}</div>
         </Tab>
       </Tabs>
     </>

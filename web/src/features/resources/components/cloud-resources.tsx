@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import Button from 'react-bootstrap/Button';
 import {
@@ -8,7 +8,6 @@ import {
   noCloudResourcesText,
 } from '@cloudtrim/contracts/messages';
 import { getLastPathSegment, type CloudResource } from '@cloudtrim/contracts/resources';
-import { ActivityLogList } from '../../../components/activity-log-list';
 import { PageHeading } from '../../../components/page-heading';
 import { isNetworkFailure } from '../../../lib/load-failure';
 import { useCloudResources } from '../api/get-cloud-resources';
@@ -20,7 +19,16 @@ import './cloud-resources.css';
 // The logs view lives in the URL, so the browser's back button also returns to the table.
 const resourceParam = 'resource';
 
-function ResourceActivity({ resourceId, onBack }: { resourceId: string; onBack: () => void }) {
+/** Renders one resource's activity log; the route composes it from the activity feature. */
+export type RenderActivityLog = (resourceId: string) => ReactNode;
+
+interface ResourceActivityProps {
+  resourceId: string;
+  onBack: () => void;
+  renderActivityLog: RenderActivityLog;
+}
+
+function ResourceActivity({ resourceId, onBack, renderActivityLog }: ResourceActivityProps) {
   // A view of its own, so it opens at the top like a screen (SPEC §9).
   useEffect(() => {
     window.scrollTo(0, 0);
@@ -31,7 +39,7 @@ function ResourceActivity({ resourceId, onBack }: { resourceId: string; onBack: 
       <Button variant="outline-primary" size="sm" className="mb-3" onClick={onBack}>
         {backToCloudResourcesText}
       </Button>
-      <ActivityLogList key={resourceId} resourceId={resourceId} />
+      {renderActivityLog(resourceId)}
     </>
   );
 }
@@ -73,13 +81,19 @@ function CloudResourceList({
   );
 }
 
-export function CloudResources() {
+export function CloudResources({ renderActivityLog }: { renderActivityLog: RenderActivityLog }) {
   const [searchParams, setSearchParams] = useSearchParams();
   const [page, setPage] = useState(1);
   const resourceId = searchParams.get(resourceParam);
 
   if (resourceId) {
-    return <ResourceActivity resourceId={resourceId} onBack={() => setSearchParams({})} />;
+    return (
+      <ResourceActivity
+        resourceId={resourceId}
+        onBack={() => setSearchParams({})}
+        renderActivityLog={renderActivityLog}
+      />
+    );
   }
 
   return (

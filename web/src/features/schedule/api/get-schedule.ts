@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { normalizeScheduleResponse, type ScheduledChange } from '@cloudtrim/contracts/schedule';
 import { requestJson } from '../../../lib/api-client';
-import { scheduleQueryRoot } from '../../../lib/apply-recommendation';
+import { scheduleQueryRoot } from '../../../lib/query-roots';
 
 export const scheduleQueryKeys = {
   all: scheduleQueryRoot,

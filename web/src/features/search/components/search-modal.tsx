@@ -1,8 +1,8 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { noSearchResultsText } from '@cloudtrim/contracts/messages';
-import { AutomationResourceList } from '../../../components/automation-resource-list';
+import type { AutomationResource } from '@cloudtrim/contracts/resources';
 import { describeLoadError } from '../../../lib/load-failure';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { searchQueryKeys, useFindResources } from '../api/find-resources';
@@ -11,12 +11,19 @@ import { DataLoading } from '../../../components/data-loading';
 // SPEC §9: the search waits for 600 ms of quiet typing.
 const searchDebounceMs = 600;
 
+/** Renders the resources found; `invalidates` is the search's query, to refresh after a change. */
+export type RenderSearchResults = (
+  resources: readonly AutomationResource[],
+  invalidates: readonly unknown[],
+) => ReactNode;
+
 interface SearchModalProps {
   isShown: boolean;
   onHide: () => void;
+  renderResults: RenderSearchResults;
 }
 
-function SearchResults({ search }: { search: string }) {
+function SearchResults({ search, renderResults }: { search: string; renderResults: RenderSearchResults }) {
   const results = useFindResources(search);
   if (search === '') return null;
   if (results.isPending) {
@@ -30,11 +37,11 @@ function SearchResults({ search }: { search: string }) {
     );
   }
   if (results.data.length === 0) return <p className="data-empty">{noSearchResultsText(search)}</p>;
-  return <AutomationResourceList resources={results.data} invalidates={searchQueryKeys.all} />;
+  return renderResults(results.data, searchQueryKeys.all);
 }
 
 /** The global resource search opened from the top bar. */
-export function SearchModal({ isShown, onHide }: SearchModalProps) {
+export function SearchModal({ isShown, onHide, renderResults }: SearchModalProps) {
   const titleId = useId();
   const [searchText, setSearchText] = useState('');
   const trimmedSearch = searchText.trim();
@@ -63,7 +70,7 @@ export function SearchModal({ isShown, onHide }: SearchModalProps) {
             />
           </Form.Group>
         </Form>
-        <SearchResults search={search} />
+        <SearchResults search={search} renderResults={renderResults} />
       </Modal.Body>
     </Modal>
   );

@@ -2,8 +2,9 @@ import { useId, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Collapse from 'react-bootstrap/Collapse';
 import { setupGuideHeading } from '@cloudtrim/contracts/messages';
-// The repository's script itself, so the guide and the download never drift apart.
-import servicePrincipalScript from '../../../../../scripts/azure/create-service-principal.sh?raw';
+// The script itself, kept beside the guide (inside the web workspace), so the guide and the
+// download never drift apart.
+import servicePrincipalScript from '../assets/create-service-principal.sh?raw';
 
 const scriptFileName = 'create-service-principal.sh';
 const scriptHref = `data:text/x-shellscript;charset=utf-8,${encodeURIComponent(servicePrincipalScript)}`;
@@ -89,7 +90,8 @@ export function SetupGuide() {
               <a href={scriptHref} download={scriptFileName}>
                 download {scriptFileName}
               </a>{' '}
-              (also in the Cloudtrim repository as <code>scripts/azure/{scriptFileName}</code>), then run
+              (also in the Cloudtrim repository as{' '}
+              <code>web/src/features/tenants/assets/{scriptFileName}</code>), then run
             </p>
             <CommandBlock>{`bash ${scriptFileName} <subscription-id> [<subscription-id> ...]`}</CommandBlock>
             <p className="mb-1">Microsoft documentation:</p>

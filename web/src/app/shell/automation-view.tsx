@@ -1,0 +1,43 @@
+import { lazy } from 'react';
+import type { AutomationResource } from '@cloudtrim/contracts/resources';
+import { AutomationResourceList } from '../../features/automation/components/automation-resource-list';
+import { MetricsPanel } from '../../features/metrics/components/metrics-panel';
+
+// The LOGS modal, with the recommendation list and the charts behind it, is fetched the first time
+// one opens.
+const ResourceLogsModal = lazy(async () => ({
+  default: (await import('./resource-logs-modal')).ResourceLogsModal,
+}));
+
+interface AutomationViewProps {
+  resources: readonly AutomationResource[];
+  invalidates: readonly unknown[];
+}
+
+/**
+ * SPEC's automation view, as the search shows it: the automation feature's resource list with the
+ * metrics feature's panel and a LOGS modal of recommendations and automation logs.
+ */
+export function AutomationView({ resources, invalidates }: AutomationViewProps) {
+  return (
+    <AutomationResourceList
+      resources={resources}
+      invalidates={invalidates}
+      renderMetrics={(resource, onClose) => (
+        <MetricsPanel
+          resourceId={resource.ResourceId}
+          resourceName={resource.ResourceName}
+          onClose={onClose}
+        />
+      )}
+      renderLogsModal={(resource, onHide) => (
+        <ResourceLogsModal
+          resourceId={resource.ResourceId}
+          resourceName={resource.ResourceName}
+          isShown
+          onHide={onHide}
+        />
+      )}
+    />
+  );
+}

@@ -1,0 +1,5 @@
+// The roots of the query keys one feature's call invalidates in another's cache: applying a
+// recommendation refreshes the sizing schedule and the automation log. Features never import each
+// other, so the roots live here and each feature's keys start from them.
+export const scheduleQueryRoot = ['schedule'] as const;
+export const automationLogQueryRoot = ['automation-log'] as const;
