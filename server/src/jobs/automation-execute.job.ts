@@ -1,5 +1,5 @@
 import type { Container } from '../container';
-import { automationExecuteJob } from './automation-jobs.job';
+import { automationExecuteJob } from './automation-work';
 import type { JobDefinition } from './queue';
 
 // One scheduled change carried out in Azure. Each step has its own deadline inside the executor;

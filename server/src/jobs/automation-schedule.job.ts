@@ -1,5 +1,5 @@
 import type { Container } from '../container';
-import { automationDispatchJob, automationGuardJob } from './automation-jobs.job';
+import { automationDispatchJob, automationGuardJob } from './automation-work';
 import type { JobDefinition } from './queue';
 
 // Every minute: the planned changes now due are claimed and their executions sent.

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { Container } from '../container';
 import { activeHoursJob, createActiveHoursJob } from './active-hours.job';
-import { automationDispatchJob, automationGuardJob } from './automation-jobs.job';
+import { automationDispatchJob, automationGuardJob } from './automation-work';
 import { createAutomationExecuteJob } from './automation-execute.job';
 import { createAutomationDispatchJob, createAutomationGuardJob } from './automation-schedule.job';
 import { inventorySyncAllJob, metricsCollectAllJob, metricsPurgeJob, pricingRefreshJob } from './cloud-work';

@@ -3,7 +3,7 @@
 // hours is left alone: the boundary it was stopped at is already recorded, so nothing acts on it
 // until the next one.
 import type { TransactionRunner } from '../../db/transaction';
-import { automationExecuteJob } from '../../jobs/automation-jobs.job';
+import { automationExecuteJob } from '../../jobs/automation-work';
 import type { JobQueue } from '../../jobs/queue';
 import type { ActivityService } from '../activity/activity.service';
 import { writeRoleName } from '../tenants/tenants.service';

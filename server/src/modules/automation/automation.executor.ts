@@ -9,7 +9,7 @@ import type { CloudCredentials, CloudOperation, CloudProvider } from '../../clou
 import { CloudError, isCloudError } from '../../cloud/cloud-provider';
 import type { Db } from '../../db/database';
 import type { TransactionRunner } from '../../db/transaction';
-import { automationExecuteJob } from '../../jobs/automation-jobs.job';
+import { automationExecuteJob } from '../../jobs/automation-work';
 import type { ActivityService } from '../activity/activity.service';
 import type { TenantsService } from '../tenants/tenants.service';
 import {

@@ -4,7 +4,7 @@
 import { guardRule, isGuardTripped, type GuardRule } from '@cloudtrim/rightsizing/guard-rule';
 import type { Db } from '../../db/database';
 import type { TransactionRunner } from '../../db/transaction';
-import { automationExecuteJob } from '../../jobs/automation-jobs.job';
+import { automationExecuteJob } from '../../jobs/automation-work';
 import type { JobQueue } from '../../jobs/queue';
 import type { ActivityService } from '../activity/activity.service';
 import { AutomationRepository, logEntryOf, type ChangeWithResource } from './automation.repository';

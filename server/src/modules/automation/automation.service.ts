@@ -6,7 +6,7 @@ import type { ScheduleResponse } from '@cloudtrim/contracts/schedule';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import type { Transaction, TransactionRunner } from '../../db/transaction';
-import { automationExecuteJob } from '../../jobs/automation-jobs.job';
+import { automationExecuteJob } from '../../jobs/automation-work';
 import type { JobQueue } from '../../jobs/queue';
 import { conflict, forbidden, notFound } from '../../lib/http-errors';
 import type { ActivityService } from '../activity/activity.service';
