@@ -75,7 +75,7 @@ export function createContainer({
   const work = new PgBossCloudWorkQueue(queue);
 
   // Accounts: users and teams, sessions, sign-up, passwords, mail.
-  const repositories = { account: new AccountRepository(db), auth: new AuthRepository(db) };
+  const repositories = { account: new AccountRepository(db), auth: new AuthRepository(db, database.url) };
   const throttle = new ThrottleService(new ThrottleRepository(db), now);
   const auth = new AuthService(
     repositories.account,

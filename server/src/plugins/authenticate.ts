@@ -14,6 +14,8 @@ declare module 'fastify' {
 
 export function registerAuthentication(app: FastifyInstance, auth: AuthService): void {
   app.decorateRequest('auth', undefined);
+  app.addHook('onReady', async () => auth.startSessionCache());
+  app.addHook('onClose', () => auth.stopSessionCache());
   app.addHook('onRequest', async (request) => {
     // By the matched route's pattern, never the URL as sent: '/%61pi/…' matches an /api route too.
     // A request that matched no route goes on to the not-found answer.

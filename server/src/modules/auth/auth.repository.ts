@@ -1,6 +1,17 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import type { Db } from '../../db/database';
+import * as schema from '../../db/schema';
 import { sessions, users } from '../../db/schema';
+import {
+  droppedChannel,
+  listenerApplicationName,
+  revokedChannel,
+  type Revocation,
+  SessionCache,
+} from './session.cache';
 
 export interface ActiveSession {
   sessionId: string;
@@ -13,8 +24,24 @@ export interface ActiveSession {
 export class AuthRepository {
   private readonly findActiveStatement;
 
-  constructor(private readonly db: Db) {
+  private readonly cache: SessionCache;
+
+  constructor(
+    private readonly db: Db,
+    private readonly databaseUrl: string,
+    private readonly answerWaitMilliseconds = 2_000,
+  ) {
     this.findActiveStatement = prepareFindActive(db);
+    this.cache = new SessionCache(databaseUrl);
+  }
+
+  // Until started, and whenever its listener is away, every lookup reads the database.
+  startSessionCache(): void {
+    this.cache.start();
+  }
+
+  stopSessionCache(): Promise<void> {
+    return this.cache.stop();
   }
 
   async create(userId: string, expiresAt: Date): Promise<string> {
@@ -22,34 +49,91 @@ export class AuthRepository {
     return row!.id;
   }
 
+  // The caller checks the token's expiry, which is the session's, so a cached session needs no clock.
   async findActive(sessionId: string, userId: string, now: Date): Promise<ActiveSession | undefined> {
+    const cached = this.cache.find(sessionId, userId);
+    if (cached) return cached;
+    const ticket = this.cache.beginLookup();
     const [row] = await this.findActiveStatement.execute({ sessionId, userId, now });
+    if (row) this.cache.remember(row, ticket);
     return row;
   }
 
-  async revoke(sessionId: string): Promise<void> {
-    await this.db
-      .update(sessions)
-      .set({ revokedAt: sql`now()` })
-      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+  revoke(sessionId: string): Promise<void> {
+    return this.revokeEverywhere({ sessionId }, (db) =>
+      db
+        .update(sessions)
+        .set({ revokedAt: sql`now()` })
+        .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt))),
+    );
   }
 
   // Ends every session of the user, or every one but `keepSessionId`.
-  async revokeAllForUser(userId: string, keepSessionId?: string): Promise<void> {
-    await this.db
-      .update(sessions)
-      .set({ revokedAt: sql`now()` })
-      .where(
-        and(
-          eq(sessions.userId, userId),
-          isNull(sessions.revokedAt),
-          keepSessionId ? sql`${sessions.id} <> ${keepSessionId}` : undefined,
+  revokeAllForUser(userId: string, keepSessionId?: string): Promise<void> {
+    return this.revokeEverywhere({ userId, keepSessionId }, (db) =>
+      db
+        .update(sessions)
+        .set({ revokedAt: sql`now()` })
+        .where(
+          and(
+            eq(sessions.userId, userId),
+            isNull(sessions.revokedAt),
+            keepSessionId ? sql`${sessions.id} <> ${keepSessionId}` : undefined,
+          ),
         ),
-      );
+    );
   }
 
   async deleteExpired(cutoff: Date): Promise<void> {
     await this.db.delete(sessions).where(sql`${sessions.expiresAt} < ${cutoff}`);
+  }
+
+  // The revocation commits with its NOTIFY, then waits until every process's session cache has
+  // answered that it dropped the sessions (each listener is a row of pg_stat_activity). A listener
+  // that does not answer in time belongs to a process that is not serving either (stopped or
+  // blocked); it is not waited for longer, so a logout never hangs on it. Runs on a connection of
+  // its own, which hears the answers.
+  private async revokeEverywhere(
+    target: Omit<Revocation, 'nonce'>,
+    revokeRows: (db: Pick<Db, 'update'>) => PromiseLike<unknown>,
+  ): Promise<void> {
+    const revocation: Revocation = { nonce: randomUUID(), ...target };
+    this.cache.drop(revocation);
+    const client = new pg.Client({ connectionString: this.databaseUrl });
+    client.on('error', () => {});
+    const answered = new Set<number>();
+    let onAnswer = () => {};
+    client.on('notification', (message) => {
+      const [nonce, pid] = message.payload?.split(' ') ?? [];
+      if (message.channel !== droppedChannel || nonce !== revocation.nonce) return;
+      answered.add(Number(pid));
+      onAnswer();
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${droppedChannel}`);
+      await drizzle(client, { schema }).transaction(async (transaction) => {
+        await revokeRows(transaction);
+        await transaction.execute(sql`select pg_notify(${revokedChannel}, ${JSON.stringify(revocation)})`);
+      });
+      const { rows } = await client.query<{ pid: number }>(
+        'select pid from pg_stat_activity where application_name = $1 and datname = current_database()',
+        [listenerApplicationName],
+      );
+      const listeners = rows.map((row) => row.pid);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.answerWaitMilliseconds);
+        onAnswer = () => {
+          if (listeners.every((pid) => answered.has(pid))) {
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        onAnswer();
+      });
+    } finally {
+      await client.end().catch(() => {});
+    }
   }
 }
 

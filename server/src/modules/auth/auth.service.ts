@@ -67,6 +67,16 @@ export class AuthService {
     return session;
   }
 
+  // Authenticated calls answered from memory while the revocation listener holds (AuthRepository).
+  startSessionCache(): void {
+    this.sessions.startSessionCache();
+  }
+
+  stopSessionCache(): Promise<void> {
+    return this.sessions.stopSessionCache();
+  }
+
+  // Returns once every process refuses the session (AuthRepository.revokeEverywhere).
   logOut(auth: AuthContext): Promise<void> {
     return this.sessions.revoke(auth.sessionId);
   }
