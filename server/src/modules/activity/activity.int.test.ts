@@ -1,5 +1,5 @@
 import { activityLogResponseSchema } from '@cloudtrim/contracts/activity';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   bearer,
   createTestContext,
@@ -92,5 +92,65 @@ describe('GET /api/v1/log', () => {
       expect(response.statusCode).toBe(400);
     }
     expect((await context.app.inject({ method: 'GET', url: '/api/v1/log' })).statusCode).toBe(401);
+  });
+});
+
+describe('the pages kept per log version', () => {
+  const record = (teamId: string, logText: string, resourceArmId: string | null = null) =>
+    context.container.activity.record([
+      { teamId, tenantId: null, serviceName: 'Resources', resourceArmId, logText },
+    ]);
+
+  it('answers a repeated call with one version read, and shows a new entry on the very next call', async () => {
+    const user = await createUser(context);
+    const token = await logIn(context, user);
+    await record(user.teamId, 'First');
+    expect((await getLog(token, '/api/v1/log')).map((entry) => entry.LogText)).toEqual(['First']);
+    const query = vi.spyOn(context.container.database.pool, 'query');
+    try {
+      expect((await getLog(token, '/api/v1/log')).map((entry) => entry.LogText)).toEqual(['First']);
+      expect(query).toHaveBeenCalledTimes(1);
+    } finally {
+      query.mockRestore();
+    }
+    await record(user.teamId, 'Second', resourceId);
+    expect((await getLog(token, '/api/v1/log')).map((entry) => entry.LogText)).toEqual(['Second', 'First']);
+    expect((await getLog(token, '/api/v1/log/1')).map((entry) => entry.LogText)).toEqual(['First']);
+    const filtered = `/api/v1/log?resourceId=${encodeURIComponent(resourceId)}`;
+    expect((await getLog(token, filtered)).map((entry) => entry.LogText)).toEqual(['Second']);
+    await record(user.teamId, 'Third', resourceId.toUpperCase());
+    expect(
+      (await getLog(token, `/api/v1/log?resourceId=${encodeURIComponent(resourceId.toUpperCase())}`)).map(
+        (entry) => entry.LogText,
+      ),
+    ).toEqual(['Third', 'Second']);
+  });
+
+  it("keeps each team's pages apart and is not changed by another team's entries", async () => {
+    const [first, second] = [await createUser(context), await createUser(context)];
+    const [firstToken, secondToken] = [await logIn(context, first), await logIn(context, second)];
+    await record(first.teamId, 'Ours');
+    expect((await getLog(firstToken, '/api/v1/log')).map((entry) => entry.LogText)).toEqual(['Ours']);
+    expect(await getLog(secondToken, '/api/v1/log')).toEqual([]);
+    await record(second.teamId, 'Theirs');
+    expect((await getLog(firstToken, '/api/v1/log')).map((entry) => entry.LogText)).toEqual(['Ours']);
+    expect((await getLog(secondToken, '/api/v1/log')).map((entry) => entry.LogText)).toEqual(['Theirs']);
+  });
+
+  it('shows entries recorded at once by concurrent writers, whatever order they commit in', async () => {
+    const user = await createUser(context);
+    const token = await logIn(context, user);
+    for (let round = 0; round < 5; round += 1) {
+      await Promise.all(
+        Array.from({ length: 6 }, (_unused, index) => record(user.teamId, `Round ${round} writer ${index}`)),
+      );
+      // Read as soon as the writes returned: a page kept from between two commits would miss some.
+      expect(await getLog(token, '/api/v1/log')).toHaveLength(Math.min(30, 6 * (round + 1)));
+    }
+    const { rows } = await context.container.database.pool.query<{ count: number }>(
+      'select count(*)::int as count from activity_log where team_id = $1',
+      [user.teamId],
+    );
+    expect(rows[0]!.count).toBe(30);
   });
 });

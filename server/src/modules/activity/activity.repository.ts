@@ -3,6 +3,9 @@ import type { Db } from '../../db/database';
 import { activityLogs } from '../../db/schema';
 import { isResourceKnownToTeam } from '../../db/team-resource';
 
+// The first key of the per-team insert lock: any constant no other advisory lock of ours uses.
+const activityLockClass = 4_713_202;
+
 export interface NewActivityEntry {
   teamId: string;
   tenantId: string | null;
@@ -23,8 +26,14 @@ export class ActivityRepository {
   // Every Recent Activity view runs one of these, so they are prepared: planned once per connection.
   private readonly teamPage;
   private readonly resourcePage;
+  private readonly teamVersion;
 
   constructor(private readonly db: Db) {
+    this.teamVersion = db
+      .select({ version: sql<string>`coalesce(max(${activityLogs.id}), 0)` })
+      .from(activityLogs)
+      .where(eq(activityLogs.teamId, sql.placeholder('teamId')))
+      .prepare('activity_team_version');
     this.teamPage = preparePage(db, 'activity_team_page', undefined);
     this.resourcePage = preparePage(
       db,
@@ -33,9 +42,26 @@ export class ActivityRepository {
     );
   }
 
+  // A team's entries commit one insert at a time (a lock per team for the transaction), so their
+  // ids commit in order and the newest id names everything committed: readTeamVersion.
   async insertMany(entries: NewActivityEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    await this.db.insert(activityLogs).values(entries);
+    const teamIds = [...new Set(entries.map((entry) => entry.teamId))].sort();
+    await this.db.transaction(async (transaction) => {
+      for (const teamId of teamIds) {
+        await transaction.execute(
+          sql`select pg_advisory_xact_lock(${activityLockClass}, hashtext(${teamId}))`,
+        );
+      }
+      await transaction.insert(activityLogs).values(entries);
+    });
+  }
+
+  // Changes with every entry added to the team's log (entries are never edited, and go only with
+  // their team): one step back along the (team, id) index.
+  async readTeamVersion(teamId: string): Promise<string> {
+    const [row] = await this.teamVersion.execute({ teamId });
+    return String(row?.version ?? 0);
   }
 
   knowsResource(teamId: string, armId: string): Promise<boolean> {

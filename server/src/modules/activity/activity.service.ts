@@ -12,13 +12,56 @@ export const activityServiceNames = {
   recommendations: 'Recommendations',
 } as const;
 
+const cachedPageLimit = 1_000;
+
+interface CachedPage {
+  version: string;
+  body: Promise<Buffer>;
+}
+
 export class ActivityService {
+  // Pages as JSON bytes, by team, offset and resource, with the team's log version they were read
+  // under: a version read (one index step, see ActivityRepository.readTeamVersion) decides whether
+  // a page is current, on every process, and a current page costs no query and no serialisation.
+  private readonly pages = new Map<string, CachedPage>();
+
   constructor(private readonly activity: ActivityRepository) {}
+
+  // listEntries as the JSON the route sends.
+  async readEntriesJson(teamId: string, offset: number, resourceId?: string): Promise<Buffer> {
+    if (resourceId !== undefined && !(await this.activity.knowsResource(teamId, resourceId))) {
+      throw notFound('Resource not found.');
+    }
+    // Read before the page: a page read later can only be newer than its version says.
+    const version = await this.activity.readTeamVersion(teamId);
+    const key = `${teamId} ${offset} ${resourceId?.toLowerCase() ?? ''}`;
+    const cached = this.pages.get(key);
+    if (cached?.version === version) return cached.body;
+    const page: CachedPage = {
+      version,
+      body: this.readPage(teamId, offset, resourceId).then((entries) => Buffer.from(JSON.stringify(entries))),
+    };
+    this.remember(key, page);
+    try {
+      return await page.body;
+    } catch (error) {
+      if (this.pages.get(key) === page) this.pages.delete(key);
+      throw error;
+    }
+  }
 
   async listEntries(teamId: string, offset: number, resourceId?: string): Promise<ActivityLogResponse> {
     if (resourceId !== undefined && !(await this.activity.knowsResource(teamId, resourceId))) {
       throw notFound('Resource not found.');
     }
+    return this.readPage(teamId, offset, resourceId);
+  }
+
+  async record(entries: NewActivityEntry[]): Promise<void> {
+    await this.activity.insertMany(entries);
+  }
+
+  private async readPage(teamId: string, offset: number, resourceId?: string): Promise<ActivityLogResponse> {
     const rows = await this.activity.listForTeam(teamId, {
       offset,
       limit: pageSize,
@@ -34,7 +77,12 @@ export class ActivityService {
     );
   }
 
-  async record(entries: NewActivityEntry[]): Promise<void> {
-    await this.activity.insertMany(entries);
+  private remember(key: string, page: CachedPage): void {
+    this.pages.delete(key);
+    if (this.pages.size >= cachedPageLimit) {
+      const oldest = this.pages.keys().next().value;
+      if (oldest !== undefined) this.pages.delete(oldest);
+    }
+    this.pages.set(key, page);
   }
 }

@@ -54,9 +54,11 @@ describe('the session cache of one process', () => {
     const repository = context.container.repositories.auth;
     await waitForListeners(1);
     const now = new Date();
-    const first = await repository.findActive(sessionOf(token), user.userId, now);
     const query = vi.spyOn(context.container.database.pool, 'query');
     try {
+      const first = await repository.findActive(sessionOf(token), user.userId, now);
+      expect(query).toHaveBeenCalledTimes(1);
+      query.mockClear();
       const again = await repository.findActive(sessionOf(token), user.userId, now);
       expect(again).toEqual(first);
       expect(query).not.toHaveBeenCalled();
