@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
-import { clearSession, decodeTokenClaims, isSessionActive, readSession, storeSession } from './session';
+import { clearSession, isSessionActive, readSession } from './session';
+import { decodeTokenClaims, storeSession } from './store-session';
 
 function encodeSegment(value: object): string {
   return btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

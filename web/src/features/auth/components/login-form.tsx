@@ -1,15 +1,13 @@
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import Spinner from 'react-bootstrap/Spinner';
-import { loginFailedText, tokenRequestSchema } from '@cloudtrim/contracts/auth';
+import type { TokenRequest } from '@cloudtrim/contracts/auth';
 import { forgotPasswordLinkText, signUpLinkText } from '@cloudtrim/contracts/messages';
-import { useLogIn } from '../api/create-token';
+import type { TokenRequestIssues } from '../api/create-token';
+import { loadCreateToken, useLogIn } from '../api/use-log-in';
 
 interface LoginFormProps {
   recoverHref: string;
@@ -18,42 +16,68 @@ interface LoginFormProps {
   onLoggedIn: () => void;
 }
 
+function readRequest(form: HTMLFormElement): TokenRequest {
+  const data = new FormData(form);
+  return {
+    emailAddress: String(data.get('emailAddress') ?? ''),
+    password: String(data.get('password') ?? ''),
+  };
+}
+
+// A plain form rather than react-hook-form: this is the public area's first screen, and the two
+// fields need no more than the contract's check on submit and again on each change after it.
 export function LoginForm({ recoverHref, signUpHref, onLoggedIn }: LoginFormProps) {
   const [isPasswordShown, setIsPasswordShown] = useState(false);
+  const [issues, setIssues] = useState<TokenRequestIssues | null>(null);
   const logIn = useLogIn({ onSuccess: onLoggedIn });
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm({
-    resolver: zodResolver(tokenRequestSchema),
-    defaultValues: { emailAddress: '', password: '' },
-  });
 
-  const onSubmit = handleSubmit((request) => logIn.mutate(request));
+  async function checkRequest(form: HTMLFormElement): Promise<{ request: TokenRequest; isValid: boolean }> {
+    const request = readRequest(form);
+    const { findTokenRequestIssues } = await loadCreateToken();
+    const found = findTokenRequestIssues(request);
+    setIssues(found);
+    return { request, isValid: Object.keys(found).length === 0 };
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const { request, isValid } = await checkRequest(event.currentTarget);
+    if (isValid) logIn.mutate(request);
+  }
+
+  // Like react-hook-form's default: fields are checked again on every change once a submit has shown issues.
+  function onChange(event: FormEvent<HTMLFormElement>) {
+    if (issues) void checkRequest(event.currentTarget);
+  }
 
   return (
-    <Form noValidate onSubmit={onSubmit} aria-busy={logIn.isPending}>
+    <Form
+      noValidate
+      onSubmit={(event) => void onSubmit(event)}
+      onChange={onChange}
+      onFocus={() => void loadCreateToken()}
+      aria-busy={logIn.isPending}
+    >
       {logIn.isError ? (
-        <Alert variant="danger" className="small" role="alert">
-          {loginFailedText}
-        </Alert>
+        <div className="alert alert-danger small" role="alert">
+          {logIn.error.message}
+        </div>
       ) : null}
 
       <Form.Group className="mb-3" controlId="login-email">
         <Form.Label>Email</Form.Label>
         <Form.Control
           type="email"
+          name="emailAddress"
           autoComplete="username"
           inputMode="email"
           autoFocus
-          isInvalid={Boolean(errors.emailAddress)}
-          {...register('emailAddress')}
+          isInvalid={Boolean(issues?.emailAddress)}
         />
         <Form.Control.Feedback type="invalid">
-          {errors.emailAddress?.type === 'too_small'
+          {issues?.emailAddress?.code === 'too_small'
             ? 'Enter your email address.'
-            : errors.emailAddress?.message}
+            : issues?.emailAddress?.message}
         </Form.Control.Feedback>
       </Form.Group>
 
@@ -62,9 +86,9 @@ export function LoginForm({ recoverHref, signUpHref, onLoggedIn }: LoginFormProp
         <InputGroup hasValidation>
           <Form.Control
             type={isPasswordShown ? 'text' : 'password'}
+            name="password"
             autoComplete="current-password"
-            isInvalid={Boolean(errors.password)}
-            {...register('password')}
+            isInvalid={Boolean(issues?.password)}
           />
           <Button
             variant="outline-secondary"
@@ -75,7 +99,7 @@ export function LoginForm({ recoverHref, signUpHref, onLoggedIn }: LoginFormProp
             {isPasswordShown ? 'Hide' : 'Show'}
           </Button>
           <Form.Control.Feedback type="invalid">
-            {errors.password?.type === 'too_small' ? 'Enter your password.' : errors.password?.message}
+            {issues?.password?.code === 'too_small' ? 'Enter your password.' : issues?.password?.message}
           </Form.Control.Feedback>
         </InputGroup>
       </Form.Group>
