@@ -26,26 +26,26 @@ export class Mailbox {
   private refusalsLeft = 0;
   refusedCount = 0;
 
-  private readonly server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData: (stream, session, callback) => {
-      simpleParser(stream)
-        .then((parsed) => this.accept(parsed, session.envelope.rcptTo, callback))
-        .catch(callback);
-    },
-  });
+  private server = this.createServer();
   private port = 0;
 
   private constructor() {}
 
   static async start(): Promise<Mailbox> {
     const mailbox = new Mailbox();
-    await new Promise<void>((resolve) => mailbox.server.listen(0, '127.0.0.1', resolve));
-    const address = mailbox.server.server.address();
-    mailbox.port = typeof address === 'object' && address ? address.port : 0;
+    await mailbox.listen(0);
     return mailbox;
+  }
+
+  // The SMTP server goes away: connections are refused until comeBack().
+  goDown(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  // A new server on the same port, as an SMTP host back from an outage.
+  async comeBack(): Promise<void> {
+    this.server = this.createServer();
+    await this.listen(this.port);
   }
 
   get url(): string {
@@ -84,7 +84,27 @@ export class Mailbox {
   }
 
   close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
+    return this.server.server.listening ? this.goDown() : Promise.resolve();
+  }
+
+  private createServer(): SMTPServer {
+    return new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      closeTimeout: 1_000,
+      onData: (stream, session, callback) => {
+        simpleParser(stream)
+          .then((parsed) => this.accept(parsed, session.envelope.rcptTo, callback))
+          .catch(callback);
+      },
+    });
+  }
+
+  private async listen(port: number): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
+    const address = this.server.server.address();
+    this.port = typeof address === 'object' && address ? address.port : 0;
   }
 
   private accept(

@@ -8,6 +8,8 @@ export interface JobDefinition<Payload extends z.ZodType> {
   payload: Payload;
   retryLimit?: number;
   retryDelaySeconds?: number;
+  // Retries back off exponentially from retryDelaySeconds; this caps the wait between two of them.
+  retryDelayMaxSeconds?: number;
   // Jobs over this run time are failed and retried; every Azure-bound job sets its own.
   expireInSeconds?: number;
   // How often an idle worker looks for jobs (pg-boss's default 2 s; at least 0.5 s).
@@ -61,14 +63,18 @@ export class JobQueue {
     this.isStarted = true;
     for (const definition of definitions) {
       this.definitions.set(definition.name, definition);
-      await this.boss.createQueue(definition.name, {
-        policy: definition.policy ?? 'standard',
+      const settings = {
         retryLimit: definition.retryLimit ?? 5,
         retryDelay: definition.retryDelaySeconds ?? 10,
         retryBackoff: true,
+        ...(definition.retryDelayMaxSeconds ? { retryDelayMax: definition.retryDelayMaxSeconds } : {}),
         expireInSeconds: definition.expireInSeconds ?? 300,
         ...(definition.heartbeatSeconds ? { heartbeatSeconds: definition.heartbeatSeconds } : {}),
-      });
+      };
+      await this.boss.createQueue(definition.name, { policy: definition.policy ?? 'standard', ...settings });
+      // createQueue leaves a queue that exists as it was: a database made before a definition's
+      // retry or expiry settings changed gets the new ones too.
+      await this.boss.updateQueue(definition.name, settings);
     }
   }
 
