@@ -20,6 +20,7 @@ import { AuthRepository } from './modules/auth/auth.repository';
 import { AuthService } from './modules/auth/auth.service';
 import { AutomationExecutor } from './modules/automation/automation.executor';
 import { AutomationGuard } from './modules/automation/automation.guard';
+import { AutomationRepository } from './modules/automation/automation.repository';
 import { AutomationService } from './modules/automation/automation.service';
 import { createCaptchaProvider } from './modules/captcha/captcha-provider.factory';
 import { CaptchaRepository } from './modules/captcha/captcha.repository';
@@ -153,10 +154,18 @@ export function createContainer({
     now,
   );
   // Applying recommendations, the executor and the rollback guard share one way into transactions.
+  const automationRepository = new AutomationRepository(db);
   const automation = {
-    service: new AutomationService(db, runTransaction, queue, activity, now),
-    executor: new AutomationExecutor(db, runTransaction, tenants, cloudProvider, activity, now),
-    guard: new AutomationGuard(db, runTransaction, queue, activity, now),
+    service: new AutomationService(automationRepository, runTransaction, queue, activity, now),
+    executor: new AutomationExecutor(
+      automationRepository,
+      runTransaction,
+      tenants,
+      cloudProvider,
+      activity,
+      now,
+    ),
+    guard: new AutomationGuard(automationRepository, runTransaction, queue, activity, now),
   };
 
   return {

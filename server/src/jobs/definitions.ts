@@ -16,14 +16,14 @@ import { createMetricsPurgeJob } from './metrics-purge.job';
 import { createPricingRefreshJob } from './pricing-refresh.job';
 import { createRecommendationsAnalyseJob } from './recommendations-analyse.job';
 import { createPurgeExpiredJob, purgeExpiredJob } from './purge-expired.job';
-import { sendEmailJob } from './send-email.job';
-import { sendPasswordResetJob } from './send-password-reset.job';
+import { createSendEmailJob } from './send-email.job';
+import { createSendPasswordResetJob } from './send-password-reset.job';
 
 export function createJobDefinitions(container: Container): JobDefinition<z.ZodType>[] {
   return [
     createPurgeExpiredJob(container),
-    sendEmailJob(container),
-    sendPasswordResetJob(container),
+    createSendEmailJob(container),
+    createSendPasswordResetJob(container),
     ...createCloudJobs(container),
   ];
 }

@@ -5,7 +5,7 @@ import type { JobDefinition } from './queue';
 
 // A reset request answers at once whatever the address; this job, off the request path, looks the
 // account up and mails the link only if there is one, so neither the answer nor its timing tells.
-export function sendPasswordResetJob({
+export function createSendPasswordResetJob({
   password,
 }: Pick<Container, 'password'>): JobDefinition<typeof sendPasswordResetPayloadSchema> {
   return {

@@ -7,7 +7,6 @@
 // Each step's log entry is written in the transaction that records the step, so it is written once.
 import type { CloudCredentials, CloudOperation, CloudProvider } from '../../cloud/cloud-provider';
 import { CloudError, isCloudError } from '../../cloud/cloud-provider';
-import type { Db } from '../../db/database';
 import type { TransactionRunner } from '../../db/transaction';
 import { automationExecuteJob } from '../../jobs/automation-work';
 import type { ActivityService } from '../activity/activity.service';
@@ -46,19 +45,15 @@ const stepNames: Readonly<Record<Step, string>> = {
 };
 
 export class AutomationExecutor {
-  private readonly automation: AutomationRepository;
-
   constructor(
-    db: Db,
+    private readonly automation: AutomationRepository,
     private readonly runTransaction: TransactionRunner,
     private readonly tenants: Pick<TenantsService, 'openForWork'>,
     private readonly cloud: CloudProvider,
     private readonly activity: ActivityService,
     private readonly now: () => Date,
     private readonly options: ExecutorOptions = defaultExecutorOptions,
-  ) {
-    this.automation = new AutomationRepository(db);
-  }
+  ) {}
 
   // The handler of automation-execute. Throws only for a transient failure pg-boss should retry.
   async execute(changeId: number): Promise<void> {

@@ -10,6 +10,7 @@ import { automationLogs, recommendations, resources, scheduledChanges } from '..
 import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
 import { createUser, type TestUser } from '../../../test/helper';
 import { AutomationExecutor, defaultExecutorOptions } from './automation.executor';
+import { AutomationRepository } from './automation.repository';
 
 let context: CloudTestContext;
 let owner: TestUser;
@@ -120,7 +121,7 @@ describe('the executor against a struggling Azure', () => {
   it('after its last attempt, fails the change, leaves the VM as it was and tells the user', async () => {
     // The container's own parts, with two attempts instead of five.
     const executor = new AutomationExecutor(
-      db,
+      new AutomationRepository(db),
       createTransactionRunner(context.container.database),
       context.container.tenants,
       createAzureGateway(context.config.azure),

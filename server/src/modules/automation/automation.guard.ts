@@ -2,7 +2,6 @@
 // every 5 minutes) are read in the engine's guard steps; when the guard rule fires the previous size
 // is restored at once, and the resource's recommendations are held back for 30 days.
 import { guardRule, isGuardTripped, type GuardRule } from '@cloudtrim/rightsizing/guard-rule';
-import type { Db } from '../../db/database';
 import type { TransactionRunner } from '../../db/transaction';
 import { automationExecuteJob } from '../../jobs/automation-work';
 import type { JobQueue } from '../../jobs/queue';
@@ -16,18 +15,14 @@ const holdMs = 30 * 24 * 60 * 60 * 1000;
 const bytesPerGiB = 1024 ** 3;
 
 export class AutomationGuard {
-  private readonly automation: AutomationRepository;
-
   constructor(
-    db: Db,
+    private readonly automation: AutomationRepository,
     private readonly runTransaction: TransactionRunner,
     private readonly queue: Pick<JobQueue, 'send'>,
     private readonly activity: ActivityService,
     private readonly now: () => Date,
     private readonly rule: GuardRule = guardRule,
-  ) {
-    this.automation = new AutomationRepository(db);
-  }
+  ) {}
 
   // The handler of automation-guard: returns how many VMs it rolled back.
   async checkGuardedChanges(): Promise<number> {

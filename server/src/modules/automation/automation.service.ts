@@ -4,7 +4,6 @@
 import type { AutomationLogResponse } from '@cloudtrim/contracts/recommendations';
 import type { ScheduleResponse } from '@cloudtrim/contracts/schedule';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/database';
 import type { Transaction, TransactionRunner } from '../../db/transaction';
 import { automationExecuteJob } from '../../jobs/automation-work';
 import type { JobQueue } from '../../jobs/queue';
@@ -22,17 +21,13 @@ export const automationServiceName = 'Automation';
 const dispatchBatchSize = 500;
 
 export class AutomationService {
-  private readonly automation: AutomationRepository;
-
   constructor(
-    db: Db,
+    private readonly automation: AutomationRepository,
     private readonly runTransaction: TransactionRunner,
     private readonly queue: Pick<JobQueue, 'send' | 'sendMany'>,
     private readonly activity: ActivityService,
     private readonly now: () => Date,
-  ) {
-    this.automation = new AutomationRepository(db);
-  }
+  ) {}
 
   // A GET, so a retry, a prefetch or a double click must change nothing the first call did not.
   async applyRecommendation(
