@@ -62,7 +62,7 @@ export class AutomationExecutor {
     const attempts = await this.automation.countAttempt(changeId);
     const work = await this.tenants.openForWork(change.tenantId, automationExecuteJob.name);
     if (!work) {
-      await this.fail(change, undefined, 'the tenant has no stored credentials');
+      await this.fail(change, undefined, 'its tenant is gone, inactive or has no readable secret');
       return;
     }
     const { credentials } = work;

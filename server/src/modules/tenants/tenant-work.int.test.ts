@@ -2,11 +2,12 @@
 // inactive has nothing to do; a tenant whose secret is missing or will not open has nothing that can
 // be done, says so in its Status and, once, in Recent Activity; both are logged; none of it fails
 // the job, since a retry could not help.
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
-import { createUser } from '../../../test/helper';
+import { bearer, createUser, logIn } from '../../../test/helper';
 import { createAzureGateway } from '../../cloud/azure/azure-gateway';
+import { recommendations, resources, scheduledChanges } from '../../db/schema';
 import { PgBossCloudWorkQueue } from '../../jobs/cloud-work';
 import { SecretBox } from '../../lib/secret-box';
 import { TenantsRepository } from './tenants.repository';
@@ -24,9 +25,9 @@ async function count(statement: ReturnType<typeof sql>): Promise<number> {
   return Number(result.rows[0]!.count);
 }
 
-async function connectNewTeam(tenantIndex = 0): Promise<{ teamId: string; tenantId: string }> {
+async function connectNewTeam(tenantIndex = 0) {
   const owner = await createUser(context);
-  return { teamId: owner.teamId, tenantId: await connectTenant(context, owner.teamId, tenantIndex) };
+  return { owner, teamId: owner.teamId, tenantId: await connectTenant(context, owner.teamId, tenantIndex) };
 }
 
 // The container's tenants service, with a log the test can read.
@@ -151,5 +152,49 @@ describe('a per-tenant job', () => {
     expect(lines).toEqual([
       ['info', { tenantId, job: 'metrics-backfill' }, expect.stringContaining('deleted while its job ran')],
     ]);
+  });
+
+  it('that reads prices or applies a change follows the same rule', async () => {
+    const { owner, tenantId } = await connectNewTeam();
+    await context.container.inventory.syncTenant(tenantId);
+    const { db } = context.container.database;
+    const [vm] = await db
+      .select()
+      .from(resources)
+      .where(and(eq(resources.tenantId, tenantId), eq(resources.type, 'Microsoft.Compute/virtualMachines')));
+    const [recommendation] = await db
+      .insert(recommendations)
+      .values({
+        teamId: owner.teamId,
+        tenantId,
+        resourceId: vm!.id,
+        kind: 'shutdown',
+        predictionMethod: 'cloudtrim-forecast',
+        currentSize: vm!.sku,
+        targetSize: null,
+        recommendation: 'Shut down',
+        annualCostSavings: 120,
+        status: 'open',
+      })
+      .returning({ id: recommendations.id });
+    const applied = await context.app.inject({
+      method: 'GET',
+      url: `/api/v1/log/recommendation/apply/now?id=${recommendation!.id}`,
+      headers: bearer(await logIn(context, owner)),
+    });
+    expect(applied.statusCode).toBe(200);
+    await db.execute(sql`update tenant set encrypted_secret = null where id = ${tenantId}::uuid`);
+
+    const refresh = await context.container.pricing.ensureFreshForTenant(tenantId);
+    expect(refresh.failures.length).toBeGreaterThan(0);
+    const [change] = await db.select().from(scheduledChanges).where(eq(scheduledChanges.resourceId, vm!.id));
+    await context.container.automation.executor.execute(change!.id);
+    const [failed] = await db.select().from(scheduledChanges).where(eq(scheduledChanges.id, change!.id));
+    expect(failed).toMatchObject({ state: 'failed', error: expect.stringContaining('no readable secret') });
+    expect(
+      await count(sql`
+        select count(*) from activity_log
+        where tenant_id = ${tenantId}::uuid and log_text like ${`%${tenantSecretUnreadableText}`}`),
+    ).toBe(1);
   });
 });
