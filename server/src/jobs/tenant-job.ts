@@ -22,7 +22,8 @@ export function defineTenantJob(
   run: (tenantId: string, options: CloudCallOptions) => Promise<void>,
 ): JobDefinition<typeof tenantJobPayload> {
   const { deadlineMarginSeconds, ...queueSettings } = settings;
-  const deadlineMs = (settings.expireInSeconds - deadlineMarginSeconds) * 1000;
+  // AbortSignal.timeout takes whole milliseconds.
+  const deadlineMs = Math.round((settings.expireInSeconds - deadlineMarginSeconds) * 1000);
   return {
     ...job,
     ...queueSettings,
