@@ -83,8 +83,17 @@ export async function requestJson<Schema extends z.ZodType>(
   schema: Schema,
   options: RequestOptions = {},
 ): Promise<z.output<Schema>> {
+  return requestAnswer(path, (answer) => schema.parse(answer), options);
+}
+
+/** Calls the API and reads the JSON answer through `read`, for an answer checked in steps. */
+export async function requestAnswer<Answer>(
+  path: string,
+  read: (answer: unknown) => Answer,
+  options: RequestOptions = {},
+): Promise<Answer> {
   const response = await send(path, options);
-  return schema.parse(await readBody(response));
+  return read(await readBody(response));
 }
 
 /** Calls the API for its effect; whatever the answer holds is not read. */

@@ -5,6 +5,7 @@ import { cloudResourceSaveErrorText } from '@cloudtrim/contracts/messages';
 import type { CloudResource } from '@cloudtrim/contracts/resources';
 import { Pagination } from '../../../components/pagination';
 import { clampPage, getPageCount } from '../../../components/pagination-pages';
+import { parseCloudResourcePage, type ListedCloudResource } from '../api/get-cloud-resources';
 import { useSaveCloudResource } from '../api/save-cloud-resource';
 import { createCloudResourceRows, sortCloudResources } from '../utils/group-cloud-resources';
 import {
@@ -20,7 +21,7 @@ const saveOutcomeMs = 3000;
 const columnCount = 9;
 
 interface CloudResourceTableProps {
-  resources: readonly CloudResource[];
+  resources: readonly ListedCloudResource[];
   page: number;
   onPageChange: (page: number) => void;
   onOpenLogs: (resource: CloudResource) => void;
@@ -58,11 +59,13 @@ export function CloudResourceTable({ resources, page, onPageChange, onOpenLogs }
 
   const sortedResources = useMemo(() => sortCloudResources(resources), [resources]);
   const currentPage = clampPage(page, getPageCount(sortedResources.length, pageSize));
-  const rows = useMemo(
-    () =>
-      createCloudResourceRows(sortedResources.slice((currentPage - 1) * pageSize, currentPage * pageSize)),
-    [sortedResources, currentPage],
-  );
+  // Only the page shown is checked in full here; the whole answer is checked just after it paints.
+  const rows = useMemo(() => {
+    const pageResources = parseCloudResourcePage(
+      sortedResources.slice((currentPage - 1) * pageSize, currentPage * pageSize),
+    );
+    return pageResources ? createCloudResourceRows(pageResources) : null;
+  }, [sortedResources, currentPage]);
 
   function onDraftChange(resource: CloudResource, draft: ResourceDraft) {
     setDrafts((current) => ({ ...current, [resource.ResourceId]: draft }));
@@ -94,6 +97,9 @@ export function CloudResourceTable({ resources, page, onPageChange, onOpenLogs }
       onSettled: () => setSaving(resource.ResourceId, false),
     });
   }
+
+  // A page failing the contract is not shown; the whole answer's check, just after, reports it.
+  if (!rows) return null;
 
   return (
     <>

@@ -56,6 +56,39 @@ describe('sortCloudResources', () => {
     ]);
   });
 
+  it('orders a shuffled estate as one sort by tenant, group, name and id would, groups cased two ways together', () => {
+    const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+    const compareOptional = (left: string | null, right: string | null) =>
+      !left || !right ? Number(!left) - Number(!right) : collator.compare(left, right);
+    const byReference = (left: CloudResource, right: CloudResource) =>
+      compareOptional(left.TenantName, right.TenantName) ||
+      compareOptional(left.TenantId, right.TenantId) ||
+      compareOptional(left.ResourceGroup, right.ResourceGroup) ||
+      collator.compare(left.ResourceId.split('/').at(-1)!, right.ResourceId.split('/').at(-1)!) ||
+      collator.compare(left.ResourceId, right.ResourceId);
+    const tenants = ['Contoso', 'Fabrikam', null];
+    const groups = ['rg-api', 'RG-API', 'rg-shop', 'rg-10', 'rg-9', null];
+    let seed = 7;
+    const next = (bound: number) => {
+      seed = (seed * 48_271) % 2_147_483_647;
+      return seed % bound;
+    };
+    // Ids differ beyond case (a subscription each), so the order has no ties left to stability.
+    const resources = Array.from({ length: 600 }, (_, index) => {
+      const resource = createResource(
+        `vm-${next(40)}`,
+        tenants[next(tenants.length)]!,
+        groups[next(groups.length)]!,
+      );
+      return {
+        ...resource,
+        ResourceId: resource.ResourceId.replace('/subscriptions/s/', `/subscriptions/s-${index}/`),
+      };
+    });
+    const expected = [...resources].sort(byReference);
+    expect(sortCloudResources(resources)).toEqual(expected);
+  });
+
   it('leaves the given list untouched', () => {
     const resources = [createResource('b', 'T', 'g'), createResource('a', 'T', 'g')];
     sortCloudResources(resources);

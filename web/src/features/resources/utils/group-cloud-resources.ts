@@ -15,34 +15,104 @@ export function getResourceGroupLabel(resource: CloudResource): string {
   return resource.ResourceGroup || defaultGroupText;
 }
 
-// A missing tenant or group sorts after the named ones, so 'Unknown Tenant' and 'Default Group' close the list.
+// A missing tenant or group sorts after the named ones, so 'Unknown Tenant' and 'Default Group' close
+// the list. Neighbours mostly share tenant and group, and equal text needs no collator, which costs
+// a microsecond or more a call.
 function compareOptionalText(left: string | null, right: string | null): number {
+  if (left === right) return 0;
   if (!left || !right) return Number(!left) - Number(!right);
   return collator.compare(left, right);
 }
 
-function compareCloudResources(left: CloudResource, right: CloudResource): number {
+function compareText(left: string, right: string): number {
+  return left === right ? 0 : collator.compare(left, right);
+}
+
+/** What the list is sorted by: all a row needs checked before the first page can be chosen. */
+export type SortableCloudResource = Pick<
+  CloudResource,
+  'ResourceId' | 'TenantId' | 'TenantName' | 'ResourceGroup'
+>;
+
+// A resource with its name (the id's last segment) worked out once, not on every comparison.
+interface SortEntry<Resource extends SortableCloudResource> {
+  resource: Resource;
+  name: string;
+}
+
+function compareGroups(left: SortableCloudResource, right: SortableCloudResource): number {
   return (
     compareOptionalText(left.TenantName, right.TenantName) ||
     compareOptionalText(left.TenantId, right.TenantId) ||
-    compareOptionalText(left.ResourceGroup, right.ResourceGroup) ||
-    collator.compare(getLastPathSegment(left.ResourceId), getLastPathSegment(right.ResourceId)) ||
-    collator.compare(left.ResourceId, right.ResourceId)
+    compareOptionalText(left.ResourceGroup, right.ResourceGroup)
   );
+}
+
+function compareWithinGroup(
+  left: SortEntry<SortableCloudResource>,
+  right: SortEntry<SortableCloudResource>,
+): number {
+  return (
+    compareText(left.name, right.name) || compareText(left.resource.ResourceId, right.resource.ResourceId)
+  );
+}
+
+function compareEntries(
+  left: SortEntry<SortableCloudResource>,
+  right: SortEntry<SortableCloudResource>,
+): number {
+  return compareGroups(left.resource, right.resource) || compareWithinGroup(left, right);
+}
+
+// The id's last segment, as getLastPathSegment reads it, without splitting every id into an array.
+function readName(resourceId: string): string {
+  const lastSlash = resourceId.lastIndexOf('/');
+  return lastSlash < resourceId.length - 1 ? resourceId.slice(lastSlash + 1) : getLastPathSegment(resourceId);
+}
+
+function getGroupKey(resource: SortableCloudResource): string {
+  return JSON.stringify([resource.TenantName, resource.TenantId, resource.ResourceGroup]);
 }
 
 /**
  * SPEC §2: by tenant, then resource group; by name within a group so the order never shifts. The
- * server already answers in this order, so one pass usually confirms it: sorting 10,000 rows with
- * the collator again costs more than painting the first page.
+ * server answers in nearly this order (its collation and tie-break may differ), so one pass often
+ * confirms it. Otherwise the groups (a few hundred) are sorted, then each group's resources by name:
+ * far fewer collator calls than one sort of 10,000 rows, which cost more than painting the first page.
  */
-export function sortCloudResources(resources: readonly CloudResource[]): readonly CloudResource[] {
-  for (let index = 1; index < resources.length; index += 1) {
-    if (compareCloudResources(resources[index - 1]!, resources[index]!) > 0) {
-      return [...resources].sort(compareCloudResources);
-    }
+export function sortCloudResources<Resource extends SortableCloudResource>(
+  resources: readonly Resource[],
+): readonly Resource[] {
+  const entries = resources.map((resource) => ({ resource, name: readName(resource.ResourceId) }));
+  const isSorted = entries.every(
+    (entry, index) => index === 0 || compareEntries(entries[index - 1]!, entry) <= 0,
+  );
+  if (isSorted) return resources;
+
+  const groups = new Map<string, SortEntry<Resource>[]>();
+  for (const entry of entries) {
+    const key = getGroupKey(entry.resource);
+    const group = groups.get(key);
+    if (group) group.push(entry);
+    else groups.set(key, [entry]);
   }
-  return resources;
+  const orderedGroups = [...groups.values()].sort((left, right) =>
+    compareGroups(left[0]!.resource, right[0]!.resource),
+  );
+
+  const sorted: Resource[] = [];
+  let run: SortEntry<Resource>[] = [];
+  const flushRun = () => {
+    for (const entry of run.sort(compareWithinGroup)) sorted.push(entry.resource);
+    run = [];
+  };
+  for (const group of orderedGroups) {
+    // Groups the collator deems one (a name cased two ways) are sorted together.
+    if (run.length > 0 && compareGroups(run[0]!.resource, group[0]!.resource) !== 0) flushRun();
+    run.push(...group);
+  }
+  flushRun();
+  return sorted;
 }
 
 function isSameGroup(left: CloudResource, right: CloudResource): boolean {
