@@ -6,6 +6,7 @@ import type { AccountRepository } from '../account/account.repository';
 import { toClientNetwork } from '../throttle/client-network';
 import type { ThrottleRule, ThrottleService } from '../throttle/throttle.service';
 import type { ActiveSession, AuthRepository } from './auth.repository';
+import { PasswordCheckQueue } from './password-check.queue';
 
 // Failed logins: 10 per account and 100 per client address in 15 minutes. Only failures count, a
 // success clears the account's count, and the window is short, so an attacker cannot lock the
@@ -20,6 +21,8 @@ export type AuthContext = ActiveSession;
 const tooManyLoginsText = 'Too many failed login attempts. Please wait a few minutes before trying again.';
 
 export class AuthService {
+  private readonly passwordChecks = new PasswordCheckQueue();
+
   constructor(
     private readonly users: AccountRepository,
     private readonly sessions: AuthRepository,
@@ -43,7 +46,9 @@ export class AuthService {
       throw tooManyRequests(tooManyLoginsText);
     }
     const user = await this.users.findByEmail(email);
-    const isValid = await verifyPassword(user?.passwordHash ?? decoyHash, password);
+    const isValid = await this.passwordChecks.run(() =>
+      verifyPassword(user?.passwordHash ?? decoyHash, password),
+    );
     if (!user || !isValid) throw unauthorized(loginFailedText);
     await Promise.all([
       this.throttle.clear(accountKey),
