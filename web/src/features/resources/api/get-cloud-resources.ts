@@ -11,13 +11,25 @@ import type { SortableCloudResource } from '../utils/group-cloud-resources';
 // a list of rows whose sort fields are text (all the first page needs to be chosen, and checked by
 // hand: zod's first pass over 10,000 rows costs 30 ms even for four fields); each page's rows by the
 // contract before they are shown (parseCloudResourcePage); and the whole answer by the contract
-// right after the first paint, in slices that never hold the page up (useCloudResources), turning
+// after the first paint, in small slices while the browser is idle, so it never holds a frame up
+// (useCloudResources), turning
 // an answer that fails it into the load error it is.
 
 /** A row of the answer whose sort fields are checked; the rest is checked before it is shown. */
 export type ListedCloudResource = SortableCloudResource & Readonly<Record<string, unknown>>;
 
-const rowsPerCheckSlice = 500;
+// Small enough that a slice takes a few milliseconds even while zod's code is still cold.
+const rowsPerCheckSlice = 200;
+
+// When the browser has nothing else to do (requestIdleCallback), or as the next task where it lacks it.
+function whenIdle(run: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const handle = requestIdleCallback(run);
+    return () => cancelIdleCallback(handle);
+  }
+  const timer = setTimeout(run);
+  return () => clearTimeout(timer);
+}
 
 function isOptionalText(value: unknown): boolean {
   return value === null || typeof value === 'string';
@@ -78,26 +90,21 @@ export function useCloudResources(): CloudResourcesState {
 
   useEffect(() => {
     if (!data) return;
-    let isCancelled = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let cancelNext = () => {};
     const checkFrom = (start: number) => {
-      if (isCancelled) return;
       const result = cloudResourcesResponseSchema.safeParse(data.slice(start, start + rowsPerCheckSlice));
-      if (!result.success) {
-        setFailedAnswer({ data, error: result.error });
-        return;
+      if (!result.success) setFailedAnswer({ data, error: result.error });
+      else if (start + rowsPerCheckSlice < data.length) {
+        cancelNext = whenIdle(() => checkFrom(start + rowsPerCheckSlice));
       }
-      if (start + rowsPerCheckSlice < data.length)
-        timer = setTimeout(() => checkFrom(start + rowsPerCheckSlice));
     };
-    // The first slice waits for the frame this render paints in; each slice is a task of its own.
+    // The first slice waits for the frame this render paints in.
     const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => checkFrom(0));
+      cancelNext = whenIdle(() => checkFrom(0));
     });
     return () => {
-      isCancelled = true;
       cancelAnimationFrame(frame);
-      clearTimeout(timer);
+      cancelNext();
     };
   }, [data]);
 

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { CloudResource } from '@cloudtrim/contracts/resources';
-import { createCloudResourceRows, sortCloudResources, type CloudResourceRow } from './group-cloud-resources';
+import {
+  compareNames,
+  createCloudResourceRows,
+  sortCloudResources,
+  type CloudResourceRow,
+} from './group-cloud-resources';
 
 function createResource(
   name: string,
@@ -93,6 +98,38 @@ describe('sortCloudResources', () => {
     const resources = [createResource('b', 'T', 'g'), createResource('a', 'T', 'g')];
     sortCloudResources(resources);
     expect(resources.map((resource) => resource.ResourceId.at(-1))).toEqual(['b', 'a']);
+  });
+});
+
+describe('compareNames', () => {
+  it('orders plain names (lower-case letters, digits, hyphens) as the collator does, digit runs by value', () => {
+    const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+    const alphabet = 'ab-z0129';
+    let seed = 11;
+    const next = (bound: number) => {
+      seed = (seed * 48_271) % 2_147_483_647;
+      return seed % bound;
+    };
+    const names = Array.from({ length: 400 }, () =>
+      Array.from({ length: 1 + next(7) }, () => alphabet[next(alphabet.length)]).join(''),
+    );
+    names.push(
+      'web-prod-eus-001',
+      'web-prod-eus-010',
+      'web-prod-eus-9',
+      'web',
+      'web-',
+      'web-1',
+      'vm-1a',
+      'vm-01',
+    );
+    for (const left of names) {
+      for (const right of names.slice(0, 60)) {
+        expect(Math.sign(compareNames(left, right, true)), `${left} vs ${right}`).toBe(
+          Math.sign(collator.compare(left, right)),
+        );
+      }
+    }
   });
 });
 

@@ -38,6 +38,30 @@ export type SortableCloudResource = Pick<
 interface SortEntry<Resource extends SortableCloudResource> {
   resource: Resource;
   name: string;
+  isPlainName: boolean;
+}
+
+// Names of lower-case letters, digits and hyphens (as Azure's generated ones are) compare by code unit
+// exactly as the collator would, up to the first difference, unless a digit run is there (the
+// collator's numeric order): the collator is only asked then, so checking 10,000 rows costs a few ms.
+const plainName = /^[a-z0-9-]*$/;
+
+function isDigitAt(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  return code >= 48 && code <= 57;
+}
+
+/** The collator's order of two names, read by code unit where that is the same answer. */
+export function compareNames(left: string, right: string, isPlain: boolean): number {
+  if (left === right) return 0;
+  if (isPlain) {
+    let index = 0;
+    while (left[index] === right[index]) index += 1;
+    const isNumericAtDifference =
+      isDigitAt(left, index) || isDigitAt(right, index) || (index > 0 && isDigitAt(left, index - 1));
+    if (!isNumericAtDifference) return left < right ? -1 : 1;
+  }
+  return collator.compare(left, right);
 }
 
 function compareGroups(left: SortableCloudResource, right: SortableCloudResource): number {
@@ -53,7 +77,8 @@ function compareWithinGroup(
   right: SortEntry<SortableCloudResource>,
 ): number {
   return (
-    compareText(left.name, right.name) || compareText(left.resource.ResourceId, right.resource.ResourceId)
+    compareNames(left.name, right.name, left.isPlainName && right.isPlainName) ||
+    compareText(left.resource.ResourceId, right.resource.ResourceId)
   );
 }
 
@@ -83,7 +108,10 @@ function getGroupKey(resource: SortableCloudResource): string {
 export function sortCloudResources<Resource extends SortableCloudResource>(
   resources: readonly Resource[],
 ): readonly Resource[] {
-  const entries = resources.map((resource) => ({ resource, name: readName(resource.ResourceId) }));
+  const entries = resources.map((resource) => {
+    const name = readName(resource.ResourceId);
+    return { resource, name, isPlainName: plainName.test(name) };
+  });
   const isSorted = entries.every(
     (entry, index) => index === 0 || compareEntries(entries[index - 1]!, entry) <= 0,
   );
