@@ -1,17 +1,22 @@
 // Recommendations in PostgreSQL, and what the analysis reads: the VMs due for analysis and their
-// hourly series, one statement per batch of VMs (metrics pivoted per VM and hour in SQL, so a batch
-// of 200 VMs over 14 days is ~67,000 rows, not four times that).
+// hourly series. A batch of 200 VMs over 14 days is ~270,000 hourly rows; they come back as one text
+// per VM and metric ("step average maximum p95 …"), which PostgreSQL writes and this process splits
+// far faster than the driver builds a row object per hour.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { isResourceKnownToTeam } from '../../db/team-resource';
 import type { RecommendationKind } from '@cloudtrim/rightsizing/analysis.types';
 import { yieldToEventLoop } from '../../lib/concurrency';
+import { addPackedAverages, createHourlySeries, readPacked, type HourlySeries } from './hourly-series';
 
 export const cpuMetricName = 'Percentage CPU';
 export const availableMemoryMetricName = 'Available Memory Bytes';
 export const networkMetricNames = ['Network In Total', 'Network Out Total'];
 
 const writeChunkSize = 25;
+const hourMs = 3_600_000;
+// Average, maximum and p95 follow each hour's step in the packed series.
+const hourlyValues = 3;
 
 export interface DueVm {
   id: string;
@@ -37,19 +42,6 @@ export interface TenantAnalysisScope {
   teamId: string;
   lookbackDays: number;
 }
-
-// One VM's hour: CPU percent (mean, peak), available memory bytes (mean, p95 of the minutes), bytes
-// moved per minute in and out (mean), the lowest available memory of the hour's minutes if kept.
-export type HourlyRow = {
-  resourceId: string;
-  hourMs: number;
-  cpuAverage: number | null;
-  cpuMaximum: number | null;
-  memoryAverage: number | null;
-  memoryP95: number | null;
-  memoryMinimum: number | null;
-  networkAverage: number | null;
-};
 
 export type OpenRecommendation = {
   id: number;
@@ -172,50 +164,73 @@ export class RecommendationsRepository {
 
   // `minutesSince`: where the lowest minute of each hour is read (the last day of the 1-minute points
   // kept); older hours have only their aggregates.
-  async listHourly(
+  async listHourlySeries(
     resourceIds: string[],
     since: Date,
     until: Date,
     minutesSince: Date,
-  ): Promise<HourlyRow[]> {
-    if (resourceIds.length === 0) return [];
-    const result = await this.db.execute<HourlyRow>(sql`
-      with hourly as (
-        select metric.resource_id, hourly.hour,
-               max(hourly.average) filter (where metric.name = ${cpuMetricName}) as cpu_average,
-               max(hourly.maximum) filter (where metric.name = ${cpuMetricName}) as cpu_maximum,
-               max(hourly.average) filter (where metric.name = ${availableMemoryMetricName}) as memory_average,
-               max(hourly.p95) filter (where metric.name = ${availableMemoryMetricName}) as memory_p95,
-               sum(hourly.average) filter (where metric.name in (${sql.join(
-                 networkMetricNames.map((name) => sql`${name}`),
-                 sql`, `,
-               )})) as network_average
+  ): Promise<Map<string, HourlySeries>> {
+    const seriesByVm = new Map<string, HourlySeries>();
+    if (resourceIds.length === 0) return seriesByVm;
+    const steps = Math.round((until.getTime() - since.getTime()) / hourMs);
+    const sinceSeconds = since.getTime() / 1000;
+    // Each metric's hours are read through its own index range (a lateral subquery per metric):
+    // left to itself the planner scans every metric's hours in the window, the whole table, for
+    // every batch.
+    const [hourly, minima] = await Promise.all([
+      this.db.execute<{ resourceId: string; name: string; hours: string }>(sql`
+        select metric.resource_id as "resourceId", metric.name, series.hours
         from metric
-        join metric_hourly as hourly on hourly.metric_id = metric.id
+        cross join lateral (
+          select string_agg(concat_ws(' ', ((extract(epoch from hourly.hour) - ${sinceSeconds}) / 3600)::int,
+                                      hourly.average, hourly.maximum, hourly.p95), ' ') as hours
+          from metric_hourly as hourly
+          where hourly.metric_id = metric.id
+            and hourly.hour >= ${since.toISOString()}::timestamptz
+            and hourly.hour < ${until.toISOString()}::timestamptz
+        ) as series
         where metric.resource_id = any(${sql.param(resourceIds)}::uuid[])
-          and hourly.hour >= ${since.toISOString()}::timestamptz
-          and hourly.hour < ${until.toISOString()}::timestamptz
-        group by metric.resource_id, hourly.hour
-      ),
-      minima as (
-        select metric.resource_id, date_trunc('hour', point.time) as hour, min(point.value) as memory_minimum
+          and metric.name = any(${sql.param([cpuMetricName, availableMemoryMetricName, ...networkMetricNames])}::text[])
+          and series.hours is not null`),
+      this.db.execute<{ resourceId: string; hours: string }>(sql`
+        select metric.resource_id as "resourceId", lowest.hours
         from metric
-        join metric_point as point on point.metric_id = metric.id
+        cross join lateral (
+          select string_agg(concat_ws(' ', hour.step, hour.minimum), ' ') as hours
+          from (
+            select ((extract(epoch from date_trunc('hour', point.time)) - ${sinceSeconds}) / 3600)::int as step,
+                   min(point.value) as minimum
+            from metric_point as point
+            where point.metric_id = metric.id
+              and point.time >= ${minutesSince.toISOString()}::timestamptz
+              and point.time < ${until.toISOString()}::timestamptz
+            group by date_trunc('hour', point.time)
+          ) as hour
+        ) as lowest
         where metric.resource_id = any(${sql.param(resourceIds)}::uuid[])
           and metric.name = ${availableMemoryMetricName}
-          and point.time >= ${minutesSince.toISOString()}::timestamptz
-          and point.time < ${until.toISOString()}::timestamptz
-        group by metric.resource_id, date_trunc('hour', point.time)
-      )
-      select hourly.resource_id as "resourceId",
-             (extract(epoch from hourly.hour) * 1000)::float8 as "hourMs",
-             hourly.cpu_average as "cpuAverage", hourly.cpu_maximum as "cpuMaximum",
-             hourly.memory_average as "memoryAverage", hourly.memory_p95 as "memoryP95",
-             minima.memory_minimum as "memoryMinimum", hourly.network_average as "networkAverage"
-      from hourly
-      left join minima on minima.resource_id = hourly.resource_id and minima.hour = hourly.hour
-      order by hourly.resource_id, hourly.hour`);
-    return result.rows;
+          and lowest.hours is not null`),
+    ]);
+    const seriesOf = (resourceId: string) => {
+      let series = seriesByVm.get(resourceId);
+      if (!series) {
+        series = createHourlySeries(steps);
+        seriesByVm.set(resourceId, series);
+      }
+      return series;
+    };
+    for (const row of hourly.rows) {
+      const series = seriesOf(row.resourceId);
+      if (row.name === cpuMetricName) {
+        readPacked(row.hours, hourlyValues, steps, [series.cpuAverage, series.cpuMaximum]);
+      } else if (row.name === availableMemoryMetricName) {
+        readPacked(row.hours, hourlyValues, steps, [series.memoryAverage, undefined, series.memoryP95]);
+      } else {
+        addPackedAverages(row.hours, hourlyValues, steps, series.networkAverage);
+      }
+    }
+    for (const row of minima.rows) readPacked(row.hours, 1, steps, [seriesOf(row.resourceId).memoryMinimum]);
+    return seriesByVm;
   }
 
   async listOpen(resourceIds: string[]): Promise<OpenRecommendation[]> {

@@ -23,12 +23,12 @@ import { activityServiceNames, type ActivityService } from '../activity/activity
 import type { PricingService, RegionCatalogue } from '../pricing/pricing.service';
 import type {
   DueVm,
-  HourlyRow,
   NewRecommendation,
   OpenRecommendation,
   RecommendationsRepository,
   RefreshedRecommendation,
 } from './recommendations.repository';
+import type { HourlySeries } from './hourly-series';
 
 const hourMs = 60 * 60 * 1000;
 const dayMs = 24 * hourMs;
@@ -104,11 +104,10 @@ export class RecommendationsService {
       if (vms.length === 0) break;
       afterId = vms.at(-1)!.id;
       const resourceIds = vms.map((vm) => vm.id);
-      const [hourly, open] = await Promise.all([
-        this.recommendations.listHourly(resourceIds, since, until, minutesSince),
+      const [hourlyByVm, open] = await Promise.all([
+        this.recommendations.listHourlySeries(resourceIds, since, until, minutesSince),
         this.recommendations.listOpen(resourceIds),
       ]);
-      const hourlyByVm = groupBy(hourly, (row) => row.resourceId);
       const openByVm = groupBy(open, (row) => row.resourceId);
       const inserted: NewRecommendation[] = [];
       const refreshed: RefreshedRecommendation[] = [];
@@ -121,7 +120,7 @@ export class RecommendationsService {
           continue;
         }
         const catalogue = await loadCatalogue(vm.region);
-        const input = buildInput(vm, hourlyByVm.get(vm.id) ?? [], catalogue, openRows, since, until, at);
+        const input = buildInput(vm, hourlyByVm.get(vm.id), catalogue, openRows, since, until, at);
         if (!input) continue;
         const method = isPredictionMethodId(vm.predictionMethod)
           ? vm.predictionMethod
@@ -252,7 +251,7 @@ export class RecommendationsService {
 // spread mirrored below its mean (mean − (p95 − mean)), which errs towards keeping capacity.
 function buildInput(
   vm: DueVm,
-  rows: HourlyRow[],
+  hourly: HourlySeries | undefined,
   catalogue: RegionCatalogue,
   openRows: OpenRecommendation[],
   since: Date,
@@ -269,27 +268,33 @@ function buildInput(
   let hasNetwork = false;
   let runningHours = 0;
   let firstStep = steps;
-  for (const row of rows) {
-    const step = Math.round((row.hourMs - since.getTime()) / hourMs);
-    if (step < 0 || step >= steps) continue;
-    if (row.cpuAverage !== null) {
-      cpu.average[step] = row.cpuAverage;
-      cpu.maximum[step] = row.cpuMaximum ?? row.cpuAverage;
+  for (let step = 0; hourly && step < steps; step += 1) {
+    const cpuAverage = hourly.cpuAverage[step]!;
+    if (!Number.isNaN(cpuAverage)) {
+      cpu.average[step] = cpuAverage;
+      const cpuMaximum = hourly.cpuMaximum[step]!;
+      cpu.maximum[step] = Number.isNaN(cpuMaximum) ? cpuAverage : cpuMaximum;
       runningHours += 1;
       firstStep = Math.min(firstStep, step);
     }
-    if (row.memoryAverage !== null && current) {
-      const lowest =
-        row.memoryMinimum ??
-        (row.memoryP95 !== null ? Math.max(0, 2 * row.memoryAverage - row.memoryP95) : row.memoryAverage);
-      memory.average[step] = Math.max(0, current.memoryGiB - row.memoryAverage / gibibyte);
+    const memoryAverage = hourly.memoryAverage[step]!;
+    if (!Number.isNaN(memoryAverage) && current) {
+      const memoryMinimum = hourly.memoryMinimum[step]!;
+      const memoryP95 = hourly.memoryP95[step]!;
+      const lowest = !Number.isNaN(memoryMinimum)
+        ? memoryMinimum
+        : !Number.isNaN(memoryP95)
+          ? Math.max(0, 2 * memoryAverage - memoryP95)
+          : memoryAverage;
+      memory.average[step] = Math.max(0, current.memoryGiB - memoryAverage / gibibyte);
       memory.maximum[step] = Math.max(memory.average[step]!, current.memoryGiB - lowest / gibibyte);
       hasMemory = true;
     }
-    if (row.networkAverage !== null) {
+    const networkAverage = hourly.networkAverage[step]!;
+    if (!Number.isNaN(networkAverage)) {
       // The hourly aggregate is the mean per-minute total; the hour moved 60 of them.
-      network.average[step] = row.networkAverage * 60;
-      network.maximum[step] = row.networkAverage * 60;
+      network.average[step] = networkAverage * 60;
+      network.maximum[step] = networkAverage * 60;
       hasNetwork = true;
     }
   }
