@@ -29,6 +29,7 @@ import type {
   RefreshedRecommendation,
 } from './recommendations.repository';
 import type { HourlySeries } from './hourly-series';
+import { readStoredEvidence, toStoredEvidence } from './stored-evidence';
 
 const hourMs = 60 * 60 * 1000;
 const dayMs = 24 * hourMs;
@@ -182,7 +183,7 @@ export class RecommendationsService {
   async getEvidence(teamId: string, id: number): Promise<RecommendationEvidence | undefined> {
     const row = await this.recommendations.findEvidence(teamId, id);
     if (!row) return undefined;
-    const series = Array.isArray(row.evidence) ? (row.evidence as Proposal['evidence']) : [];
+    const series = readStoredEvidence(row.evidence);
     return {
       Id: row.id,
       ResourceId: row.armId,
@@ -372,7 +373,7 @@ function decide(
         memo: proposal.memo,
         annualCostSavings: proposal.annualCostSavings,
         confidence: proposal.confidence,
-        evidence: proposal.evidence,
+        evidence: toStoredEvidence(proposal.evidence),
       });
       continue;
     }
@@ -414,7 +415,7 @@ function toNewRecommendation(
     memo: proposal.memo,
     annualCostSavings: proposal.annualCostSavings,
     confidence: proposal.confidence,
-    evidence: proposal.evidence,
+    evidence: toStoredEvidence(proposal.evidence),
   };
 }
 
