@@ -98,17 +98,26 @@ export class RecommendationsService {
     const until = new Date(Math.floor(at.getTime() / hourMs) * hourMs);
     const since = new Date(until.getTime() - scope.lookbackDays * dayMs);
     const minutesSince = new Date(until.getTime() - dayMs);
-    let afterId: string | null = null;
-    for (;;) {
-      options.signal?.throwIfAborted();
+    const readBatch = async (afterId: string | null) => {
       const vms = await this.recommendations.listDueVms(tenantId, afterId, batchSize);
-      if (vms.length === 0) break;
-      afterId = vms.at(-1)!.id;
+      if (vms.length === 0) return undefined;
       const resourceIds = vms.map((vm) => vm.id);
       const [hourlyByVm, open] = await Promise.all([
         this.recommendations.listHourlySeries(resourceIds, since, until, minutesSince),
         this.recommendations.listOpen(resourceIds),
       ]);
+      return { vms, hourlyByVm, open };
+    };
+    let nextBatch = readBatch(null);
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const batch = await nextBatch;
+      if (!batch) break;
+      const { vms, hourlyByVm, open } = batch;
+      // The next batch is read while this one is analysed and written: PostgreSQL works on the
+      // other core. A read that fails is met when its turn comes.
+      nextBatch = vms.length < batchSize ? Promise.resolve(undefined) : readBatch(vms.at(-1)!.id);
+      nextBatch.catch(() => {});
       const openByVm = groupBy(open, (row) => row.resourceId);
       const inserted: NewRecommendation[] = [];
       const refreshed: RefreshedRecommendation[] = [];
@@ -149,7 +158,6 @@ export class RecommendationsService {
       summary.analysedCount += vms.length;
       summary.newCount += inserted.length;
       summary.supersededCount += supersededIds.length;
-      if (vms.length < batchSize) break;
     }
     await this.recordActivity(scope.teamId, tenantId, summary);
     return summary;
