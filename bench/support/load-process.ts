@@ -9,11 +9,19 @@ export interface LoadResult {
   p99Milliseconds: number;
   errors: number;
   non2xx: number;
+  // Answers by status code, for loads whose refusals are expected (a login flood's 401 and 429).
+  statusCounts: Record<string, number>;
 }
 
 const isChild = process.env.CLOUDTRIM_BENCH_LOAD === '1' && process.send !== undefined;
 
 if (isChild) {
+  // Asked for once listening, as a message: a flood's list of requests outgrows what an
+  // environment variable may hold.
+  const receivedOptions = new Promise<autocannon.Options>((resolve) =>
+    process.once('message', (message) => resolve(message as autocannon.Options)),
+  );
+  process.send!('ready');
   // autocannon appends every body chunk to a string, a UTF-8 decode of each byte: with a compressed
   // (binary) answer that decode, not the server, bounds the run (29 KiB of random bytes: about
   // 1,500 req/s, against 21,000 for the same length of ASCII). Nothing here reads the bodies, so
@@ -23,13 +31,15 @@ if (isChild) {
     'autocannon/lib/pipelinedRequestsQueue.js'
   )) as { default: { prototype: { addBody(data: Buffer): void } } };
   PipelinedRequestsQueue.prototype.addBody = () => {};
-  const options = JSON.parse(process.env.CLOUDTRIM_BENCH_LOAD_OPTIONS!) as autocannon.Options;
-  const result = await autocannon(options);
+  const result = await autocannon(await receivedOptions);
   const summary: LoadResult = {
     requestsPerSecond: result.requests.average,
     p99Milliseconds: result.latency.p99,
     errors: result.errors,
     non2xx: result.non2xx,
+    statusCounts: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, stats.count ?? 0]),
+    ),
   };
   process.send!(summary, undefined, {}, () => process.exit(0));
 }
@@ -37,10 +47,13 @@ if (isChild) {
 export function runLoad(options: autocannon.Options): Promise<LoadResult> {
   const child = fork(fileURLToPath(import.meta.url), {
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, CLOUDTRIM_BENCH_LOAD: '1', CLOUDTRIM_BENCH_LOAD_OPTIONS: JSON.stringify(options) },
+    env: { ...process.env, CLOUDTRIM_BENCH_LOAD: '1' },
   });
   return new Promise((resolve, reject) => {
-    child.once('message', (result) => resolve(result as LoadResult));
+    child.on('message', (message) => {
+      if (message === 'ready') child.send(options);
+      else resolve(message as LoadResult);
+    });
     child.once('error', reject);
     child.once('exit', (code) => {
       if (code !== 0) reject(new Error(`the load process exited with ${code}`));
