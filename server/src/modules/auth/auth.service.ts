@@ -1,4 +1,5 @@
 import { loginFailedText } from '@cloudtrim/contracts/auth';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { JwtCodec } from '../../lib/jwt';
 import { tooManyRequests, unauthorized } from '../../lib/http-errors';
 import { decoyHash, verifyPassword } from '../../lib/password-hasher';
@@ -18,6 +19,7 @@ export const loginThrottleRules = {
 
 export type AuthContext = ActiveSession;
 
+const refusedLoginDelayMilliseconds = 1_000;
 const tooManyLoginsText = 'Too many failed login attempts. Please wait a few minutes before trying again.';
 
 export class AuthService {
@@ -43,6 +45,9 @@ export class AuthService {
       this.throttle.hit(clientKey, loginThrottleRules.perClient),
     ]);
     if (isOver.includes(true)) {
+      // Held before the answer: a client flooding logins waits on its own refusals, at the cost of
+      // a timer, instead of taking turns of the event loop and the database from everyone else.
+      await delay(refusedLoginDelayMilliseconds);
       throw tooManyRequests(tooManyLoginsText);
     }
     const user = await this.users.findByEmail(email);
