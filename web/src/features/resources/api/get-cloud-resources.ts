@@ -18,16 +18,19 @@ import type { SortableCloudResource } from '../utils/group-cloud-resources';
 /** A row of the answer whose sort fields are checked; the rest is checked before it is shown. */
 export type ListedCloudResource = SortableCloudResource & Readonly<Record<string, unknown>>;
 
-// Small enough that a slice takes a few milliseconds even while zod's code is still cold.
-const rowsPerCheckSlice = 200;
+// A slice takes a millisecond or two even while zod's code is still cold; an idle period checks as
+// many as fit in the time the browser says it has left, so no check holds a frame or input up.
+const rowsPerCheckSlice = 50;
+const idleMarginMs = 4;
 
-// When the browser has nothing else to do (requestIdleCallback), or as the next task where it lacks it.
-function whenIdle(run: () => void): () => void {
+// When the browser has nothing else to do (requestIdleCallback, with the time it has left), or as
+// the next task, with time for one slice, where it lacks it.
+function whenIdle(run: (hasTimeLeft: () => boolean) => void): () => void {
   if (typeof requestIdleCallback === 'function') {
-    const handle = requestIdleCallback(run);
+    const handle = requestIdleCallback((deadline) => run(() => deadline.timeRemaining() > idleMarginMs));
     return () => cancelIdleCallback(handle);
   }
-  const timer = setTimeout(run);
+  const timer = setTimeout(() => run(() => false));
   return () => clearTimeout(timer);
 }
 
@@ -91,16 +94,21 @@ export function useCloudResources(): CloudResourcesState {
   useEffect(() => {
     if (!data) return;
     let cancelNext = () => {};
-    const checkFrom = (start: number) => {
-      const result = cloudResourcesResponseSchema.safeParse(data.slice(start, start + rowsPerCheckSlice));
-      if (!result.success) setFailedAnswer({ data, error: result.error });
-      else if (start + rowsPerCheckSlice < data.length) {
-        cancelNext = whenIdle(() => checkFrom(start + rowsPerCheckSlice));
-      }
+    let start = 0;
+    const checkWhileIdle = (hasTimeLeft: () => boolean) => {
+      do {
+        const result = cloudResourcesResponseSchema.safeParse(data.slice(start, start + rowsPerCheckSlice));
+        if (!result.success) {
+          setFailedAnswer({ data, error: result.error });
+          return;
+        }
+        start += rowsPerCheckSlice;
+      } while (start < data.length && hasTimeLeft());
+      if (start < data.length) cancelNext = whenIdle(checkWhileIdle);
     };
     // The first slice waits for the frame this render paints in.
     const frame = requestAnimationFrame(() => {
-      cancelNext = whenIdle(() => checkFrom(0));
+      cancelNext = whenIdle(checkWhileIdle);
     });
     return () => {
       cancelAnimationFrame(frame);
