@@ -133,7 +133,9 @@ console.log(
   `  event-loop delay (this thread) p99 ${delay.p99Milliseconds.toFixed(1)} ms, max ${delay.maxMilliseconds.toFixed(1)} ms   (target p99 ≤ 20 ms)`,
 );
 console.log(`  next cycle, nothing due       ${idleSeconds.toFixed(2)} s`);
-console.log(`  hourly series read alone      ${readSeconds.toFixed(2)} s (before the run, batch after batch)`);
+console.log(
+  `  hourly series read alone      ${readSeconds.toFixed(2)} s (before the run, batch after batch)`,
+);
 console.log(
   `  time in PostgreSQL calls      ${[...phaseMs].map(([name, ms]) => `${name} ${(ms / 1000).toFixed(2)} s`).join(', ')}`,
 );
