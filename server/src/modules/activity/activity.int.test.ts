@@ -153,4 +153,23 @@ describe('the pages kept per log version', () => {
     );
     expect(rows[0]!.count).toBe(30);
   });
+
+  it('shows an entry to every call made after it was recorded, while other calls keep the version read busy', async () => {
+    const user = await createUser(context);
+    const token = await logIn(context, user);
+    let isLoading = true;
+    const background = Array.from({ length: 6 }, async () => {
+      while (isLoading) await getLog(token, '/api/v1/log');
+    });
+    try {
+      for (let index = 1; index <= 8; index += 1) {
+        await record(user.teamId, `Entry ${index}`);
+        const [newest] = await getLog(token, '/api/v1/log');
+        expect(newest?.LogText).toBe(`Entry ${index}`);
+      }
+    } finally {
+      isLoading = false;
+      await Promise.all(background);
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import type { ActivityLogEntry, ActivityLogResponse } from '@cloudtrim/contracts/activity';
 import { pageSize } from '@cloudtrim/contracts/paging';
+import { FreshReads } from '../../lib/fresh-read';
 import { notFound } from '../../lib/http-errors';
 import type { ActivityRepository, NewActivityEntry } from './activity.repository';
 
@@ -24,6 +25,8 @@ export class ActivityService {
   // under: a version read (one index step, see ActivityRepository.readTeamVersion) decides whether
   // a page is current, on every process, and a current page costs no query and no serialisation.
   private readonly pages = new Map<string, CachedPage>();
+  // Concurrent calls for a team share a version read that began after each of them asked.
+  private readonly versions = new FreshReads<string>();
 
   constructor(private readonly activity: ActivityRepository) {}
 
@@ -33,7 +36,7 @@ export class ActivityService {
       throw notFound('Resource not found.');
     }
     // Read before the page: a page read later can only be newer than its version says.
-    const version = await this.activity.readTeamVersion(teamId);
+    const version = await this.versions.read(teamId, () => this.activity.readTeamVersion(teamId));
     const key = `${teamId} ${offset} ${resourceId?.toLowerCase() ?? ''}`;
     const cached = this.pages.get(key);
     if (cached?.version === version) return cached.body;

@@ -12,6 +12,7 @@ import { saveCloudResourceRequestSchema } from '@cloudtrim/contracts/resources';
 import { isPredictionMethodId, predictionMethodShortTexts } from '@cloudtrim/rightsizing/prediction-methods';
 import { createHash } from 'node:crypto';
 import { encodeBody, type ContentEncoding } from '../../lib/content-encoding';
+import { FreshReads } from '../../lib/fresh-read';
 import { notFound } from '../../lib/http-errors';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
 import { findNextWindowStart } from '../automation/automation.timing';
@@ -38,6 +39,8 @@ export class ResourcesService {
   // (one small indexed query) decides whether it is still current, so every process of a
   // scaled-out API stays correct without telling the others.
   private readonly cache = new Map<string, CachedList>();
+  // Concurrent calls for a team share a version read that began after each of them asked.
+  private readonly versions = new FreshReads<string>();
 
   constructor(
     private readonly resources: ResourcesRepository,
@@ -51,7 +54,7 @@ export class ResourcesService {
     encoding: ContentEncoding,
     knownTag?: string,
   ): Promise<CloudResourcesAnswer> {
-    const version = await this.resources.readTeamVersion(teamId);
+    const version = await this.versions.read(teamId, () => this.resources.readTeamVersion(teamId));
     let cached = this.cache.get(teamId);
     if (!cached || cached.version !== version) {
       cached = { version, etag: versionTag(teamId, version), bodies: new Map() };
