@@ -6,6 +6,7 @@ import type { Db } from '../../db/database';
 import * as schema from '../../db/schema';
 import { sessions, users } from '../../db/schema';
 import {
+  type ActiveSession,
   droppedChannel,
   listenerApplicationName,
   revokedChannel,
@@ -13,13 +14,7 @@ import {
   SessionCache,
 } from './session.cache';
 
-export interface ActiveSession {
-  sessionId: string;
-  userId: string;
-  teamId: string;
-  email: string;
-  firstName: string;
-}
+export type { ActiveSession } from './session.cache';
 
 export class AuthRepository {
   private readonly findActiveStatement;

@@ -5,7 +5,16 @@
 // every listener's answer before it returns (see AuthRepository.revokeEverywhere). A token logged
 // out is therefore refused on its very next call, whichever process takes it.
 import pg from 'pg';
-import type { ActiveSession } from './auth.repository';
+
+// A session found active: what an authenticated call knows of its caller. Defined here, where it
+// is cached, so the repository that reads it imports this file and not the other way round.
+export interface ActiveSession {
+  sessionId: string;
+  userId: string;
+  teamId: string;
+  email: string;
+  firstName: string;
+}
 
 export const revokedChannel = 'cloudtrim_session_revoked';
 export const droppedChannel = 'cloudtrim_session_dropped';
