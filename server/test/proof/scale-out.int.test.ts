@@ -94,12 +94,18 @@ describe('two API and two worker processes behind a round-robin proxy', () => {
     expect(new Set(resources.map((resource) => resource.ResourceId.toLowerCase())).size).toBe(
       resources.length,
     );
-    const { rows } = await context.container.database.pool.query<{ count: number }>(
-      `select count(*)::int as count from pgboss.job
-        where name = 'inventory-sync' and data->>'tenantId' = $1 and state = 'completed'`,
-      [tenant!.Id],
-    );
-    expect(rows[0]!.count).toBe(1);
+    // The resources are visible once the sync has written them, a moment before pg-boss marks its
+    // job completed: wait for no sync of the tenant to be pending or running, then count.
+    const completed = await waitFor(async () => {
+      const { rows } = await context.container.database.pool.query<{ pending: number; completed: number }>(
+        `select count(*) filter (where state in ('created', 'retry', 'active'))::int as pending,
+                count(*) filter (where state = 'completed')::int as completed
+         from pgboss.job where name = 'inventory-sync' and data->>'tenantId' = $1`,
+        [tenant!.Id],
+      );
+      return rows[0]!.pending === 0 && rows[0]!.completed > 0 ? rows[0]!.completed : undefined;
+    }, 30_000);
+    expect(completed).toBe(1);
   });
 
   it('apply a change asked for twice, through both API processes, exactly once', async () => {
