@@ -228,9 +228,10 @@ describe('tenant isolation and throttling', () => {
   let user: TestUser;
 
   beforeAll(async () => {
-    // A tiny read budget: Resource Manager answers 429 with Retry-After long before a sync is done.
+    // A tiny read budget, refilled slower than even a loaded machine makes reads: Resource Manager
+    // answers 429 with Retry-After long before a sync is done.
     context = await createCloudTestContext({
-      emulator: { fleetSize: 10, throttleLimits: { readCapacity: 4, readRefillPerSecond: 4 } },
+      emulator: { fleetSize: 10, throttleLimits: { readCapacity: 3, readRefillPerSecond: 1 } },
     });
     user = await createUser(context);
   });
