@@ -40,6 +40,36 @@ interface ResourceViewProps {
 
 type OpenModal = { kind: 'automation' | 'logs'; resource: AutomationResource } | null;
 
+// A button in a row that expands on click: it opens its modal and leaves the row as it was.
+function RowButton({
+  label,
+  variant,
+  className,
+  onClick,
+  children,
+}: {
+  label: string;
+  variant: string;
+  className?: string;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Button
+      size="sm"
+      variant={variant}
+      className={className}
+      aria-label={label}
+      onClick={(event) => {
+        event.stopPropagation();
+        onClick();
+      }}
+    >
+      {children}
+    </Button>
+  );
+}
+
 function AutomationButton({
   resource,
   onOpen,
@@ -48,18 +78,14 @@ function AutomationButton({
   onOpen: (resource: AutomationResource) => void;
 }) {
   return (
-    <Button
-      size="sm"
+    <RowButton
       variant="outline-primary"
       className="text-nowrap"
-      aria-label={`Automation: ${automationLabels[resource.Automated]}, change for ${resource.ResourceName}`}
-      onClick={(event) => {
-        event.stopPropagation();
-        onOpen(resource);
-      }}
+      label={`Automation: ${automationLabels[resource.Automated]}, change for ${resource.ResourceName}`}
+      onClick={() => onOpen(resource)}
     >
       {automationLabels[resource.Automated]}
-    </Button>
+    </RowButton>
   );
 }
 
@@ -71,17 +97,13 @@ function LogsButton({
   onOpen: (resource: AutomationResource) => void;
 }) {
   return (
-    <Button
-      size="sm"
+    <RowButton
       variant="outline-secondary"
-      aria-label={`${logsText} for ${resource.ResourceName}`}
-      onClick={(event) => {
-        event.stopPropagation();
-        onOpen(resource);
-      }}
+      label={`${logsText} for ${resource.ResourceName}`}
+      onClick={() => onOpen(resource)}
     >
       {logsText}
-    </Button>
+    </RowButton>
   );
 }
 
