@@ -22,6 +22,29 @@ async function query<Row extends Record<string, unknown>>(statement: ReturnType<
   return (await context.container.database.db.execute(statement)).rows as Row[];
 }
 
+// One metric's packed days (metric_day) as hour → [average, maximum, p95, minimum], NaN hours left
+// out.
+async function readPackedHours(metricId: string): Promise<Map<number, number[]>> {
+  const days = await query<
+    { day: string } & Record<'averages' | 'maximums' | 'p95s' | 'minimums', Buffer>
+  >(sql`
+    select to_char(day, 'YYYY-MM-DD') as day, averages, maximums, p95s, minimums
+    from metric_day where metric_id = ${metricId}::uuid order by day`);
+  const hours = new Map<number, number[]>();
+  for (const day of days) {
+    for (let hour = 0; hour < 24; hour += 1) {
+      const values = [day.averages, day.maximums, day.p95s, day.minimums].map((packed) =>
+        packed.readFloatBE(hour * 4),
+      );
+      if (!values.every(Number.isNaN)) hours.set(Date.parse(`${day.day}T00:00:00Z`) + hour * hourMs, values);
+    }
+  }
+  return hours;
+}
+
+// float4, as the packed days keep values.
+const toFloat4 = (value: number) => Math.fround(value);
+
 // Times as epoch milliseconds, which compare exactly.
 const epochMs = (column: string) => sql.raw(`(extract(epoch from ${column}) * 1000)::float8`);
 
@@ -55,6 +78,17 @@ describe('back-fill', () => {
     for (const hour of hours) {
       expect(hour.average).toBeLessThanOrEqual(hour.maximum);
       expect(hour.p95).toBe(hour.maximum);
+    }
+    // The same hours packed for the analysis, with no lowest minute (there were no minutes).
+    const packed = await readPackedHours(cpuMetricId);
+    expect([...packed.keys()]).toEqual(hours.map((hour) => hour.hour));
+    for (const hour of hours) {
+      expect(packed.get(hour.hour)).toEqual([
+        toFloat4(hour.average),
+        toFloat4(hour.maximum),
+        toFloat4(hour.p95),
+        Number.NaN,
+      ]);
     }
     const [{ missing }] = (await query<{ missing: number }>(sql`
       select count(*)::int as missing from metric
@@ -127,6 +161,20 @@ describe('collection', () => {
     expect(hours[1]!.maximum).toBe(expected!.maximum);
     expect(hours[1]!.p95).toBeCloseTo(expected!.p95, 9);
     expect(hours[1]!.p95).toBeLessThanOrEqual(hours[1]!.maximum);
+    // Packed for the analysis in the same statement, with the hour's lowest minute; the back-filled
+    // hours of the same day keep theirs.
+    const [lowest] = await query<{ minimum: number }>(sql`
+      select min(value) as minimum from metric_point where metric_id = ${cpuMetricId}::uuid
+        and time >= ${new Date(fullHour).toISOString()}::timestamptz
+        and time < ${new Date(fullHour + hourMs).toISOString()}::timestamptz`);
+    const packed = await readPackedHours(cpuMetricId);
+    expect(packed.get(fullHour)).toEqual([
+      toFloat4(hours[1]!.average),
+      toFloat4(hours[1]!.maximum),
+      toFloat4(hours[1]!.p95),
+      toFloat4(lowest!.minimum),
+    ]);
+    expect(packed.get(fullHour - 2 * hourMs)?.[0]).not.toBeNaN();
   });
 });
 
@@ -197,8 +245,8 @@ describe('GET /api/v1/metricdata', () => {
 });
 
 describe('purge', () => {
-  it('drops 1-minute points after 48 hours and hourly aggregates after 90 days', async () => {
-    const countOf = async (table: 'metric_point' | 'metric_hourly') =>
+  it('drops 1-minute points after 48 hours and hourly aggregates, packed days too, after 90 days', async () => {
+    const countOf = async (table: 'metric_point' | 'metric_hourly' | 'metric_day') =>
       (await query<{ count: number }>(sql`select count(*)::int as count from ${sql.raw(table)}`))[0]!.count;
     const [{ newest }] = (await query<{ newest: number }>(sql`
       select ${epochMs('max(time)')} as newest from metric_point`)) as [{ newest: number }];
@@ -212,8 +260,10 @@ describe('purge', () => {
     expect(await countOf('metric_point')).toBe(0);
     const hourly = await countOf('metric_hourly');
     expect(hourly).toBeGreaterThan(0);
+    expect(await countOf('metric_day')).toBeGreaterThan(0);
     clockMs += 91 * 24 * hourMs;
     expect((await context.container.metrics.purgeExpired()).hours).toBe(hourly);
     expect(await countOf('metric_hourly')).toBe(0);
+    expect(await countOf('metric_day')).toBe(0);
   });
 });

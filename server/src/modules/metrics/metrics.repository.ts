@@ -1,5 +1,6 @@
 // Metrics in PostgreSQL: metric rows per resource, 1-minute points (48 hours) and hourly aggregates
-// (90 days). Writes pass whole columns as arrays (unnest), one statement per batch of resources.
+// (90 days), the latter also packed a metric-day to a row for the analysis (metric_day), in the
+// same statement. Writes pass whole columns as arrays (unnest), one statement per batch of resources.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 
@@ -118,19 +119,24 @@ export class MetricsRepository {
       }
       if (write.rollUp && write.rollUp.from < write.rollUp.to) {
         await transaction.execute(sql`
-          insert into metric_hourly (metric_id, hour, average, maximum, p95)
-          select metric_id, date_trunc('hour', time), avg(value), max(value),
-                 percentile_cont(0.95) within group (order by value)
-          from metric_point
-          where metric_id = any(${toArrayLiteral(write.collectedMetricIds)}::uuid[])
-            and time >= ${write.rollUp.from.toISOString()}::timestamptz
-            and time < ${write.rollUp.to.toISOString()}::timestamptz
-          group by metric_id, date_trunc('hour', time)
-          -- An hour first seen part-way through (a first collection, a resumed gap) keeps its
-          -- back-filled aggregate rather than one computed from part of its minutes.
-          having min(time) < date_trunc('hour', min(time)) + interval '5 minutes'
-          on conflict (metric_id, hour) do update
-            set average = excluded.average, maximum = excluded.maximum, p95 = excluded.p95
+          with rolled as (
+            select metric_id, date_trunc('hour', time) as hour, avg(value) as average, max(value) as maximum,
+                   percentile_cont(0.95) within group (order by value) as p95, min(value) as minimum
+            from metric_point
+            where metric_id = any(${toArrayLiteral(write.collectedMetricIds)}::uuid[])
+              and time >= ${write.rollUp.from.toISOString()}::timestamptz
+              and time < ${write.rollUp.to.toISOString()}::timestamptz
+            group by metric_id, date_trunc('hour', time)
+            -- An hour first seen part-way through (a first collection, a resumed gap) keeps its
+            -- back-filled aggregate rather than one computed from part of its minutes.
+            having min(time) < date_trunc('hour', min(time)) + interval '5 minutes'
+          ), hourly as (
+            insert into metric_hourly (metric_id, hour, average, maximum, p95)
+            select metric_id, hour, average, maximum, p95 from rolled
+            on conflict (metric_id, hour) do update
+              set average = excluded.average, maximum = excluded.maximum, p95 = excluded.p95
+          )
+          ${packIntoDays('rolled', true)}
         `);
       }
       await transaction.execute(sql`
@@ -143,18 +149,24 @@ export class MetricsRepository {
   // Back-filled hours never replace hours computed from real 1-minute points.
   async insertHourly(aggregates: HourlyAggregates): Promise<number> {
     if (aggregates.metricIds.length === 0) return 0;
-    const result = await this.db.execute(sql`
-      insert into metric_hourly (metric_id, hour, average, maximum, p95)
-      select metric_id, to_timestamp(hour_ms / 1000), average, maximum, p95 from unnest(
-        ${toArrayLiteral(aggregates.metricIds)}::uuid[],
-        ${toArrayLiteral(aggregates.hours)}::float8[],
-        ${toArrayLiteral(aggregates.averages)}::float8[],
-        ${toArrayLiteral(aggregates.maximums)}::float8[],
-        ${toArrayLiteral(aggregates.p95s)}::float8[]
-      ) as hourly(metric_id, hour_ms, average, maximum, p95)
-      on conflict (metric_id, hour) do nothing
+    const result = await this.db.execute<{ inserted: number }>(sql`
+      with inserted as (
+        insert into metric_hourly (metric_id, hour, average, maximum, p95)
+        select metric_id, to_timestamp(hour_ms / 1000), average, maximum, p95 from unnest(
+          ${toArrayLiteral(aggregates.metricIds)}::uuid[],
+          ${toArrayLiteral(aggregates.hours)}::float8[],
+          ${toArrayLiteral(aggregates.averages)}::float8[],
+          ${toArrayLiteral(aggregates.maximums)}::float8[],
+          ${toArrayLiteral(aggregates.p95s)}::float8[]
+        ) as hourly(metric_id, hour_ms, average, maximum, p95)
+        on conflict (metric_id, hour) do nothing
+        returning metric_id, hour, average, maximum, p95
+      ), days as (
+        ${packIntoDays('inserted', false)}
+      )
+      select count(*)::int as inserted from inserted
     `);
-    return result.rowCount ?? 0;
+    return result.rows[0]?.inserted ?? 0;
   }
 
   // Undefined when the team has no such resource.
@@ -210,6 +222,15 @@ export class MetricsRepository {
     }
     for (;;) {
       const result = await this.db.execute(sql`
+        delete from metric_day where ctid = any(array(
+          select ctid from metric_day
+          where day < (${hourlyCutoff.toISOString()}::timestamptz at time zone 'UTC')::date limit ${purgeChunkSize}
+        ))
+      `);
+      if ((result.rowCount ?? 0) < purgeChunkSize) break;
+    }
+    for (;;) {
+      const result = await this.db.execute(sql`
         delete from metric_hourly where ctid = any(array(
           select ctid from metric_hourly where hour < ${hourlyCutoff.toISOString()}::timestamptz limit ${purgeChunkSize}
         ))
@@ -219,6 +240,27 @@ export class MetricsRepository {
     }
     return { points, hours };
   }
+}
+
+// The statement that lays the hours of `source` (metric_id, hour, average, maximum, p95 and, when
+// `hasMinimum`, minimum) into their metric's packed days (metric_day): the hours written replace
+// those the day held, the others stay.
+function packIntoDays(source: 'rolled' | 'inserted', hasMinimum: boolean) {
+  const pack = (column: string) =>
+    sql.raw(
+      `metric_day_pack(array_agg(extract(hour from hour at time zone 'UTC')::integer), array_agg(${column}))`,
+    );
+  return sql`
+    insert into metric_day (metric_id, day, averages, maximums, p95s, minimums)
+    select metric_id, (hour at time zone 'UTC')::date, ${pack('average')}, ${pack('maximum')}, ${pack('p95')},
+           ${hasMinimum ? pack('minimum') : sql.raw(`metric_day_pack(array[]::integer[], array[]::float8[])`)}
+    from ${sql.raw(source)}
+    group by metric_id, (hour at time zone 'UTC')::date
+    on conflict (metric_id, day) do update
+      set averages = metric_day_merge(metric_day.averages, excluded.averages),
+          maximums = metric_day_merge(metric_day.maximums, excluded.maximums),
+          p95s = metric_day_merge(metric_day.p95s, excluded.p95s),
+          minimums = metric_day_merge(metric_day.minimums, excluded.minimums)`;
 }
 
 // A PostgreSQL array literal for numbers or ids (characters that need no quoting), built with one

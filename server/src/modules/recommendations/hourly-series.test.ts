@@ -1,72 +1,51 @@
 import { describe, expect, it } from 'vitest';
-import { addHourly, createHourlySeries, placeHourly, readSentFloats, readSentTimes } from './hourly-series';
+import { createHourlySeries, placeDays } from './hourly-series';
 
-const hourMs = 3_600_000;
-const float8Oid = 701;
-const timestamptzOid = 1184;
-
-// A one-dimensional array as PostgreSQL's array_send writes it (null elements as length -1).
-function sendArray(elementType: number, elements: (Buffer | null)[]): Buffer {
-  const header = Buffer.alloc(20);
-  header.writeInt32BE(1, 0);
-  header.writeInt32BE(elements.includes(null) ? 1 : 0, 4);
-  header.writeInt32BE(elementType, 8);
-  header.writeInt32BE(elements.length, 12);
-  header.writeInt32BE(1, 16);
-  const parts = elements.map((element) => {
-    const length = Buffer.alloc(4);
-    length.writeInt32BE(element ? element.length : -1);
-    return element ? Buffer.concat([length, element]) : length;
+// Days as metric_day keeps them: 24 float4 big-endian, NaN where the hour has none.
+function packDays(...days: Record<number, number>[]): Buffer {
+  const packed = Buffer.alloc(days.length * 96);
+  days.forEach((hours, day) => {
+    for (let hour = 0; hour < 24; hour += 1)
+      packed.writeFloatBE(hours[hour] ?? Number.NaN, day * 96 + hour * 4);
   });
-  return Buffer.concat([header, ...parts]);
+  return packed;
 }
 
-const float8 = (value: number) => {
-  const bytes = Buffer.alloc(8);
-  bytes.writeDoubleBE(value);
-  return bytes;
-};
-const timestamptz = (epochMs: number) => {
-  const bytes = Buffer.alloc(8);
-  bytes.writeBigInt64BE(BigInt(epochMs - Date.UTC(2000, 0, 1)) * 1000n);
-  return bytes;
-};
-
-describe('arrays in PostgreSQL’s binary form', () => {
-  it('reads float8 values, NULL as NaN', () => {
-    const sent = sendArray(float8Oid, [float8(12.5), null, float8(8_589_934_592), float8(-0.1)]);
-    expect([...readSentFloats(sent)]).toEqual([12.5, Number.NaN, 8_589_934_592, -0.1]);
+describe('the hourly series from packed days', () => {
+  it('puts each hour at its step from the series’ first hour, and ignores hours outside it', () => {
+    const series = createHourlySeries(30);
+    // The series starts at 22:00 of day 0 and ends at 03:00 of day 2.
+    placeDays(
+      { firstHour: 22, steps: 30 },
+      [0, 2],
+      packDays({ 21: 99, 22: 12.5, 23: 13 }, { 3: 40, 4: 99 }),
+      series.cpuAverage,
+    );
+    expect(series.cpuAverage[0]).toBe(12.5);
+    expect(series.cpuAverage[1]).toBe(13);
+    expect(series.cpuAverage[29]).toBe(40);
+    expect([...series.cpuAverage].filter((value) => !Number.isNaN(value))).toHaveLength(3);
   });
 
-  it('reads timestamptz values as epoch milliseconds, before 2000 too', () => {
-    const times = [Date.UTC(2026, 10, 23, 10), Date.UTC(1999, 11, 31, 23)];
-    expect([...readSentTimes(sendArray(timestamptzOid, times.map(timestamptz)))]).toEqual(times);
-  });
-
-  it('reads an empty array, and refuses one of two dimensions', () => {
-    const empty = Buffer.alloc(12);
-    expect(readSentFloats(empty)).toHaveLength(0);
-    const square = sendArray(float8Oid, [float8(1)]);
-    square.writeInt32BE(2, 0);
-    expect(() => readSentFloats(square)).toThrow(/one-dimensional/);
-  });
-});
-
-describe('the hourly series', () => {
-  const sinceMs = Date.UTC(2026, 10, 9);
-
-  it('puts each value at its hour, leaves missing hours NaN and ignores hours outside it', () => {
-    const series = createHourlySeries(4);
-    const hours = Float64Array.from([3, 0, -1, 4].map((step) => sinceMs + step * hourMs));
-    placeHourly(hours, sinceMs, series.cpuAverage, Float64Array.from([40.5, 12, 99, 99]));
-    expect([...series.cpuAverage]).toEqual([12, Number.NaN, Number.NaN, 40.5]);
+  it('leaves the hours of a missing day and NaN hours empty', () => {
+    const series = createHourlySeries(72);
+    placeDays({ firstHour: 0, steps: 72 }, [0, 2], packDays({ 0: 1 }, { 0: 3 }), series.memoryAverage);
+    expect(series.memoryAverage[0]).toBe(1);
+    expect(series.memoryAverage[24]).toBeNaN();
+    expect(series.memoryAverage[48]).toBe(3);
+    expect(series.memoryAverage[1]).toBeNaN();
   });
 
   it('adds network in and out hour by hour, whichever came first', () => {
     const series = createHourlySeries(3);
-    const at = (...steps: number[]) => Float64Array.from(steps.map((step) => sinceMs + step * hourMs));
-    addHourly(at(0, 1), sinceMs, series.networkAverage, Float64Array.from([100, 10]));
-    addHourly(at(0, 2), sinceMs, series.networkAverage, Float64Array.from([50, 5]));
+    placeDays({ firstHour: 0, steps: 3 }, [0], packDays({ 0: 100, 1: 10 }), series.networkAverage, 'add');
+    placeDays({ firstHour: 0, steps: 3 }, [0], packDays({ 0: 50, 2: 5 }), series.networkAverage, 'add');
     expect([...series.networkAverage]).toEqual([150, 10, 5]);
+  });
+
+  it('refuses blocks that do not match their days', () => {
+    expect(() =>
+      placeDays({ firstHour: 0, steps: 24 }, [0, 1], packDays({ 0: 1 }), new Float64Array(24)),
+    ).toThrow(/2 packed days/);
   });
 });

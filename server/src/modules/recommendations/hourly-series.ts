@@ -1,9 +1,11 @@
-// The analysis's hourly input per VM, and the reading of the arrays the repository's query answers
-// with: each metric's hours and values in PostgreSQL's binary array form (array_send).
+// The analysis's hourly input per VM, and the reading of the packed days the repository's query
+// answers with (metric_day): per metric, its days' offsets from the first day of the series and
+// their 24-hour blocks laid end to end.
 
 // One VM's hourly series over [since, until), one element per hour, NaN where the hour has no
 // aggregate: CPU percent (mean, peak), available memory bytes (mean, p95 of the minutes, the lowest
-// minute where 1-minute points are kept), bytes moved per minute in and out together (mean).
+// minute where the hour was rolled up from 1-minute points), bytes moved per minute in and out
+// together (mean).
 export interface HourlySeries {
   cpuAverage: Float64Array;
   cpuMaximum: Float64Array;
@@ -25,70 +27,37 @@ export function createHourlySeries(steps: number): HourlySeries {
   };
 }
 
-const hourMs = 3_600_000;
-// timestamptz counts microseconds from 2000-01-01 UTC.
-const postgresEpochMs = Date.UTC(2000, 0, 1);
-// array_send: dimensions, has-nulls flag, element type, then per dimension its length and lower
-// bound; then each element as its byte length (-1 for NULL) and its bytes, big-endian.
-const arrayHeaderBytes = 12;
-const dimensionBytes = 8;
+const hoursPerDay = 24;
+// A packed day: one float4 per hour, big-endian, NaN where the hour has no aggregate.
+const dayBytes = hoursPerDay * 4;
 
-function readSentArray(sent: Buffer, readElement: (offset: number) => number): Float64Array {
-  const dimensions = sent.readInt32BE(0);
-  if (dimensions === 0) return new Float64Array(0);
-  if (dimensions !== 1) throw new Error(`expected a one-dimensional array, got ${dimensions} dimensions`);
-  const length = sent.readInt32BE(arrayHeaderBytes);
-  const values = new Float64Array(length);
-  let offset = arrayHeaderBytes + dimensionBytes;
-  for (let index = 0; index < length; index += 1) {
-    const size = sent.readInt32BE(offset);
-    offset += 4;
-    if (size < 0) {
-      values[index] = Number.NaN;
-      continue;
+// Where a series' hours sit among its packed days: step 0 is hour `firstHour` (0-23, UTC) of day 0.
+export interface DayLayout {
+  firstHour: number;
+  steps: number;
+}
+
+// Each packed day's hours go to their steps of `target`; hours outside the series are ignored, and
+// so are NaN hours, so a day read later never blanks an hour another metric's day filled (`add`).
+export function placeDays(
+  layout: DayLayout,
+  dayOffsets: readonly number[],
+  packed: Buffer,
+  target: Float64Array,
+  combine: 'replace' | 'add' = 'replace',
+): void {
+  if (packed.length !== dayOffsets.length * dayBytes) {
+    throw new Error(`expected ${dayOffsets.length} packed days, got ${packed.length} bytes`);
+  }
+  for (let day = 0; day < dayOffsets.length; day += 1) {
+    const firstStep = dayOffsets[day]! * hoursPerDay - layout.firstHour;
+    for (let hour = 0; hour < hoursPerDay; hour += 1) {
+      const step = firstStep + hour;
+      if (step < 0 || step >= layout.steps) continue;
+      const value = packed.readFloatBE(day * dayBytes + hour * 4);
+      if (Number.isNaN(value)) continue;
+      const previous = target[step]!;
+      target[step] = combine === 'add' && !Number.isNaN(previous) ? previous + value : value;
     }
-    values[index] = readElement(offset);
-    offset += size;
-  }
-  return values;
-}
-
-// A float8[] as array_send writes it.
-export function readSentFloats(sent: Buffer): Float64Array {
-  return readSentArray(sent, (offset) => sent.readDoubleBE(offset));
-}
-
-// A timestamptz[] as array_send writes it, in epoch milliseconds.
-export function readSentTimes(sent: Buffer): Float64Array {
-  return readSentArray(
-    sent,
-    (offset) => postgresEpochMs + (sent.readInt32BE(offset) * 2 ** 32 + sent.readUInt32BE(offset + 4)) / 1000,
-  );
-}
-
-// Each value goes to its hour's index from `sinceMs`; hours outside the series are ignored.
-export function placeHourly(
-  hours: Float64Array,
-  sinceMs: number,
-  target: Float64Array,
-  values: Float64Array,
-): void {
-  for (let index = 0; index < hours.length; index += 1) {
-    const step = Math.round((hours[index]! - sinceMs) / hourMs);
-    if (step >= 0 && step < target.length) target[step] = values[index]!;
-  }
-}
-
-// Network in and out are two metrics whose hourly means add up to the traffic of the hour.
-export function addHourly(
-  hours: Float64Array,
-  sinceMs: number,
-  target: Float64Array,
-  values: Float64Array,
-): void {
-  for (let index = 0; index < hours.length; index += 1) {
-    const step = Math.round((hours[index]! - sinceMs) / hourMs);
-    if (step < 0 || step >= target.length) continue;
-    target[step] = Number.isNaN(target[step]!) ? values[index]! : target[step]! + values[index]!;
   }
 }
