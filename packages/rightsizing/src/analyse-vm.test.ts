@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyseVm } from './analyse-vm';
+import { analyseVm, buildEvidence } from './analyse-vm';
 import type { SizeOption, SizePrice, VmAnalysisInput } from './analysis.types';
 
 const hourMs = 3_600_000;
@@ -68,7 +68,7 @@ describe('analyseVm', () => {
     expect(resize?.memo).toMatch(/Projected peak on Standard_D4s_v5: \d+% CPU/);
     expect(resize?.memo).toContain('Azure Retail Prices API, read 2026-11-20');
     expect(resize?.memo).toMatch(/Confidence \d+%/);
-    expect(resize?.evidence[0]?.points).toHaveLength(14 * 24);
+    expect(resize?.thresholds.cpuPct).toBeGreaterThan(0);
   });
 
   it('sizes a growing VM for where its load is going, not where it was', () => {
@@ -164,5 +164,41 @@ describe('analyseVm', () => {
     const input = buildInput(14, (hour) => 20 + (hour % 2), { previousTargetSize: 'Standard_D8s_v5' });
     // 3.4 busy vCPUs fit a D4 at 90%, but without the 10% headroom a move down needs.
     expect(resizeOf(input)?.targetSize).toBe('Standard_D8s_v5');
+  });
+});
+
+describe('buildEvidence', () => {
+  it('draws the last 14 days of hourly peaks on the current size and as projected on the target', () => {
+    const input = buildInput(21, (hour) => (hour === 21 * 24 - 1 ? 50 : 10));
+    const [cpu, ...others] = buildEvidence(input, 'Standard_D4s_v5', { cpuPct: 80, memoryPct: 90 });
+    expect(others).toHaveLength(0);
+    expect(cpu).toMatchObject({ metric: 'CPU', threshold: 80 });
+    expect(cpu!.points).toHaveLength(14 * 24);
+    expect(cpu!.points[0]).toEqual({ time: input.cpu.startMs + 7 * 24 * hourMs, current: 10, projected: 40 });
+    // Four times the share on a quarter of the vCPUs.
+    expect(cpu!.points.at(-1)).toMatchObject({ current: 50, projected: 200 });
+  });
+
+  it('leaves missing hours empty, and draws memory when the VM reports it', () => {
+    const input = buildInput(14, (hour) => (hour < 24 ? Number.NaN : 20));
+    const usedGiB = Float64Array.from({ length: 14 * 24 }, () => 32);
+    const series = buildEvidence(
+      { ...input, memoryUsedGiB: { ...input.cpu, average: usedGiB, maximum: usedGiB } },
+      'Standard_D8s_v5',
+      { cpuPct: 80, memoryPct: 90 },
+    );
+    expect(series.map((item) => item.metric)).toEqual(['CPU', 'Memory']);
+    expect(series[0]!.points[0]).toMatchObject({ current: null, projected: null });
+    expect(series[1]!.points[0]).toMatchObject({ current: 50, projected: 100 });
+    expect(series[1]!.threshold).toBe(90);
+  });
+
+  it('projects nothing without a target, and draws nothing for a size the catalogue lacks', () => {
+    const input = buildInput(14, () => 10);
+    const [cpu] = buildEvidence(input, null, { cpuPct: 100, memoryPct: 100 });
+    expect(cpu!.points.every((point) => point.current === 10 && point.projected === null)).toBe(true);
+    expect(
+      buildEvidence({ ...input, currentSize: 'Standard_X1' }, null, { cpuPct: 100, memoryPct: 100 }),
+    ).toEqual([]);
   });
 });

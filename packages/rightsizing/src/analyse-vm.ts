@@ -4,6 +4,7 @@
 import type {
   ActiveHours,
   EvidenceSeries,
+  EvidenceThresholds,
   Proposal,
   SizeOption,
   VmAnalysis,
@@ -19,6 +20,8 @@ import { countPresent, maximum } from './statistics';
 
 export const minimumHistoryDays = 7;
 const hoursPerYear = 8760;
+const noResizeThresholds: EvidenceThresholds = { cpuPct: 100, memoryPct: 100 };
+const evidenceDays = 14;
 
 export interface AnalyseOptions {
   method?: PredictionMethodId;
@@ -91,7 +94,7 @@ export function activeHoursPerDay({ start, end }: ActiveHours): number {
 }
 
 function proposeResize(context: ProposalContext, need: SizingNeed): Proposal | null {
-  const { input, current, currentPrice, candidates, demand } = context;
+  const { input, current, currentPrice, candidates } = context;
   const target = chooseSize(candidates, need, input.currentSize, input.previousTargetSize ?? null);
   if (!target || target.name === current.name || target.price.hourlyPrice >= currentPrice) return null;
   const annualCostSavings = roundCents(
@@ -121,7 +124,7 @@ function proposeResize(context: ProposalContext, need: SizingNeed): Proposal | n
     memo,
     annualCostSavings,
     confidence: need.confidence,
-    evidence: buildEvidence(demand, current, target, need),
+    thresholds: { cpuPct: need.cpuThresholdPct, memoryPct: need.memoryThresholdPct },
   };
 }
 
@@ -143,7 +146,7 @@ function proposeShutdown(context: ProposalContext, method: PredictionMethodId): 
       `disks are still billed. Confidence 90%.`,
     annualCostSavings: roundCents(currentPrice * runningHoursPerYear(input)),
     confidence: 0.9,
-    evidence: buildEvidence(demand, current, null, null),
+    thresholds: noResizeThresholds,
   };
 }
 
@@ -174,20 +177,24 @@ function proposeActiveHours(
       `Confidence ${Math.round(idle.share * 100)}%.`,
     annualCostSavings: roundCents(offHours * 365 * hourly),
     confidence: idle.share,
-    evidence: buildEvidence(demand, current, null, null),
+    thresholds: noResizeThresholds,
   };
 }
 
-// Hourly CPU (and memory) percent over the last 14 days on the current size and as it would read
-// on the target, for the evidence chart.
-function buildEvidence(
-  demand: Demand,
-  current: SizeOption,
-  target: SizeOption | null,
-  need: SizingNeed | null,
+// A proposal's evidence chart: hourly CPU (and memory) percent over the input's last 14 days on the
+// current size, and as it would read on the target. Built when someone opens the chart rather than
+// with every proposal: most are never opened, and each would be two series of 336 hours to keep.
+export function buildEvidence(
+  input: Pick<VmAnalysisInput, 'currentSize' | 'sizes' | 'cpu' | 'memoryUsedGiB' | 'network'>,
+  targetSize: string | null,
+  thresholds: EvidenceThresholds,
 ): EvidenceSeries[] {
+  const current = input.sizes.find((size) => size.name === input.currentSize);
+  if (!current) return [];
+  const target = targetSize === null ? null : (input.sizes.find((size) => size.name === targetSize) ?? null);
+  const demand = readDemand(input, current);
   const perHour = Math.max(1, Math.round(60 / demand.stepMinutes));
-  const firstStep = Math.max(0, demand.steps - 14 * 24 * perHour);
+  const firstStep = Math.max(0, demand.steps - evidenceDays * 24 * perHour);
   const series = (values: Float64Array, currentCapacity: number, targetCapacity: number | null) => {
     const points = [];
     for (let step = firstStep; step < demand.steps; step += perHour) {
@@ -205,14 +212,14 @@ function buildEvidence(
   const evidence: EvidenceSeries[] = [
     {
       metric: 'CPU',
-      threshold: need?.cpuThresholdPct ?? 100,
+      threshold: thresholds.cpuPct,
       points: series(demand.cpuVcpus, current.vcpus, target?.vcpus ?? null),
     },
   ];
   if (demand.memoryGiB) {
     evidence.push({
       metric: 'Memory',
-      threshold: need?.memoryThresholdPct ?? 100,
+      threshold: thresholds.memoryPct,
       points: series(demand.memoryGiB, current.memoryGiB, target?.memoryGiB ?? null),
     });
   }

@@ -83,6 +83,13 @@ export interface EvidenceSeries {
   points: EvidencePoint[];
 }
 
+// Where the evidence chart draws its limit lines: the method's CPU and memory limits on the new size
+// (100% when nothing is resized).
+export interface EvidenceThresholds {
+  cpuPct: number;
+  memoryPct: number;
+}
+
 export interface Proposal {
   kind: RecommendationKind;
   predictionMethod: PredictionMethodId;
@@ -93,7 +100,8 @@ export interface Proposal {
   memo: string;
   annualCostSavings: number;
   confidence: number;
-  evidence: EvidenceSeries[];
+  // The chart itself is built when someone opens it (buildEvidence), from the same hours.
+  thresholds: EvidenceThresholds;
 }
 
 export interface VmAnalysis {

@@ -17,7 +17,10 @@ export interface Demand {
   networkBytes: Float64Array | null;
 }
 
-export function readDemand(input: VmAnalysisInput, current: SizeOption): Demand {
+export function readDemand(
+  input: Pick<VmAnalysisInput, 'cpu' | 'memoryUsedGiB' | 'network'>,
+  current: SizeOption,
+): Demand {
   const { cpu } = input;
   const steps = cpu.average.length;
   // A plain loop: typed-array map with a closure is several times slower, and this runs per VM.

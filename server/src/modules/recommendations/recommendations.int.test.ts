@@ -263,6 +263,17 @@ describe('recommendations', () => {
     expect(cpu.Unit).toBe('Percent');
     expect(cpu.Points.length).toBeGreaterThan(7 * 24);
     expect(cpu.Points.length).toBeLessThanOrEqual(14 * 24);
+    // Drawn, when opened, from the hours the analysis read: the last hour's CPU as kept.
+    const last = cpu.Points.findLast((point) => point.Current !== null)!;
+    const [kept] = (
+      await context.container.database.db.execute<{ average: number }>(sql`
+        select hourly.average from metric_hourly as hourly
+        join metric on metric.id = hourly.metric_id join resource on resource.id = metric.resource_id
+        where lower(resource.arm_id) = ${first!.ResourceId.toLowerCase()} and metric.name = 'Percentage CPU'
+          and hourly.hour = ${last.Time}::timestamptz`)
+    ).rows;
+    expect(Math.abs(last.Current! - kept!.average)).toBeLessThanOrEqual(0.051);
+    expect(Date.parse(cpu.Points.at(-1)!.Time)).toBe(Math.floor(clockMs / hourMs) * hourMs - hourMs);
 
     expect((await get(`/api/v1/log/recommendation/evidence?id=${first!.Id}`, otherToken)).statusCode).toBe(
       404,

@@ -11,7 +11,7 @@ export const cpuMetricName = 'Percentage CPU';
 export const availableMemoryMetricName = 'Available Memory Bytes';
 export const networkMetricNames = ['Network In Total', 'Network Out Total'];
 
-const writeChunkSize = 25;
+const writeChunkSize = 100;
 const hourMs = 3_600_000;
 
 export interface DueVm {
@@ -97,6 +97,8 @@ export type RecommendationRow = {
 
 export type EvidenceRow = {
   id: number;
+  resourceId: string;
+  region: string;
   armId: string;
   name: string;
   currentSize: string | null;
@@ -242,8 +244,7 @@ export class RecommendationsRepository {
           update recommendation set status = 'superseded', superseded_at = ${at}::timestamptz
           where id = any(${sql.param(write.supersededIds)}::bigint[]) and status = 'open'`);
       }
-      // In chunks: each row carries its evidence (two series of 336 hours), so one statement for a
-      // whole batch would be megabytes of JSON serialized in one turn of the event loop.
+      // In chunks, so no one statement's JSON is serialized in one long turn of the event loop.
       for (const chunk of chunkOf(write.refreshed, writeChunkSize)) {
         await transaction.execute(sql`
           update recommendation
@@ -309,7 +310,8 @@ export class RecommendationsRepository {
 
   async findEvidence(teamId: string, id: number): Promise<EvidenceRow | undefined> {
     const result = await this.db.execute<EvidenceRow>(sql`
-      select recommendation.id::float8 as id, resource.arm_id as "armId", resource.name,
+      select recommendation.id::float8 as id, resource.id as "resourceId", resource.region,
+             resource.arm_id as "armId", resource.name,
              recommendation.current_size as "currentSize", recommendation.target_size as "targetSize",
              recommendation.evidence
       from recommendation

@@ -3,12 +3,14 @@
 // catalogue and prices, and the conclusions are kept with their history: a new conclusion supersedes
 // the open one of its kind, the same conclusion keeps its row.
 import type {
+  EvidenceSeries,
   MetricSeries,
   Proposal,
+  SizeOption,
   VmAnalysis,
   VmAnalysisInput,
 } from '@cloudtrim/rightsizing/analysis.types';
-import { analyseVm, minimumHistoryDays } from '@cloudtrim/rightsizing/analyse-vm';
+import { analyseVm, buildEvidence, minimumHistoryDays } from '@cloudtrim/rightsizing/analyse-vm';
 import { isPredictionMethodId, type PredictionMethodId } from '@cloudtrim/rightsizing/prediction-methods';
 import type {
   Recommendation,
@@ -23,17 +25,19 @@ import { activityServiceNames, type ActivityService } from '../activity/activity
 import type { PricingService, RegionCatalogue } from '../pricing/pricing.service';
 import type {
   DueVm,
+  EvidenceRow,
   NewRecommendation,
   OpenRecommendation,
   RecommendationsRepository,
   RefreshedRecommendation,
 } from './recommendations.repository';
 import type { HourlySeries } from './hourly-series';
-import { readStoredEvidence, toStoredEvidence } from './stored-evidence';
+import { readStoredEvidence, type EvidenceWindow } from './stored-evidence';
 
 const hourMs = 60 * 60 * 1000;
 const dayMs = 24 * hourMs;
 const gibibyte = 1024 ** 3;
+const evidenceDays = 14;
 // VMs read and written per round trip: 800 metrics, ~3 MB of packed days over 14 days.
 const batchSize = 200;
 export const defaultPredictionMethod: PredictionMethodId = 'cloudtrim-forecast';
@@ -137,11 +141,11 @@ export class RecommendationsService {
         const analysis = analyseVm(input, { method });
         const isHeld = vm.recommendationsHeldUntil !== null && vm.recommendationsHeldUntil > at;
         const proposals = analysis.proposals.filter((proposal) => !(isHeld && proposal.kind === 'resize'));
-        const decision = decide(proposals, openRows, isConclusive(analysis, input));
+        const decision = decide(proposals, openRows, isConclusive(analysis, input), until.getTime());
         supersededIds.push(...decision.supersededIds);
         refreshed.push(...decision.refreshed);
         for (const proposal of decision.inserted) {
-          inserted.push(toNewRecommendation(scope.teamId, tenantId, vm.id, proposal));
+          inserted.push(toNewRecommendation(scope.teamId, tenantId, vm.id, proposal, until.getTime()));
           summary.newAnnualCostSavings += proposal.annualCostSavings;
         }
         // Each VM's analysis is CPU work of its own: requests are served between VMs.
@@ -186,11 +190,13 @@ export class RecommendationsService {
     };
   }
 
-  // Undefined for an unknown id or another team's.
+  // Undefined for an unknown id or another team's. The chart is drawn from the 14 days the analysis
+  // last read for it (rows written before that was so keep their chart).
   async getEvidence(teamId: string, id: number): Promise<RecommendationEvidence | undefined> {
     const row = await this.recommendations.findEvidence(teamId, id);
     if (!row) return undefined;
-    const series = readStoredEvidence(row.evidence);
+    const stored = readStoredEvidence(row.evidence);
+    const series = 'window' in stored ? await this.rebuildEvidence(row, stored.window) : stored.series;
     return {
       Id: row.id,
       ResourceId: row.armId,
@@ -208,6 +214,25 @@ export class RecommendationsService {
         })),
       })),
     };
+  }
+
+  // On the size the VM had then (the recommendation's current size), whatever it has now.
+  private async rebuildEvidence(row: EvidenceRow, window: EvidenceWindow): Promise<EvidenceSeries[]> {
+    if (!row.currentSize) return [];
+    const until = new Date(window.untilMs);
+    const since = new Date(window.untilMs - evidenceDays * dayMs);
+    const [hourlyByVm, catalogue] = await Promise.all([
+      this.recommendations.listHourlySeries([row.resourceId], since, until),
+      this.pricing.loadCatalogue(row.region),
+    ]);
+    const current = findSize(catalogue, row.currentSize);
+    if (!current) return [];
+    const series = readVmSeries(hourlyByVm.get(row.resourceId), current, since, until);
+    return buildEvidence(
+      { currentSize: current.name, sizes: catalogue.sizes, ...series },
+      row.targetSize === null ? null : (findSize(catalogue, row.targetSize)?.name ?? null),
+      window.thresholds,
+    );
   }
 
   async getTeamSettings(teamId: string): Promise<TeamSettings> {
@@ -253,11 +278,8 @@ export class RecommendationsService {
   }
 }
 
-// The VM's hours laid on a dense hourly grid from `since` (NaN where nothing was read). Memory in
-// GiB used = the size's memory − available memory: the mean from the hour's mean, the peak from the
-// hour's lowest minute where it was rolled up from 1-minute points and, for back-filled hours, from
-// the hour's spread mirrored below its mean (mean − (p95 − mean)), which errs towards keeping
-// capacity.
+// What the engine reads of one VM: its hours, its size's place in the region's catalogue and prices,
+// what it must keep (disks, NICs), its schedule and the resize already on offer.
 function buildInput(
   vm: DueVm,
   hourly: HourlySeries | undefined,
@@ -268,11 +290,70 @@ function buildInput(
   at: Date,
 ): VmAnalysisInput | undefined {
   if (!vm.sku) return undefined;
+  const current = findSize(catalogue, vm.sku);
+  const { cpu, memoryUsedGiB, network, runningHours, firstStep } = readVmSeries(
+    hourly,
+    current,
+    since,
+    until,
+  );
+  const steps = cpu.average.length;
+  const osType = vm.osType === 'Windows' ? 'Windows' : 'Linux';
+  const previousResize = openRows.find((row) => row.kind === 'resize');
+  return {
+    vmId: vm.armId,
+    currentSize: current?.name ?? vm.sku,
+    region: vm.region,
+    osType,
+    // Of the hours since the VM was first seen: a VM created within the lookback was not "stopped"
+    // before it existed.
+    runningShare: runningHours > 0 ? runningHours / (steps - firstStep) : 0,
+    activeHours:
+      vm.activeHoursStart !== null && vm.activeHoursEnd !== null
+        ? { start: vm.activeHoursStart, end: vm.activeHoursEnd }
+        : null,
+    requirements: {
+      dataDiskCount: vm.dataDiskCount,
+      nicCount: vm.nicCount,
+      usesPremiumDisk: vm.hasPremiumDisk,
+      usesAcceleratedNetworking: vm.hasAcceleratedNetworking,
+    },
+    cpu,
+    ...(memoryUsedGiB ? { memoryUsedGiB } : {}),
+    ...(network ? { network } : {}),
+    sizes: catalogue.sizes,
+    prices: catalogue.pricesByOs[osType],
+    previousTargetSize: previousResize?.targetSize ?? null,
+    now: at.getTime(),
+  };
+}
+
+function findSize(catalogue: RegionCatalogue, name: string): SizeOption | undefined {
+  const wanted = name.toLowerCase();
+  return catalogue.sizes.find((size) => size.name.toLowerCase() === wanted);
+}
+
+// The VM's hours laid on a dense hourly grid from `since` (NaN where nothing was read). Memory in
+// GiB used = the size's memory − available memory: the mean from the hour's mean, the peak from the
+// hour's lowest minute where it was rolled up from 1-minute points and, for back-filled hours, from
+// the hour's spread mirrored below its mean (mean − (p95 − mean)), which errs towards keeping
+// capacity. Without the size, memory cannot be read.
+function readVmSeries(
+  hourly: HourlySeries | undefined,
+  current: SizeOption | undefined,
+  since: Date,
+  until: Date,
+): {
+  cpu: MetricSeries;
+  memoryUsedGiB?: MetricSeries;
+  network?: MetricSeries;
+  runningHours: number;
+  firstStep: number;
+} {
   const steps = Math.round((until.getTime() - since.getTime()) / hourMs);
   const cpu = createSeries(since.getTime(), steps);
   const memory = createSeries(since.getTime(), steps);
   const network = createSeries(since.getTime(), steps);
-  const current = catalogue.sizes.find((size) => size.name.toLowerCase() === vm.sku!.toLowerCase());
   let hasMemory = false;
   let hasNetwork = false;
   let runningHours = 0;
@@ -307,33 +388,12 @@ function buildInput(
       hasNetwork = true;
     }
   }
-  const osType = vm.osType === 'Windows' ? 'Windows' : 'Linux';
-  const previousResize = openRows.find((row) => row.kind === 'resize');
   return {
-    vmId: vm.armId,
-    currentSize: current?.name ?? vm.sku,
-    region: vm.region,
-    osType,
-    // Of the hours since the VM was first seen: a VM created within the lookback was not "stopped"
-    // before it existed.
-    runningShare: runningHours > 0 ? runningHours / (steps - firstStep) : 0,
-    activeHours:
-      vm.activeHoursStart !== null && vm.activeHoursEnd !== null
-        ? { start: vm.activeHoursStart, end: vm.activeHoursEnd }
-        : null,
-    requirements: {
-      dataDiskCount: vm.dataDiskCount,
-      nicCount: vm.nicCount,
-      usesPremiumDisk: vm.hasPremiumDisk,
-      usesAcceleratedNetworking: vm.hasAcceleratedNetworking,
-    },
     cpu,
     ...(hasMemory ? { memoryUsedGiB: memory } : {}),
     ...(hasNetwork ? { network } : {}),
-    sizes: catalogue.sizes,
-    prices: catalogue.pricesByOs[osType],
-    previousTargetSize: previousResize?.targetSize ?? null,
-    now: at.getTime(),
+    runningHours,
+    firstStep,
   };
 }
 
@@ -369,6 +429,7 @@ function decide(
   proposals: Proposal[],
   openRows: OpenRecommendation[],
   isConclusiveResult: boolean,
+  untilMs: number,
 ): Decision {
   const decision: Decision = { inserted: [], refreshed: [], supersededIds: [] };
   const proposalKinds = new Set(proposals.map((proposal) => proposal.kind));
@@ -381,7 +442,7 @@ function decide(
         memo: proposal.memo,
         annualCostSavings: proposal.annualCostSavings,
         confidence: proposal.confidence,
-        evidence: toStoredEvidence(proposal.evidence),
+        evidence: evidenceWindowOf(proposal, untilMs),
       });
       continue;
     }
@@ -408,6 +469,7 @@ function toNewRecommendation(
   tenantId: string,
   resourceId: string,
   proposal: Proposal,
+  untilMs: number,
 ): NewRecommendation {
   return {
     teamId,
@@ -423,8 +485,12 @@ function toNewRecommendation(
     memo: proposal.memo,
     annualCostSavings: proposal.annualCostSavings,
     confidence: proposal.confidence,
-    evidence: toStoredEvidence(proposal.evidence),
+    evidence: evidenceWindowOf(proposal, untilMs),
   };
+}
+
+function evidenceWindowOf(proposal: Proposal, untilMs: number): EvidenceWindow {
+  return { untilMs, thresholds: proposal.thresholds };
 }
 
 function groupBy<Item>(items: Item[], keyOf: (item: Item) => string): Map<string, Item[]> {

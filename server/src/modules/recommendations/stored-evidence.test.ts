@@ -1,6 +1,6 @@
 import type { EvidenceSeries } from '@cloudtrim/rightsizing/analysis.types';
 import { describe, expect, it } from 'vitest';
-import { readStoredEvidence, toStoredEvidence } from './stored-evidence';
+import { readStoredEvidence } from './stored-evidence';
 
 const hourMs = 3_600_000;
 const evidence: EvidenceSeries[] = [
@@ -17,36 +17,39 @@ const evidence: EvidenceSeries[] = [
 ];
 
 describe('stored evidence', () => {
-  it('keeps every point, gaps included, and reads back what the engine made', () => {
-    const stored = toStoredEvidence(evidence);
-    expect(stored[0]).toEqual({
-      metric: 'CPU',
-      threshold: 80,
-      startMs: 10 * hourMs,
-      stepMs: hourMs,
-      current: [12.5, null, 20],
-      projected: [50, null, 80],
-    });
-    expect(readStoredEvidence(JSON.parse(JSON.stringify(stored)))).toEqual(evidence);
+  it('reads the window a chart is rebuilt from', () => {
+    const window = { untilMs: 20 * hourMs, thresholds: { cpuPct: 80, memoryPct: 90 } };
+    expect(readStoredEvidence(JSON.parse(JSON.stringify(window)))).toEqual({ window });
   });
 
-  it('reads rows kept in the older one-object-per-point form, and nothing from junk', () => {
-    expect(readStoredEvidence(JSON.parse(JSON.stringify(evidence)))).toEqual(evidence);
-    expect(readStoredEvidence(null)).toEqual([]);
-    expect(readStoredEvidence({ points: [] })).toEqual([]);
-  });
-
-  it('is a fraction of the older form’s size for 14 days of two series', () => {
-    const points = Array.from({ length: 336 }, (_, index) => ({
-      time: index * hourMs,
-      current: 12.3,
-      projected: 45.6,
-    }));
-    const fortnight: EvidenceSeries[] = [
-      { metric: 'CPU', threshold: 80, points },
-      { metric: 'Memory', threshold: 90, points },
+  it('reads charts kept whole, in the compact form and the one-object-per-point form', () => {
+    const compact = [
+      {
+        metric: 'CPU',
+        threshold: 80,
+        startMs: 10 * hourMs,
+        stepMs: hourMs,
+        current: [12.5, null, 20],
+        projected: [50, null, 80],
+      },
+      {
+        metric: 'Memory',
+        threshold: 100,
+        startMs: 10 * hourMs,
+        stepMs: hourMs,
+        current: [40],
+        projected: [null],
+      },
     ];
-    const compact = JSON.stringify(toStoredEvidence(fortnight)).length;
-    expect(compact * 3).toBeLessThan(JSON.stringify(fortnight).length);
+    expect(readStoredEvidence(compact)).toEqual({ series: evidence });
+    expect(readStoredEvidence(JSON.parse(JSON.stringify(evidence)))).toEqual({ series: evidence });
+  });
+
+  it('reads nothing from junk', () => {
+    expect(readStoredEvidence(null)).toEqual({ series: [] });
+    expect(readStoredEvidence({ points: [] })).toEqual({ series: [] });
+    expect(readStoredEvidence({ untilMs: '1', thresholds: { cpuPct: 80, memoryPct: 90 } })).toEqual({
+      series: [],
+    });
   });
 });
