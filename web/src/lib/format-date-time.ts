@@ -26,6 +26,17 @@ function getFormatter(locale: string | undefined, isCompact: boolean): Intl.Date
 }
 
 /**
+ * Builds the formatter formatUtcDateTime will use, ahead of time: the first one of a page takes
+ * 5 to 10 ms (the locale's data is loaded then), better spent while a list is still on its way.
+ */
+export function prepareUtcDateTimeFormat({
+  locale,
+  isCompact = false,
+}: { locale?: string; isCompact?: boolean } = {}) {
+  getFormatter(locale, isCompact);
+}
+
+/**
  * SPEC §3 shows times as a local date-time with 'UTC' appended. The server keeps UTC, so the reader's
  * locale formats the UTC clock time: the label then tells the truth in every time zone.
  */

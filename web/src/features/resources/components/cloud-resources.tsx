@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useDeferredValue, useEffect, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import Button from 'react-bootstrap/Button';
 import {
@@ -9,6 +9,7 @@ import {
 } from '@cloudtrim/contracts/messages';
 import { getLastPathSegment, type CloudResource } from '@cloudtrim/contracts/resources';
 import { PageHeading } from '../../../components/page-heading';
+import { prepareUtcDateTimeFormat } from '../../../lib/format-date-time';
 import { isNetworkFailure } from '../../../lib/load-failure';
 import { useCloudResources } from '../api/get-cloud-resources';
 import { CloudResourceTable } from './cloud-resource-table';
@@ -54,6 +55,17 @@ function CloudResourceList({
   onOpenLogs: (resource: CloudResource) => void;
 }) {
   const cloudResources = useCloudResources();
+  // The query's answer renders at once, in one piece; deferred, the table's first render is a
+  // transition React works in 5 ms slices, so building the page's rows holds no input up. Later
+  // changes (a saved row) show at once, as the table is already there.
+  const deferredResources = useDeferredValue(cloudResources.data);
+  const resources = deferredResources ? cloudResources.data : undefined;
+
+  useEffect(() => {
+    // The rows' LAST READ formatter, built while the answer is on its way rather than in its render.
+    const timer = setTimeout(() => prepareUtcDateTimeFormat({ isCompact: true }));
+    return () => clearTimeout(timer);
+  }, []);
 
   useEffect(() => {
     if (cloudResources.error) console.error(cloudResourcesFetchErrorText, cloudResources.error);
@@ -71,9 +83,10 @@ function CloudResourceList({
       </div>
     );
   }
+  if (!resources) return <DataLoading label="Loading cloud resources" />;
   return (
     <CloudResourceTable
-      resources={cloudResources.data}
+      resources={resources}
       page={page}
       onPageChange={onPageChange}
       onOpenLogs={onOpenLogs}

@@ -1,5 +1,6 @@
 import { defaultGroupText, unknownTenantText } from '@cloudtrim/contracts/messages';
 import { getLastPathSegment, type CloudResource } from '@cloudtrim/contracts/resources';
+import { runToEnd } from '../../../lib/work-in-slices';
 
 export type CloudResourceRow =
   | { kind: 'divider'; key: string; tenantName: string; resourceGroup: string }
@@ -99,34 +100,44 @@ function getGroupKey(resource: SortableCloudResource): string {
   return JSON.stringify([resource.TenantName, resource.TenantId, resource.ResourceGroup]);
 }
 
+// Rows handled between two chances to yield: a few hundred microseconds of work even while cold.
+const rowsPerStep = 250;
+
 /**
  * SPEC §2: by tenant, then resource group; by name within a group so the order never shifts. The
  * server answers in nearly this order (its collation and tie-break may differ), so one pass often
  * confirms it. Otherwise the groups (a few hundred) are sorted, then each group's resources by name:
  * far fewer collator calls than one sort of 10,000 rows, which cost more than painting the first page.
+ * The work yields every few hundred rows, so runInSlices can spread 10,000 rows over several tasks.
  */
-export function sortCloudResources<Resource extends SortableCloudResource>(
+export function* sortCloudResourcesInSteps<Resource extends SortableCloudResource>(
   resources: readonly Resource[],
-): readonly Resource[] {
-  const entries = resources.map((resource) => {
+): Generator<void, readonly Resource[]> {
+  const entries: SortEntry<Resource>[] = [];
+  for (const resource of resources) {
     const name = readName(resource.ResourceId);
-    return { resource, name, isPlainName: plainName.test(name) };
-  });
-  const isSorted = entries.every(
-    (entry, index) => index === 0 || compareEntries(entries[index - 1]!, entry) <= 0,
-  );
+    entries.push({ resource, name, isPlainName: plainName.test(name) });
+    if (entries.length % rowsPerStep === 0) yield;
+  }
+  let isSorted = true;
+  for (let index = 1; index < entries.length && isSorted; index += 1) {
+    isSorted = compareEntries(entries[index - 1]!, entries[index]!) <= 0;
+    if (index % rowsPerStep === 0) yield;
+  }
   if (isSorted) return resources;
 
   const groups = new Map<string, SortEntry<Resource>[]>();
-  for (const entry of entries) {
+  for (const [index, entry] of entries.entries()) {
     const key = getGroupKey(entry.resource);
     const group = groups.get(key);
     if (group) group.push(entry);
     else groups.set(key, [entry]);
+    if (index % rowsPerStep === 0) yield;
   }
   const orderedGroups = [...groups.values()].sort((left, right) =>
     compareGroups(left[0]!.resource, right[0]!.resource),
   );
+  yield;
 
   const sorted: Resource[] = [];
   let run: SortEntry<Resource>[] = [];
@@ -136,11 +147,21 @@ export function sortCloudResources<Resource extends SortableCloudResource>(
   };
   for (const group of orderedGroups) {
     // Groups the collator deems one (a name cased two ways) are sorted together.
-    if (run.length > 0 && compareGroups(run[0]!.resource, group[0]!.resource) !== 0) flushRun();
+    if (run.length > 0 && compareGroups(run[0]!.resource, group[0]!.resource) !== 0) {
+      flushRun();
+      yield;
+    }
     run.push(...group);
   }
   flushRun();
   return sorted;
+}
+
+/** The list in SPEC §2's order, worked out at once (sortCloudResourcesInSteps to spread it out). */
+export function sortCloudResources<Resource extends SortableCloudResource>(
+  resources: readonly Resource[],
+): readonly Resource[] {
+  return runToEnd(sortCloudResourcesInSteps(resources));
 }
 
 function isSameGroup(left: CloudResource, right: CloudResource): boolean {
