@@ -1,3 +1,4 @@
+import { useDeferredValue } from 'react';
 import { Navigate, Outlet, useLoaderData, useLocation } from 'react-router';
 import { LoadingScreen } from '../../components/loading-screen';
 import { useTenants } from '../../features/tenants/api/get-tenants';
@@ -11,9 +12,13 @@ import { TopBar } from './top-bar';
 function SignedInLayout() {
   const { pathname } = useLocation();
   const tenants = useTenants();
+  // The tenant list's arrival renders at once, in one piece: the whole shell and the screen in it,
+  // a long task that delays any input meanwhile. Deferred, the shell is rendered as a transition,
+  // which React works in 5 ms slices, while 'Loading' stays up.
+  const isTenantListPending = useDeferredValue(tenants.isPending);
 
   // SPEC §2: every screen but /home waits for the tenant list behind a full-page 'Loading'.
-  if (tenants.isPending && pathname !== paths.home) return <LoadingScreen />;
+  if (isTenantListPending && pathname !== paths.home) return <LoadingScreen />;
 
   return (
     <div className="shell">
