@@ -4,6 +4,7 @@ import {
   compareNames,
   createCloudResourceRows,
   sortCloudResources,
+  sortCloudResourcesInSteps,
   type CloudResourceRow,
 } from './group-cloud-resources';
 
@@ -92,6 +93,26 @@ describe('sortCloudResources', () => {
     });
     const expected = [...resources].sort(byReference);
     expect(sortCloudResources(resources)).toEqual(expected);
+  });
+
+  it('yields every few hundred rows, so the work can be spread over several tasks', () => {
+    const resources = Array.from({ length: 1200 }, (_, index) =>
+      createResource(`vm-${1200 - index}`, 'Contoso', 'rg'),
+    );
+    const steps = sortCloudResourcesInSteps(resources);
+    let yields = 0;
+    let step = steps.next();
+    while (!step.done) {
+      yields += 1;
+      step = steps.next();
+    }
+    expect(yields).toBeGreaterThanOrEqual(4);
+    expect(step.value).toEqual(sortCloudResources(resources));
+  });
+
+  it('answers a list already in order with the list itself', () => {
+    const resources = [createResource('a', 'T', 'g'), createResource('b', 'T', 'g')];
+    expect(sortCloudResources(resources)).toBe(resources);
   });
 
   it('leaves the given list untouched', () => {
