@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { cloudResourcesResponseSchema, type CloudResource } from '@cloudtrim/contracts/resources';
 import { requestAnswer } from '../../../lib/api-client';
 import { runInSlices, sliceMs, yieldToMain } from '../../../lib/work-in-slices';
-import { sortCloudResourcesInSteps, type SortableCloudResource } from '../utils/group-cloud-resources';
+import { sortCloudResourcesInSteps, type SortableCloudResource } from '../utils/sort-cloud-resources';
 
 // GET /api/v1/resource answers every resource of the team: 10,000 rows and more. zod takes over
 // 100 ms to check that many in a page just loaded (its code still cold, and without its compiled

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CloudResource } from '@cloudtrim/contracts/resources';
-import {
-  compareNames,
-  createCloudResourceRows,
-  sortCloudResources,
-  sortCloudResourcesInSteps,
-  type CloudResourceRow,
-} from './group-cloud-resources';
+import { createCloudResourceRows, type CloudResourceRow } from './group-cloud-resources';
+import { compareNames, sortCloudResources, sortCloudResourcesInSteps } from './sort-cloud-resources';
 
 function createResource(
   name: string,
