@@ -1,0 +1,1 @@
+CREATE INDEX "resource_tenant_id_idx" ON "resource" USING btree ("tenant_id","id");
