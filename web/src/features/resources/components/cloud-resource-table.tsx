@@ -20,10 +20,11 @@ import { CloudResourceRow, type SaveOutcome } from './cloud-resource-row';
 // SPEC §9: 'Values Updated' and 'Error saving values' clear after 3 seconds.
 const saveOutcomeMs = 3000;
 const columnCount = 9;
-// Styling and laying out a page of rows, three form controls in each, is one piece of work the
-// browser cannot split: done for the whole page in the first frame, it was a long task. The first
-// frame shows the rows a screen holds (a 940-pixel window shows about 16); the rest follow after it.
-const rowsInFirstFrame = 18;
+// Styling and laying out a page of rows, three form controls in each, is work the browser cannot
+// split: done for the whole page in one frame (the first above all, its styles still cold), it was
+// a long task. The page is shown a few rows a frame instead, top first; the pagination below them
+// comes with the last, so nothing on screen moves as rows are added.
+const rowsPerFrame = 10;
 
 interface CloudResourceTableProps {
   /** The list in SPEC §2's order, as the query holds it. */
@@ -57,23 +58,25 @@ function useSaveOutcomes() {
   return { outcomes, showOutcome };
 }
 
-/** False for the table's first frame, true from the task after it. */
-function useIsPastFirstFrame(): boolean {
-  const [isPastFirstFrame, setIsPastFirstFrame] = useState(false);
+/** How many of the page's `rowCount` rows to show: rowsPerFrame more after each frame, up to all. */
+function useRowsShownSoFar(rowCount: number): number {
+  const [shownCount, setShownCount] = useState(rowsPerFrame);
+  const isComplete = shownCount >= rowCount;
   useEffect(() => {
+    if (isComplete) return;
     let isCancelled = false;
     // The frame's callback runs before it paints; the task after it, once it has painted.
     const frame = requestAnimationFrame(() => {
       void yieldToMain().then(() => {
-        if (!isCancelled) startTransition(() => setIsPastFirstFrame(true));
+        if (!isCancelled) startTransition(() => setShownCount((count) => count + rowsPerFrame));
       });
     });
     return () => {
       isCancelled = true;
       cancelAnimationFrame(frame);
     };
-  }, []);
-  return isPastFirstFrame;
+  }, [isComplete, shownCount]);
+  return shownCount;
 }
 
 export function CloudResourceTable({ resources, page, onPageChange, onOpenLogs }: CloudResourceTableProps) {
@@ -82,7 +85,6 @@ export function CloudResourceTable({ resources, page, onPageChange, onOpenLogs }
   const { outcomes, showOutcome } = useSaveOutcomes();
   const saveResource = useSaveCloudResource();
 
-  const isPastFirstFrame = useIsPastFirstFrame();
   const currentPage = clampPage(page, getPageCount(resources.length, pageSize));
   // Only the page shown is checked in full here; the whole answer is checked just after it paints.
   const rows = useMemo(() => {
@@ -123,9 +125,12 @@ export function CloudResourceTable({ resources, page, onPageChange, onOpenLogs }
     });
   }
 
+  const shownRowCount = useRowsShownSoFar(rows?.length ?? 0);
+
   // A page failing the contract is not shown; the whole answer's check, just after, reports it.
   if (!rows) return null;
-  const shownRows = isPastFirstFrame ? rows : rows.slice(0, rowsInFirstFrame);
+  const shownRows = rows.slice(0, shownRowCount);
+  const isPageComplete = shownRows.length === rows.length;
 
   return (
     <>
@@ -178,12 +183,14 @@ export function CloudResourceTable({ resources, page, onPageChange, onOpenLogs }
           </tbody>
         </Table>
       </div>
-      <Pagination
-        label="Cloud resource pages"
-        currentPage={currentPage}
-        totalEntries={resources.length}
-        onPageChange={onPageChange}
-      />
+      {isPageComplete ? (
+        <Pagination
+          label="Cloud resource pages"
+          currentPage={currentPage}
+          totalEntries={resources.length}
+          onPageChange={onPageChange}
+        />
+      ) : null}
     </>
   );
 }

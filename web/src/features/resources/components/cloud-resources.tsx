@@ -12,6 +12,7 @@ import { PageHeading } from '../../../components/page-heading';
 import { prepareUtcDateTimeFormat } from '../../../lib/format-date-time';
 import { isNetworkFailure } from '../../../lib/load-failure';
 import { useCloudResources } from '../api/get-cloud-resources';
+import { prepareResourceCollator } from '../utils/sort-cloud-resources';
 import { CloudResourceTable } from './cloud-resource-table';
 import { DataLoading } from '../../../components/data-loading';
 import '../../../components/data-views.css';
@@ -62,9 +63,14 @@ function CloudResourceList({
   const resources = deferredResources ? cloudResources.data : undefined;
 
   useEffect(() => {
-    // The rows' LAST READ formatter, built while the answer is on its way rather than in its render.
-    const timer = setTimeout(() => prepareUtcDateTimeFormat({ isCompact: true }));
-    return () => clearTimeout(timer);
+    // The rows' LAST READ formatter and the collator that tells their groups apart take 10 to 20 ms
+    // each to build the first time: built while the answer is on its way, each in a task of its own,
+    // rather than in the rows' render.
+    const timers = [
+      setTimeout(() => prepareUtcDateTimeFormat({ isCompact: true })),
+      setTimeout(prepareResourceCollator),
+    ];
+    return () => timers.forEach((timer) => clearTimeout(timer));
   }, []);
 
   useEffect(() => {
