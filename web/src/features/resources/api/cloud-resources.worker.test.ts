@@ -12,7 +12,7 @@ type WorkerHandler = (event: { data: CloudResourcesWorkerRequest }) => void;
 const workerScope = globalThis as unknown as { onmessage: WorkerHandler | null };
 let workerHandler: WorkerHandler;
 let posted: CloudResourcesWorkerMessage[] = [];
-let pageSide: FakeWorker | undefined;
+const pageSides: FakeWorker[] = [];
 
 class FakeWorker {
   onmessage: ((event: { data: CloudResourcesWorkerMessage }) => void) | null = null;
@@ -20,7 +20,7 @@ class FakeWorker {
   isTerminated = false;
 
   constructor() {
-    pageSide = this;
+    pageSides.push(this);
   }
 
   postMessage(request: CloudResourcesWorkerRequest) {
@@ -57,13 +57,13 @@ beforeAll(async () => {
 
 beforeEach(() => {
   posted = [];
-  pageSide = undefined;
+  pageSides.length = 0;
   localStorage.setItem(sessionStorageKeys.token, 'stored-token');
   vi.stubGlobal('fetch', fetchMock);
   vi.stubGlobal('Worker', FakeWorker);
   vi.stubGlobal('postMessage', (message: CloudResourcesWorkerMessage) => {
     posted.push(message);
-    pageSide?.onmessage?.({ data: message });
+    pageSides.at(-1)?.onmessage?.({ data: message });
   });
 });
 
@@ -89,7 +89,7 @@ describe('the Cloud Resources worker', () => {
     expect(batches.length).toBeGreaterThan(1);
     expect(batches.every((message) => message.rows.length <= 500)).toBe(true);
     expect(posted.at(-1)).toEqual({ kind: 'end' });
-    expect(pageSide?.isTerminated).toBe(true);
+    expect(pageSides.at(-1)?.isTerminated).toBe(true);
   });
 
   it('turns a 401 on the stored session into the API client’s error, setting Status401', async () => {
@@ -122,6 +122,6 @@ describe('the Cloud Resources worker', () => {
     const reading = getCloudResources({ signal: controller.signal });
     controller.abort(new DOMException('Left the page', 'AbortError'));
     await expect(reading).rejects.toThrow('Left the page');
-    expect(pageSide?.isTerminated).toBe(true);
+    expect(pageSides.at(-1)?.isTerminated).toBe(true);
   });
 });
