@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import { env } from '../config/env';
-import { parseAnswerText } from './answer-text';
 import { readToken } from './session';
 import { setStatus401 } from './status-401';
 
@@ -31,82 +30,51 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-/** A call as `send` makes it: its URL, headers and the session token it carries. */
-export interface PreparedRequest {
-  url: string;
-  headers: Record<string, string>;
-  token: string | null;
-  canExpireSession: boolean;
-}
-
-/** The URL and headers of a call, for one made elsewhere than `send` (a worker reading a large answer). */
-export function prepareRequest(path: string, options: RequestOptions = {}): PreparedRequest {
-  const { body, isAuthenticated = true } = options;
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const token = isAuthenticated ? readToken() : null;
-  if (token) headers.Authorization = `Bearer ${token}`;
-  return {
-    url: `${env.apiBaseUrl}${path}`,
-    headers,
-    token,
-    canExpireSession: options.canExpireSession ?? isAuthenticated,
-  };
-}
-
-/** The error of a call answered with an error status; a 401 on the stored session sets Status401. */
-export function createAnswerError(
-  request: PreparedRequest,
-  answer: { status: number; statusText: string; body: unknown },
-): ApiError {
-  const { status, statusText, body } = answer;
-  // Only the session still stored can expire: a late answer for one already ended (log-out,
-  // another login) must not send the user to /login?expired.
-  if (status === 401 && request.canExpireSession && request.token !== null && readToken() === request.token) {
-    setStatus401(true);
-  }
-  const message =
-    typeof body === 'object' && body !== null && 'message' in body
-      ? String(body.message)
-      : statusText || `Request failed with status ${status}`;
-  return new ApiError(status, statusText, message, body);
-}
-
-/** The error of a call that got no answer at all. */
-export function createNetworkError(error: unknown): ApiError {
-  return new ApiError(null, '', error instanceof Error ? error.message : 'Failed to fetch');
-}
-
 async function send(path: string, options: RequestOptions): Promise<Response> {
-  const { method = 'GET', body, signal } = options;
-  const request = prepareRequest(path, options);
+  const { method = 'GET', body, isAuthenticated = true, signal } = options;
+  const canExpireSession = options.canExpireSession ?? isAuthenticated;
+  const headers = new Headers({ Accept: 'application/json' });
+  if (body !== undefined) headers.set('Content-Type', 'application/json');
+  const token = isAuthenticated ? readToken() : null;
+  if (token) headers.set('Authorization', `Bearer ${token}`);
 
   let response: Response;
   try {
-    response = await fetch(request.url, {
+    response = await fetch(`${env.apiBaseUrl}${path}`, {
       method,
-      headers: request.headers,
+      headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       signal,
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw createNetworkError(error);
+    throw new ApiError(null, '', error instanceof Error ? error.message : 'Failed to fetch');
   }
 
   if (!response.ok) {
+    // Only the session still stored can expire: a late answer for one already ended (log-out,
+    // another login) must not send the user to /login?expired.
+    if (response.status === 401 && canExpireSession && token !== null && readToken() === token) {
+      setStatus401(true);
+    }
     const errorBody = await readBody(response);
-    throw createAnswerError(request, {
-      status: response.status,
-      statusText: response.statusText,
-      body: errorBody,
-    });
+    const message =
+      typeof errorBody === 'object' && errorBody !== null && 'message' in errorBody
+        ? String(errorBody.message)
+        : response.statusText || `Request failed with status ${response.status}`;
+    throw new ApiError(response.status, response.statusText, message, errorBody);
   }
   return response;
 }
 
 async function readBody(response: Response): Promise<unknown> {
-  return parseAnswerText(await response.text());
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 /** Calls the API and validates the JSON answer with the contract's schema. */

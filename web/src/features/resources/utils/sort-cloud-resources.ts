@@ -1,9 +1,7 @@
 import type { CloudResource } from '@cloudtrim/contracts/resources';
 import { runToEnd } from '../../../lib/work-in-slices';
 
-// SPEC §2's order of the Cloud Resources list. This module imports nothing from the contracts but
-// types: the worker that reads the list (api/cloud-resources.worker.ts) bundles it, and must not
-// carry zod with it.
+// SPEC §2's order of the Cloud Resources list, worked out as the list arrives (api/get-cloud-resources.ts).
 
 // Built on first use: building the first collator of a page loads the language's collation data,
 // 20 ms and more, which as a module-level constant would be spent whenever the screen's code loads.
