@@ -55,7 +55,7 @@ await pool.query(
    order by hours.hour`,
   [new Date(untilMs).toISOString()],
 );
-// Packed a metric-day to a row, as the roll-up packs them (migration 0007's statement); the last
+// Packed a metric-day to a row, as the roll-up packs them (migration 0007's functions); the last
 // day's hours rolled up from 1-minute points also know their lowest minute.
 await pool.query(
   `insert into metric_day (metric_id, day, averages, maximums, p95s, minimums)
@@ -66,7 +66,9 @@ await pool.query(
           metric_day_pack(array_agg(extract(hour from hour at time zone 'UTC')::integer),
                           array_agg(case when hour >= $1::timestamptz - interval '1 day' then average * 0.8 end))
    from metric_hourly
-   group by metric_id, (hour at time zone 'UTC')::date`,
+   group by metric_id, (hour at time zone 'UTC')::date
+   -- Day by day, as the roll-up creates each day's rows at its first hour.
+   order by 2`,
   [new Date(untilMs).toISOString()],
 );
 await pool.query(

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createHourlySeries, placeDays } from './hourly-series';
+import { createHourlySeries, decodePackedDays, placeDays } from './hourly-series';
 
 // Days as metric_day keeps them: 24 float4 big-endian, NaN where the hour has none.
-function packDays(...days: Record<number, number>[]): Buffer {
+function packBytes(...days: Record<number, number>[]): Buffer {
   const packed = Buffer.alloc(days.length * 96);
   days.forEach((hours, day) => {
     for (let hour = 0; hour < 24; hour += 1)
@@ -10,6 +10,35 @@ function packDays(...days: Record<number, number>[]): Buffer {
   });
   return packed;
 }
+
+// As the repository's query answers them (base64, PostgreSQL's line breaks included), decoded.
+function packDays(...days: Record<number, number>[]): Float32Array {
+  const base64 = packBytes(...days)
+    .toString('base64')
+    .replace(/(.{76})/g, '$1\n');
+  return decodePackedDays(base64);
+}
+
+describe('packed days', () => {
+  it('decode to floats, NaN hours included', () => {
+    const floats = packDays({ 0: 12.5, 23: -0.25 });
+    expect(floats).toHaveLength(24);
+    expect(floats[0]).toBe(12.5);
+    expect(floats[1]).toBeNaN();
+    expect(floats[23]).toBe(-0.25);
+  });
+
+  it('decode from any place in memory, and refuse a partial float', () => {
+    for (const hours of [1, 2, 3, 5]) {
+      const bytes = Buffer.alloc(hours * 4);
+      for (let hour = 0; hour < hours; hour += 1) bytes.writeFloatBE(hour + 0.5, hour * 4);
+      expect([...decodePackedDays(bytes.toString('base64'))]).toEqual(
+        Array.from({ length: hours }, (_, hour) => hour + 0.5),
+      );
+    }
+    expect(() => decodePackedDays(Buffer.alloc(6).toString('base64'))).toThrow(/whole floats/);
+  });
+});
 
 describe('the hourly series from packed days', () => {
   it('puts each hour at its step from the series’ first hour, and ignores hours outside it', () => {

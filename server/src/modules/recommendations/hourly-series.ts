@@ -1,6 +1,6 @@
 // The analysis's hourly input per VM, and the reading of the packed days the repository's query
 // answers with (metric_day): per metric, its days' offsets from the first day of the series and
-// their 24-hour blocks laid end to end.
+// their 24-hour blocks laid end to end, in base64 (a third smaller than bytea's hex on the wire).
 
 // One VM's hourly series over [since, until), one element per hour, NaN where the hour has no
 // aggregate: CPU percent (mean, peak), available memory bytes (mean, p95 of the minutes, the lowest
@@ -28,8 +28,18 @@ export function createHourlySeries(steps: number): HourlySeries {
 }
 
 const hoursPerDay = 24;
-// A packed day: one float4 per hour, big-endian, NaN where the hour has no aggregate.
-const dayBytes = hoursPerDay * 4;
+
+// Packed days as PostgreSQL keeps them (float4 big-endian per hour, NaN where none) as floats: the
+// bytes are swapped in one native pass and viewed in place, where reading them one by one
+// (readFloatBE) cost a tenth of the whole read.
+export function decodePackedDays(base64: string): Float32Array {
+  const bytes = Buffer.from(base64, 'base64');
+  if (bytes.length % 4 !== 0) throw new Error(`packed days of ${bytes.length} bytes are not whole floats`);
+  bytes.swap32();
+  // A view needs 4-byte alignment; a small buffer may sit anywhere in Node's shared pool.
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : Buffer.from(bytes);
+  return new Float32Array(aligned.buffer, aligned.byteOffset, aligned.length / 4);
+}
 
 // Where a series' hours sit among its packed days: step 0 is hour `firstHour` (0-23, UTC) of day 0.
 export interface DayLayout {
@@ -42,19 +52,19 @@ export interface DayLayout {
 export function placeDays(
   layout: DayLayout,
   dayOffsets: readonly number[],
-  packed: Buffer,
+  packed: Float32Array,
   target: Float64Array,
   combine: 'replace' | 'add' = 'replace',
 ): void {
-  if (packed.length !== dayOffsets.length * dayBytes) {
-    throw new Error(`expected ${dayOffsets.length} packed days, got ${packed.length} bytes`);
+  if (packed.length !== dayOffsets.length * hoursPerDay) {
+    throw new Error(`expected ${dayOffsets.length} packed days, got ${packed.length} hours`);
   }
   for (let day = 0; day < dayOffsets.length; day += 1) {
     const firstStep = dayOffsets[day]! * hoursPerDay - layout.firstHour;
     for (let hour = 0; hour < hoursPerDay; hour += 1) {
       const step = firstStep + hour;
       if (step < 0 || step >= layout.steps) continue;
-      const value = packed.readFloatBE(day * dayBytes + hour * 4);
+      const value = packed[day * hoursPerDay + hour]!;
       if (Number.isNaN(value)) continue;
       const previous = target[step]!;
       target[step] = combine === 'add' && !Number.isNaN(previous) ? previous + value : value;

@@ -9,6 +9,7 @@ import { connectTenant, createCloudTestContext, type CloudTestContext } from '..
 import { createMetricsCollectJob } from '../../jobs/metrics-collect.job';
 import { createRecommendationsAnalyseJob } from '../../jobs/recommendations-analyse.job';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
+import { RecommendationsRepository } from './recommendations.repository';
 
 const minuteMs = 60_000;
 const hourMs = 60 * minuteMs;
@@ -323,5 +324,43 @@ describe('recommendations', () => {
       LookbackDays: 30,
       DefaultMaintenanceWindow: 23,
     });
+  });
+
+  it('reads a VM’s hours from its packed days, a day without its row left empty', async () => {
+    const repository = new RecommendationsRepository(context.container.database.db);
+    const [vm] = (
+      await context.container.database.db.execute<{ id: string }>(sql`
+        select resource.id from resource join metric on metric.resource_id = resource.id
+        where resource.tenant_id = ${tenantId}::uuid and metric.name = 'Percentage CPU'
+          and exists (select 1 from metric_hourly where metric_hourly.metric_id = metric.id)
+        order by resource.id limit 1`)
+    ).rows;
+    const until = new Date(Math.floor(clockMs / hourMs) * hourMs);
+    const since = new Date(until.getTime() - 14 * 24 * hourMs);
+    const kept = (
+      await context.container.database.db.execute<{ step: number; average: number }>(sql`
+        select ((extract(epoch from hourly.hour) * 1000 - ${since.getTime()}) / ${hourMs})::int as step,
+               hourly.average
+        from metric_hourly as hourly join metric on metric.id = hourly.metric_id
+        where metric.resource_id = ${vm!.id}::uuid and metric.name = 'Percentage CPU'
+          and hourly.hour >= ${since.toISOString()}::timestamptz and hourly.hour < ${until.toISOString()}::timestamptz`)
+    ).rows;
+    expect(kept.length).toBeGreaterThan(13 * 24);
+    const read = async () => (await repository.listHourlySeries([vm!.id], since, until)).get(vm!.id)!;
+    const series = await read();
+    for (const hour of kept) expect(series.cpuAverage[hour.step]).toBe(Math.fround(hour.average));
+    expect([...series.cpuAverage].filter((value) => !Number.isNaN(value))).toHaveLength(kept.length);
+
+    // A day with no row (the VM was off all day) between two with rows.
+    const gap = new Date(since.getTime() + 5 * 24 * hourMs).toISOString().slice(0, 10);
+    await context.container.database.db.execute(sql`
+      delete from metric_day using metric
+      where metric.id = metric_day.metric_id and metric.resource_id = ${vm!.id}::uuid and metric_day.day = ${gap}::date`);
+    const gapStart = (Date.parse(`${gap}T00:00:00Z`) - since.getTime()) / hourMs;
+    const withGap = await read();
+    for (const hour of kept) {
+      const isInGap = hour.step >= gapStart && hour.step < gapStart + 24;
+      expect(withGap.cpuAverage[hour.step]).toBe(isInGap ? Number.NaN : Math.fround(hour.average));
+    }
   });
 });

@@ -5,7 +5,7 @@ import type { Db } from '../../db/database';
 import { isResourceKnownToTeam } from '../../db/team-resource';
 import type { RecommendationKind } from '@cloudtrim/rightsizing/analysis.types';
 import { yieldToEventLoop } from '../../lib/concurrency';
-import { createHourlySeries, placeDays, type HourlySeries } from './hourly-series';
+import { createHourlySeries, decodePackedDays, placeDays, type HourlySeries } from './hourly-series';
 
 export const cpuMetricName = 'Percentage CPU';
 export const availableMemoryMetricName = 'Available Memory Bytes';
@@ -180,19 +180,28 @@ export class RecommendationsRepository {
     const result = await this.db.execute<{
       resourceId: string;
       name: string;
-      days: number[];
-      averages: Buffer;
-      maximums: Buffer | null;
-      p95s: Buffer | null;
-      minimums: Buffer | null;
+      firstOffset: number;
+      days: number[] | null;
+      dayCount: number;
+      averages: string;
+      maximums: string | null;
+      p95s: string | null;
+      minimums: string | null;
     }>(sql`
-      select metric.resource_id as "resourceId", metric.name, packed.days, packed.averages,
-             case when metric.name = ${cpuMetricName} then packed.maximums end as maximums,
-             case when metric.name = ${availableMemoryMetricName} then packed.p95s end as p95s,
-             case when metric.name = ${availableMemoryMetricName} then packed.minimums end as minimums
+      select metric.resource_id as "resourceId", metric.name, packed."firstOffset", packed.days, packed."dayCount",
+             encode(packed.averages, 'base64') as averages,
+             case when metric.name = ${cpuMetricName} then encode(packed.maximums, 'base64') end as maximums,
+             case when metric.name = ${availableMemoryMetricName} then encode(packed.p95s, 'base64') end as p95s,
+             case when metric.name = ${availableMemoryMetricName} then encode(packed.minimums, 'base64') end
+               as minimums
       from metric
       cross join lateral (
-        select array_agg(day.day - ${firstDay}::date order by day.day) as days,
+        -- Days in a row (the usual case) are told by their first offset alone: parsing an array of
+        -- offsets per metric was a tenth of the read.
+        select min(day.day) - ${firstDay}::date as "firstOffset",
+               case when count(*) <> max(day.day) - min(day.day) + 1
+                    then array_agg(day.day - ${firstDay}::date order by day.day) end as days,
+               count(*)::int as "dayCount",
                string_agg(day.averages, ''::bytea order by day.day) as averages,
                string_agg(day.maximums, ''::bytea order by day.day) as maximums,
                string_agg(day.p95s, ''::bytea order by day.day) as p95s,
@@ -202,22 +211,26 @@ export class RecommendationsRepository {
       ) as packed
       where metric.resource_id = any(${sql.param(resourceIds)}::uuid[])
         and metric.name = any(${sql.param([cpuMetricName, availableMemoryMetricName, ...networkMetricNames])}::text[])
-        and packed.days is not null`);
+        and packed."dayCount" > 0`);
     for (const row of result.rows) {
       let series = seriesByVm.get(row.resourceId);
       if (!series) {
         series = createHourlySeries(layout.steps);
         seriesByVm.set(row.resourceId, series);
       }
+      const dayOffsets = row.days ?? Array.from({ length: row.dayCount }, (_, day) => row.firstOffset + day);
+      const place = (packed: string | null, target: Float64Array, combine?: 'add') => {
+        if (packed !== null) placeDays(layout, dayOffsets, decodePackedDays(packed), target, combine);
+      };
       if (row.name === cpuMetricName) {
-        placeDays(layout, row.days, row.averages, series.cpuAverage);
-        placeDays(layout, row.days, row.maximums!, series.cpuMaximum);
+        place(row.averages, series.cpuAverage);
+        place(row.maximums, series.cpuMaximum);
       } else if (row.name === availableMemoryMetricName) {
-        placeDays(layout, row.days, row.averages, series.memoryAverage);
-        placeDays(layout, row.days, row.p95s!, series.memoryP95);
-        placeDays(layout, row.days, row.minimums!, series.memoryMinimum);
+        place(row.averages, series.memoryAverage);
+        place(row.p95s, series.memoryP95);
+        place(row.minimums, series.memoryMinimum);
       } else {
-        placeDays(layout, row.days, row.averages, series.networkAverage, 'add');
+        place(row.averages, series.networkAverage, 'add');
       }
     }
     return seriesByVm;
