@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import Button from 'react-bootstrap/Button';
 import {
@@ -56,11 +56,6 @@ function CloudResourceList({
   onOpenLogs: (resource: CloudResource) => void;
 }) {
   const cloudResources = useCloudResources();
-  // The query's answer renders at once, in one piece; deferred, the table's first render is a
-  // transition React works in 5 ms slices, so building the page's rows holds no input up. Later
-  // changes (a saved row) show at once, as the table is already there.
-  const deferredResources = useDeferredValue(cloudResources.data);
-  const resources = deferredResources ? cloudResources.data : undefined;
 
   useEffect(() => {
     // The rows' LAST READ formatter and the collator that tells their groups apart take 10 to 20 ms
@@ -89,10 +84,9 @@ function CloudResourceList({
       </div>
     );
   }
-  if (!resources) return <DataLoading label="Loading cloud resources" />;
   return (
     <CloudResourceTable
-      resources={resources}
+      resources={cloudResources.data}
       page={page}
       onPageChange={onPageChange}
       onOpenLogs={onOpenLogs}

@@ -90,7 +90,7 @@ describe('sortCloudResources', () => {
     expect(sortCloudResources(resources)).toEqual(expected);
   });
 
-  it('yields every few hundred rows, so the work can be spread over several tasks', () => {
+  it('yields every hundred rows, so the work can be spread over several tasks', () => {
     const resources = Array.from({ length: 1200 }, (_, index) =>
       createResource(`vm-${1200 - index}`, 'Contoso', 'rg'),
     );

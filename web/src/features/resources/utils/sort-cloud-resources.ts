@@ -104,14 +104,14 @@ function getGroupKey(resource: SortableCloudResource): string {
 }
 
 // Rows handled between two chances to yield: a few hundred microseconds of work even while cold.
-const rowsPerStep = 250;
+const rowsPerStep = 100;
 
 /**
  * SPEC §2: by tenant, then resource group; by name within a group so the order never shifts. The
  * server answers in nearly this order (its collation and tie-break may differ), so one pass often
  * confirms it. Otherwise the groups (a few hundred) are sorted, then each group's resources by name:
  * far fewer collator calls than one sort of 10,000 rows, which cost more than painting the first page.
- * The work yields every few hundred rows, so runInSlices can spread 10,000 rows over several tasks.
+ * The work yields every hundred rows, so runInSlices can spread 10,000 rows over several tasks.
  */
 export function* sortCloudResourcesInSteps<Resource extends SortableCloudResource>(
   resources: readonly Resource[],
