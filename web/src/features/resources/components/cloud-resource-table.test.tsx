@@ -1,0 +1,56 @@
+// @vitest-environment jsdom
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CloudResource } from '@cloudtrim/contracts/resources';
+import { createQueryClient } from '../../../lib/query-client';
+import { CloudResourceTable } from './cloud-resource-table';
+
+function createResource(index: number): CloudResource {
+  return {
+    ResourceId: `/subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/vm-${String(index).padStart(3, '0')}`,
+    ResourceType: 'Microsoft.Compute/virtualMachines',
+    SubscriptionName: 'Production',
+    ResourceGroup: 'rg',
+    TenantId: '1',
+    TenantName: 'Contoso',
+    LastRead: '2026-11-23T10:00:00.000Z',
+    Automated: 0,
+    ActiveHoursStart: 8,
+    ActiveHoursEnd: 18,
+  };
+}
+
+afterEach(() => {
+  cleanup();
+});
+
+function renderTable(resources: CloudResource[]) {
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <CloudResourceTable resources={resources} page={1} onPageChange={() => {}} onOpenLogs={() => {}} />
+    </QueryClientProvider>,
+  );
+}
+
+describe('CloudResourceTable', () => {
+  it('shows a page a few rows a frame, top first, and its pagination once every row is there', async () => {
+    renderTable(Array.from({ length: 45 }, (_, index) => createResource(index)));
+    // The group's divider and the first nine resources in the first frame.
+    expect(screen.getAllByRole('row')).toHaveLength(1 + 10);
+    expect(screen.getByRole('button', { name: 'vm-000' })).toBeTruthy();
+    expect(screen.queryByRole('navigation', { name: 'Cloud resource pages' })).toBeNull();
+
+    // Querying rows by role is slow in jsdom (tens of form controls), hence the longer wait.
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(1 + 31), { timeout: 5000 });
+    expect(screen.getByRole('button', { name: 'vm-029' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'vm-030' })).toBeNull();
+    expect(screen.getByRole('navigation', { name: 'Cloud resource pages' })).toBeTruthy();
+  });
+
+  it('shows a short page whole at once', () => {
+    renderTable([createResource(1), createResource(2)]);
+    expect(screen.getAllByRole('row')).toHaveLength(1 + 3);
+    expect(screen.getByRole('navigation', { name: 'Cloud resource pages' })).toBeTruthy();
+  });
+});
