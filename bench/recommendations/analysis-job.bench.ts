@@ -2,10 +2,9 @@
 // whole path, PostgreSQL reads of 14 days of hourly CPU, memory and network per VM, the rightsizing
 // core, and the writes, run on this thread (the API's, as a single-threaded server would run it;
 // production runs it on the job thread), with the event-loop delay measured meanwhile.
-// Hourly aggregates are written by SQL (a daily cycle with per-VM scale and noise) rather than
-// back-filled through the emulator, which would take minutes, then packed into days as the roll-up
-// packs them; the last day's hours carry their lowest minute, as hours rolled up from 1-minute
-// points do (the analysis reads no minutes of its own).
+// The packed days the analysis reads are written by SQL (a daily cycle with per-VM scale and noise)
+// rather than back-filled through the emulator, which would take minutes; the hourly rows they copy
+// are not seeded, since the analysis never reads them (nor 1-minute points).
 // Targets (issue 7 §4): 10,000 VMs ≤ 5 s; event-loop p99 ≤ 20 ms.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -31,44 +30,43 @@ await pool.query(`delete from pgboss.job where name like 'metrics-%'`);
 const seedStarted = performance.now();
 const hourMs = 3_600_000;
 const untilMs = Math.floor(Date.now() / hourMs) * hourMs;
+// Each metric's 14 days packed a UTC day to a row (metric_day, what the analysis reads), day by day
+// as the roll-up creates each day's rows at its first hour: a daily cycle per VM with noise, the
+// last day's hours carrying their lowest minute as hours rolled up from 1-minute points do.
 await pool.query(
-  `insert into metric_hourly (metric_id, hour, average, maximum, p95)
-   select metric.id, hours.hour, value.average, value.average * 1.4, value.average * 1.25
+  `insert into metric_day (metric_id, day, averages, maximums, p95s, minimums)
+   select metric.id, days.day, metric_day_pack(packed.hours, packed.averages),
+          metric_day_pack(packed.hours, packed.maximums), metric_day_pack(packed.hours, packed.p95s),
+          metric_day_pack(packed.hours, packed.minimums)
    from metric
    join resource on resource.id = metric.resource_id
    left join vm_size on vm_size.region = resource.region and vm_size.name = resource.sku
-   cross join generate_series($1::timestamptz - interval '14 days', $1::timestamptz - interval '1 hour',
-                              interval '1 hour') as hours(hour)
+   cross join generate_series((($1::timestamptz - interval '14 days') at time zone 'UTC')::date,
+                              (($1::timestamptz - interval '1 hour') at time zone 'UTC')::date, interval '1 day')
+     as day_starts(day_start)
+   cross join lateral (select day_start::date as day) as days
    cross join lateral (
-     select case metric.name
-       when 'Percentage CPU' then least(100, (5 + 40 * (abs(hashtext(resource.id::text)) % 100) / 100.0)
-                                        * (1 + 0.5 * sin(extract(hour from hours.hour) * pi() / 12))
-                                        * (0.9 + 0.2 * random()))
-       when 'Available Memory Bytes' then coalesce(vm_size.memory_gib, 8) * 1073741824
-                                        * (0.3 + 0.5 * (abs(hashtext(resource.id::text || 'm')) % 100) / 100.0)
-       else 1e6 * (1 + random())
-     end as average
-   ) as value
+     select array_agg(hour_of_day) as hours, array_agg(value.average) as averages,
+            array_agg(value.average * 1.4) as maximums, array_agg(value.average * 1.25) as p95s,
+            array_agg(case when hour_start >= $1::timestamptz - interval '1 day' then value.average * 0.8 end)
+              as minimums
+     from generate_series(0, 23) as hour_of_day
+     cross join lateral (select (days.day + make_interval(hours => hour_of_day)) at time zone 'UTC' as hour_start)
+       as hour
+     cross join lateral (
+       select case metric.name
+         when 'Percentage CPU' then least(100, (5 + 40 * (abs(hashtext(resource.id::text)) % 100) / 100.0)
+                                          * (1 + 0.5 * sin(hour_of_day * pi() / 12)) * (0.9 + 0.2 * random()))
+         when 'Available Memory Bytes' then coalesce(vm_size.memory_gib, 8) * 1073741824
+                                          * (0.3 + 0.5 * (abs(hashtext(resource.id::text || 'm')) % 100) / 100.0)
+         else 1e6 * (1 + random())
+       end as average
+     ) as value
+     where hour.hour_start >= $1::timestamptz - interval '14 days' and hour.hour_start < $1::timestamptz
+   ) as packed
    where resource.type = 'Microsoft.Compute/virtualMachines'
      and metric.name in ('Percentage CPU', 'Available Memory Bytes', 'Network In Total', 'Network Out Total')
-   -- Hour by hour, as the hourly roll-up writes them: a metric's hours lie on as many pages.
-   order by hours.hour`,
-  [new Date(untilMs).toISOString()],
-);
-// Packed a metric-day to a row, as the roll-up packs them (migration 0007's functions); the last
-// day's hours rolled up from 1-minute points also know their lowest minute.
-await pool.query(
-  `insert into metric_day (metric_id, day, averages, maximums, p95s, minimums)
-   select metric_id, (hour at time zone 'UTC')::date,
-          metric_day_pack(array_agg(extract(hour from hour at time zone 'UTC')::integer), array_agg(average)),
-          metric_day_pack(array_agg(extract(hour from hour at time zone 'UTC')::integer), array_agg(maximum)),
-          metric_day_pack(array_agg(extract(hour from hour at time zone 'UTC')::integer), array_agg(p95)),
-          metric_day_pack(array_agg(extract(hour from hour at time zone 'UTC')::integer),
-                          array_agg(case when hour >= $1::timestamptz - interval '1 day' then average * 0.8 end))
-   from metric_hourly
-   group by metric_id, (hour at time zone 'UTC')::date
-   -- Day by day, as the roll-up creates each day's rows at its first hour.
-   order by 2`,
+   order by days.day`,
   [new Date(untilMs).toISOString()],
 );
 await pool.query(
@@ -78,12 +76,11 @@ await pool.query(
 );
 // As autovacuum leaves a table hours after its inserts: hint bits set, statistics current. Read
 // straight after a bulk insert, every page would first be dirtied and written back.
-await pool.query('vacuum analyze metric_hourly');
 await pool.query('vacuum analyze metric_day');
 const seedSeconds = (performance.now() - seedStarted) / 1000;
-const { rows: counted } = await pool.query<{ machines: number; hours: number }>(
+const { rows: counted } = await pool.query<{ machines: number; days: number }>(
   `select (select count(*)::int from resource where type = 'Microsoft.Compute/virtualMachines') as machines,
-          (select count(*)::int from metric_hourly) as hours`,
+          (select count(*)::int from metric_day) as days`,
 );
 
 // Where the time goes: the repository's reads and writes are timed; the rest is the engine and the
@@ -91,7 +88,7 @@ const { rows: counted } = await pool.query<{ machines: number; hours: number }>(
 const phaseMs = new Map<string, number>();
 const repository = (container.recommendations as unknown as { recommendations: Record<string, unknown> })
   .recommendations;
-for (const name of ['listDueVms', 'listHourlySeries', 'listOpen', 'writeAnalysis']) {
+for (const name of ['listDueVmIds', 'findVms', 'listHourlySeries', 'listOpen', 'writeAnalysis']) {
   const original = repository[name] as (...parameters: unknown[]) => Promise<unknown>;
   repository[name] = async (...parameters: unknown[]) => {
     const phaseStarted = performance.now();
@@ -139,7 +136,7 @@ for (const tenantId of tenantIds) await container.recommendations.analyseTenant(
 const idleSeconds = (performance.now() - idleStarted) / 1000;
 
 console.log(
-  `\nRecommendation analysis (${counted[0]!.machines} VMs, ${counted[0]!.hours} hourly rows seeded in ${seedSeconds.toFixed(1)} s)`,
+  `\nRecommendation analysis (${counted[0]!.machines} VMs, ${counted[0]!.days} packed metric-days seeded in ${seedSeconds.toFixed(1)} s)`,
 );
 console.log(
   `  analysed                      ${analysed} VMs in ${seconds.toFixed(2)} s   (target 10,000 ≤ 5 s)`,

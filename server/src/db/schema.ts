@@ -230,9 +230,6 @@ export const resources = pgTable(
     uniqueIndex('resource_tenant_arm_id_key').on(table.tenantId, sql`lower(${table.armId})`),
     index('resource_subscription_idx').on(table.subscriptionId),
     index('resource_arm_id_idx').on(sql`lower(${table.armId})`),
-    // A tenant's resources in id order, read a page at a time (the analysis's due VMs): each page
-    // stops after its rows instead of visiting every resource after the last page's.
-    index('resource_tenant_id_idx').on(table.tenantId, table.id),
   ],
 );
 

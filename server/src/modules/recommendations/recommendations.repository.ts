@@ -117,14 +117,35 @@ export class RecommendationsRepository {
     return result.rows[0];
   }
 
-  // VMs with an hour collected since their last analysis (or never analysed), in id order from
-  // `afterId`, so a big tenant is read page by page.
   // New history arrived for the tenant (a back-fill): every VM is due again, whatever hour it last saw.
   async markTenantDue(tenantId: string): Promise<void> {
     await this.db.execute(sql`update resource set analysed_until = null where tenant_id = ${tenantId}::uuid`);
   }
 
-  async listDueVms(tenantId: string, afterId: string | null, limit: number): Promise<DueVm[]> {
+  // The ids, in id order, of the tenant's VMs with an hour collected since their last analysis (or
+  // never analysed): one pass over the tenant, where paging the test itself re-ran it on every
+  // resource after each page's last, quadratic in the tenant's size.
+  async listDueVmIds(tenantId: string): Promise<string[]> {
+    const result = await this.db.execute<{ id: string }>(sql`
+      select resource.id
+      from resource
+      cross join lateral (
+        select max(metric.last_collected_at) as until from metric where metric.resource_id = resource.id
+      ) as collected
+      where resource.tenant_id = ${tenantId}::uuid
+        and lower(resource.type) = 'microsoft.compute/virtualmachines'
+        and collected.until is not null
+        -- The analysis reads whole hours: minutes collected within the hour it already saw change
+        -- nothing it reads, so a VM is due once per hour, not once per 5-minute cycle.
+        and (resource.analysed_until is null
+             or date_trunc('hour', collected.until) > date_trunc('hour', resource.analysed_until))
+      order by resource.id`);
+    return result.rows.map((row) => row.id);
+  }
+
+  // What the analysis reads of each VM besides its hours, in id order.
+  async findVms(resourceIds: string[]): Promise<DueVm[]> {
+    if (resourceIds.length === 0) return [];
     const result = await this.db.execute<
       Omit<DueVm, 'collectedUntil' | 'recommendationsHeldUntil'> & {
         collectedUntil: string;
@@ -143,16 +164,8 @@ export class RecommendationsRepository {
       cross join lateral (
         select max(metric.last_collected_at) as until from metric where metric.resource_id = resource.id
       ) as collected
-      where resource.tenant_id = ${tenantId}::uuid
-        and lower(resource.type) = 'microsoft.compute/virtualmachines'
-        and collected.until is not null
-        -- The analysis reads whole hours: minutes collected within the hour it already saw change
-        -- nothing it reads, so a VM is due once per hour, not once per 5-minute cycle.
-        and (resource.analysed_until is null
-             or date_trunc('hour', collected.until) > date_trunc('hour', resource.analysed_until))
-        ${afterId ? sql`and resource.id > ${afterId}::uuid` : sql``}
-      order by resource.id
-      limit ${limit}`);
+      where resource.id = any(${sql.param(resourceIds)}::uuid[]) and collected.until is not null
+      order by resource.id`);
     return result.rows.map((row) => ({
       ...row,
       collectedUntil: new Date(row.collectedUntil),
@@ -160,8 +173,6 @@ export class RecommendationsRepository {
     }));
   }
 
-  // The VMs' hours over [since, until) from their metrics' packed days (metric_day): a batch of 200
-  // VMs over 14 days is 12,000 rows of a few hundred bytes, where the hourly rows were 270,000.
   async listHourlySeries(
     resourceIds: string[],
     since: Date,

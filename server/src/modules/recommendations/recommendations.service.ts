@@ -101,17 +101,20 @@ export class RecommendationsService {
     // Whole hours only: the hour under way has no aggregate yet.
     const until = new Date(Math.floor(at.getTime() / hourMs) * hourMs);
     const since = new Date(until.getTime() - scope.lookbackDays * dayMs);
-    const readBatch = async (afterId: string | null) => {
-      const vms = await this.recommendations.listDueVms(tenantId, afterId, batchSize);
-      if (vms.length === 0) return undefined;
-      const resourceIds = vms.map((vm) => vm.id);
-      const [hourlyByVm, open] = await Promise.all([
+    // The due VMs are listed once, then read and written 200 at a time.
+    const dueIds = await this.recommendations.listDueVmIds(tenantId);
+    const readBatch = async (start: number) => {
+      if (start >= dueIds.length) return undefined;
+      const resourceIds = dueIds.slice(start, start + batchSize);
+      const [vms, hourlyByVm, open] = await Promise.all([
+        this.recommendations.findVms(resourceIds),
         this.recommendations.listHourlySeries(resourceIds, since, until),
         this.recommendations.listOpen(resourceIds),
       ]);
       return { vms, hourlyByVm, open };
     };
-    let nextBatch = readBatch(null);
+    let nextStart = 0;
+    let nextBatch = readBatch(nextStart);
     for (;;) {
       options.signal?.throwIfAborted();
       const batch = await nextBatch;
@@ -119,7 +122,8 @@ export class RecommendationsService {
       const { vms, hourlyByVm, open } = batch;
       // The next batch is read while this one is analysed and written: PostgreSQL works on the
       // other core. A read that fails is met when its turn comes.
-      nextBatch = vms.length < batchSize ? Promise.resolve(undefined) : readBatch(vms.at(-1)!.id);
+      nextStart += batchSize;
+      nextBatch = readBatch(nextStart);
       nextBatch.catch(() => {});
       const openByVm = groupBy(open, (row) => row.resourceId);
       const inserted: NewRecommendation[] = [];

@@ -1,1 +1,0 @@
-CREATE INDEX "resource_tenant_id_idx" ON "resource" USING btree ("tenant_id","id");
