@@ -81,7 +81,7 @@ interface ProposalContext {
   current: SizeOption;
   currentPrice: number;
   demand: Demand;
-  candidates: PricedSize[];
+  candidates: readonly PricedSize[];
 }
 
 function runningHoursPerYear(input: VmAnalysisInput): number {

@@ -27,22 +27,56 @@ export function canCarry(size: SizeOption, requirements: VmRequirements): boolea
 }
 
 // The sizes the VM could run on, cheapest first (ties: fewer vCPUs, then name, so it is stable).
+// A fleet's VMs share a few catalogues and requirement sets, and filtering and sorting every size
+// of the region for each VM was a tenth of the analysis of 10,000 VMs: lists are kept per catalogue
+// and prices (weakly, so one no longer read is let go) and requirements.
 export function listCandidateSizes(
   sizes: readonly SizeOption[],
   prices: ReadonlyMap<string, SizePrice>,
   requirements: VmRequirements,
-): PricedSize[] {
+): readonly PricedSize[] {
+  let byPrices = candidatesByCatalogue.get(sizes);
+  if (!byPrices) {
+    byPrices = new WeakMap();
+    candidatesByCatalogue.set(sizes, byPrices);
+  }
+  let byRequirements = byPrices.get(prices);
+  if (!byRequirements) {
+    byRequirements = new Map();
+    byPrices.set(prices, byRequirements);
+  }
+  const key = `${requirements.dataDiskCount}|${requirements.nicCount}|${requirements.usesPremiumDisk}|${requirements.usesAcceleratedNetworking}`;
+  let candidates = byRequirements.get(key);
+  if (!candidates) {
+    candidates = sortCandidates(sizes, prices, requirements);
+    byRequirements.set(key, candidates);
+  }
+  return candidates;
+}
+
+const candidatesByCatalogue = new WeakMap<
+  readonly SizeOption[],
+  WeakMap<ReadonlyMap<string, SizePrice>, Map<string, readonly PricedSize[]>>
+>();
+
+function sortCandidates(
+  sizes: readonly SizeOption[],
+  prices: ReadonlyMap<string, SizePrice>,
+  requirements: VmRequirements,
+): readonly PricedSize[] {
   const candidates: PricedSize[] = [];
   for (const size of sizes) {
     const price = prices.get(size.name);
     if (!price || !canCarry(size, requirements)) continue;
     candidates.push({ ...size, price });
   }
-  return candidates.sort(
-    (left, right) =>
-      left.price.hourlyPrice - right.price.hourlyPrice ||
-      left.vcpus - right.vcpus ||
-      left.name.localeCompare(right.name),
+  return Object.freeze(
+    candidates.sort(
+      (left, right) =>
+        left.price.hourlyPrice - right.price.hourlyPrice ||
+        left.vcpus - right.vcpus ||
+        left.name.localeCompare(right.name),
+    ),
   );
 }
 
