@@ -115,14 +115,8 @@ export class RecommendationsService {
     };
     let nextStart = 0;
     let nextBatch = readBatch(nextStart);
-    // A batch is written while the next one is analysed (one write in flight at a time); a write
-    // that fails fails the job at the next batch, and none is left running when the job ends.
-    let pendingWrite: Promise<void> = Promise.resolve();
     for (;;) {
-      if (options.signal?.aborted) {
-        await pendingWrite;
-        options.signal.throwIfAborted();
-      }
+      options.signal?.throwIfAborted();
       const batch = await nextBatch;
       if (!batch) break;
       const { vms, hourlyByVm, open } = batch;
@@ -161,20 +155,17 @@ export class RecommendationsService {
         // Each VM's analysis is CPU work of its own: requests are served between VMs.
         await yieldToEventLoop();
       }
-      await pendingWrite;
-      pendingWrite = this.recommendations.writeAnalysis({
+      await this.recommendations.writeAnalysis({
         inserted,
         refreshed,
         supersededIds,
         analysed: vms.map((vm) => ({ resourceId: vm.id, collectedUntil: vm.collectedUntil })),
         at,
       });
-      pendingWrite.catch(() => {});
       summary.analysedCount += vms.length;
       summary.newCount += inserted.length;
       summary.supersededCount += supersededIds.length;
     }
-    await pendingWrite;
     await this.recordActivity(scope.teamId, tenantId, summary);
     return summary;
   }
