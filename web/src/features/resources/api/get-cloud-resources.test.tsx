@@ -5,21 +5,11 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CloudResource } from '@cloudtrim/contracts/resources';
 import { createQueryClient } from '../../../lib/query-client';
+import { createCloudResource } from '../testing/cloud-resource.fixture';
 import { getCloudResources, parseCloudResourcePage, useCloudResources } from './get-cloud-resources';
 
 function createResource(index: number): CloudResource {
-  return {
-    ResourceId: `/subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/vm-${index}`,
-    ResourceType: 'Microsoft.Compute/virtualMachines',
-    SubscriptionName: 'Production',
-    ResourceGroup: 'rg',
-    TenantId: '1',
-    TenantName: 'Contoso',
-    LastRead: '2026-11-23T10:00:00.000Z',
-    Automated: 0,
-    ActiveHoursStart: 8,
-    ActiveHoursEnd: 18,
-  };
+  return createCloudResource(`vm-${index}`);
 }
 
 let answer: unknown;

@@ -4,21 +4,11 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CloudResource } from '@cloudtrim/contracts/resources';
 import { createQueryClient } from '../../../lib/query-client';
+import { createCloudResource } from '../testing/cloud-resource.fixture';
 import { CloudResourceTable } from './cloud-resource-table';
 
 function createResource(index: number): CloudResource {
-  return {
-    ResourceId: `/subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/vm-${String(index).padStart(3, '0')}`,
-    ResourceType: 'Microsoft.Compute/virtualMachines',
-    SubscriptionName: 'Production',
-    ResourceGroup: 'rg',
-    TenantId: '1',
-    TenantName: 'Contoso',
-    LastRead: '2026-11-23T10:00:00.000Z',
-    Automated: 0,
-    ActiveHoursStart: 8,
-    ActiveHoursEnd: 18,
-  };
+  return createCloudResource(`vm-${String(index).padStart(3, '0')}`);
 }
 
 afterEach(() => {

@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { CloudResource } from '@cloudtrim/contracts/resources';
+import { createCloudResource } from '../testing/cloud-resource.fixture';
 import { createResourceDraft, createSaveItem, hasLocalChange, parseHour } from './resource-draft';
 
-const resource: CloudResource = {
-  ResourceId: '/subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/vm-1',
-  ResourceType: 'Microsoft.Compute/virtualMachines',
-  SubscriptionName: 'Production',
-  ResourceGroup: 'rg',
-  TenantId: 't',
-  TenantName: 'Contoso',
-  LastRead: null,
-  Automated: 1,
-  ActiveHoursStart: 8,
-  ActiveHoursEnd: 18,
-};
+const resource = createCloudResource('vm-1', { TenantId: 't', LastRead: null, Automated: 1 });
 
 describe('parseHour', () => {
   it('reads whole hours 0 through 23', () => {
