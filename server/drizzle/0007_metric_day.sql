@@ -11,12 +11,11 @@ CREATE TABLE "metric_day" (
 --> statement-breakpoint
 ALTER TABLE "metric_day" ADD CONSTRAINT "metric_day_metric_id_metric_id_fk" FOREIGN KEY ("metric_id") REFERENCES "public"."metric"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 -- A day's 24 hours of one aggregate, packed: float4 big-endian per hour (0-23, UTC), NaN where none.
--- Values beyond float4's range are clamped to it rather than failing the statement that writes the
--- hours.
-CREATE FUNCTION metric_day_pack(hours integer[], vals double precision[]) RETURNS bytea
+-- metric_day_place lays the given hours into a packed day, leaving the others as they were; values
+-- beyond float4's range are clamped to it rather than failing the statement that writes the hours.
+CREATE FUNCTION metric_day_place(packed bytea, hours integer[], vals double precision[]) RETURNS bytea
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
 DECLARE
-  packed bytea := decode(repeat('7fc00000', 24), 'hex');
   value double precision;
 BEGIN
   FOR i IN 1 .. coalesce(array_length(hours, 1), 0) LOOP
@@ -27,6 +26,9 @@ BEGIN
   END LOOP;
   RETURN packed;
 END $$;--> statement-breakpoint
+CREATE FUNCTION metric_day_pack(hours integer[], vals double precision[]) RETURNS bytea
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN metric_day_place(decode(repeat('7fc00000', 24), 'hex'), hours, vals);--> statement-breakpoint
 -- The hours `newer` knows replace those of `older`; the others keep what `older` had.
 CREATE FUNCTION metric_day_merge(older bytea, newer bytea) RETURNS bytea
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$

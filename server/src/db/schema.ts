@@ -285,7 +285,7 @@ export const metricHourly = pgTable(
 // VM's 14 to 90 days each hour: row by row that was 13 million index entries an hour at 10,000 VMs.
 // Each column holds 24 float4 (big-endian, NaN where the hour has no aggregate); `minimums` is the
 // lowest 1-minute point of the hour, known only for hours rolled up from points. Written in the
-// statement that writes the hours (SQL functions metric_day_pack and metric_day_merge, migration
+// statement that writes the hours (SQL functions metric_day_place and metric_day_merge, migration
 // 0007), purged with them.
 export const metricDays = pgTable(
   'metric_day',

@@ -135,8 +135,8 @@ export class MetricsRepository {
             select metric_id, hour, average, maximum, p95 from rolled
             on conflict (metric_id, hour) do update
               set average = excluded.average, maximum = excluded.maximum, p95 = excluded.p95
-          )
-          ${packIntoDays('rolled', true)}
+          ), ${packIntoDays('rolled', true)}
+          select 1
         `);
       }
       await transaction.execute(sql`
@@ -161,9 +161,7 @@ export class MetricsRepository {
         ) as hourly(metric_id, hour_ms, average, maximum, p95)
         on conflict (metric_id, hour) do nothing
         returning metric_id, hour, average, maximum, p95
-      ), days as (
-        ${packIntoDays('inserted', false)}
-      )
+      ), ${packIntoDays('inserted', false)}
       select count(*)::int as inserted from inserted
     `);
     return result.rows[0]?.inserted ?? 0;
@@ -242,25 +240,45 @@ export class MetricsRepository {
   }
 }
 
-// The statement that lays the hours of `source` (metric_id, hour, average, maximum, p95 and, when
-// `hasMinimum`, minimum) into their metric's packed days (metric_day): the hours written replace
-// those the day held, the others stay.
+// The statement's closing parts that lay the hours of `source` (metric_id, hour, average, maximum,
+// p95 and, when `hasMinimum`, minimum) into their metric's packed days (metric_day): a day that
+// has its row gets just these hours placed (the roll-up's usual single hour), a new day a row of
+// its own; a row another writer created meanwhile is merged with (the hours written win).
 function packIntoDays(source: 'rolled' | 'inserted', hasMinimum: boolean) {
-  const pack = (column: string) =>
+  const from = sql.raw(source);
+  const aggregates = ['averages', 'maximums', 'p95s', 'minimums'] as const;
+  const placed = (base: string) =>
     sql.raw(
-      `metric_day_pack(array_agg(extract(hour from hour at time zone 'UTC')::integer), array_agg(${column}))`,
+      aggregates
+        .map((name) => `metric_day_place(${base.replace('$', name)}, days.hours, days.${name})`)
+        .join(', '),
     );
   return sql`
-    insert into metric_day (metric_id, day, averages, maximums, p95s, minimums)
-    select metric_id, (hour at time zone 'UTC')::date, ${pack('average')}, ${pack('maximum')}, ${pack('p95')},
-           ${hasMinimum ? pack('minimum') : sql.raw(`metric_day_pack(array[]::integer[], array[]::float8[])`)}
-    from ${sql.raw(source)}
-    group by metric_id, (hour at time zone 'UTC')::date
-    on conflict (metric_id, day) do update
-      set averages = metric_day_merge(metric_day.averages, excluded.averages),
-          maximums = metric_day_merge(metric_day.maximums, excluded.maximums),
-          p95s = metric_day_merge(metric_day.p95s, excluded.p95s),
-          minimums = metric_day_merge(metric_day.minimums, excluded.minimums)`;
+    days as (
+      select metric_id, (hour at time zone 'UTC')::date as day,
+             array_agg(extract(hour from hour at time zone 'UTC')::integer) as hours,
+             array_agg(average) as averages, array_agg(maximum) as maximums, array_agg(p95) as p95s,
+             array_agg(${hasMinimum ? sql.raw('minimum') : sql.raw('null::float8')}) as minimums
+      from ${from}
+      group by metric_id, (hour at time zone 'UTC')::date
+    ), placed_days as (
+      update metric_day
+      set (averages, maximums, p95s, minimums) = (${placed('metric_day.$')})
+      from days
+      where metric_day.metric_id = days.metric_id and metric_day.day = days.day
+      returning metric_day.metric_id, metric_day.day
+    ), new_days as (
+      insert into metric_day (metric_id, day, averages, maximums, p95s, minimums)
+      select days.metric_id, days.day, ${placed(`decode(repeat('7fc00000', 24), 'hex')`)}
+      from days
+      where not exists (
+        select 1 from placed_days where placed_days.metric_id = days.metric_id and placed_days.day = days.day)
+      on conflict (metric_id, day) do update
+        set averages = metric_day_merge(metric_day.averages, excluded.averages),
+            maximums = metric_day_merge(metric_day.maximums, excluded.maximums),
+            p95s = metric_day_merge(metric_day.p95s, excluded.p95s),
+            minimums = metric_day_merge(metric_day.minimums, excluded.minimums)
+    )`;
 }
 
 // A PostgreSQL array literal for numbers or ids (characters that need no quoting), built with one
