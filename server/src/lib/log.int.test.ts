@@ -47,3 +47,29 @@ describe('the request log', () => {
     expect(written).not.toContain('ada%40example.com');
   });
 });
+
+describe('the error log', () => {
+  it('keeps an error’s message and code, not the database client a driver hangs on it', () => {
+    let line = '';
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        line += chunk.toString('utf8');
+        done();
+      },
+    });
+    const log = pino({ level: 'info', redact: logRedactions, serializers: logSerializers }, destination);
+    const error = Object.assign(new Error('terminating connection due to administrator command'), {
+      code: '57P01',
+      client: { connectionParameters: { user: 'postgres' }, secretKey: 1777784242 },
+    });
+    log.error({ err: error }, 'job queue error');
+    const logged = JSON.parse(line) as { err: Record<string, unknown> };
+    expect(logged.err).toMatchObject({
+      message: 'terminating connection due to administrator command',
+      code: '57P01',
+    });
+    expect(logged.err.stack).toContain('terminating connection');
+    expect(line).not.toContain('secretKey');
+    expect(logged.err).not.toHaveProperty('client');
+  });
+});
