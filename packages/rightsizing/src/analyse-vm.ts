@@ -21,7 +21,8 @@ import { countPresent, maximum } from './statistics';
 export const minimumHistoryDays = 7;
 const hoursPerYear = 8760;
 const noResizeThresholds: EvidenceThresholds = { cpuPct: 100, memoryPct: 100 };
-const evidenceDays = 14;
+// The days an evidence chart shows: the last of the input's.
+export const evidenceDays = 14;
 
 export interface AnalyseOptions {
   method?: PredictionMethodId;

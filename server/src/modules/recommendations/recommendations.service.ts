@@ -10,7 +10,12 @@ import type {
   VmAnalysis,
   VmAnalysisInput,
 } from '@cloudtrim/rightsizing/analysis.types';
-import { analyseVm, buildEvidence, minimumHistoryDays } from '@cloudtrim/rightsizing/analyse-vm';
+import {
+  analyseVm,
+  buildEvidence,
+  evidenceDays,
+  minimumHistoryDays,
+} from '@cloudtrim/rightsizing/analyse-vm';
 import { isPredictionMethodId, type PredictionMethodId } from '@cloudtrim/rightsizing/prediction-methods';
 import type {
   Recommendation,
@@ -37,7 +42,6 @@ import { readStoredEvidence, type EvidenceWindow } from './stored-evidence';
 const hourMs = 60 * 60 * 1000;
 const dayMs = 24 * hourMs;
 const gibibyte = 1024 ** 3;
-const evidenceDays = 14;
 // VMs read and written per round trip: 800 metrics, ~3 MB of packed days over 14 days.
 const batchSize = 200;
 export const defaultPredictionMethod: PredictionMethodId = 'cloudtrim-forecast';
@@ -332,9 +336,17 @@ function buildInput(
   };
 }
 
+const sizeIndexes = new WeakMap<RegionCatalogue, Map<string, SizeOption>>();
+
+// A size by its name in any casing (inventory and catalogue may differ), from an index built once
+// per catalogue: lower-casing every size of the region for each VM ran once per VM analysed.
 function findSize(catalogue: RegionCatalogue, name: string): SizeOption | undefined {
-  const wanted = name.toLowerCase();
-  return catalogue.sizes.find((size) => size.name.toLowerCase() === wanted);
+  let sizesByName = sizeIndexes.get(catalogue);
+  if (!sizesByName) {
+    sizesByName = new Map(catalogue.sizes.map((size) => [size.name.toLowerCase(), size]));
+    sizeIndexes.set(catalogue, sizesByName);
+  }
+  return sizesByName.get(name.toLowerCase());
 }
 
 // The VM's hours laid on a dense hourly grid from `since` (NaN where nothing was read). Memory in
