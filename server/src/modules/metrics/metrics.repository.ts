@@ -246,13 +246,8 @@ export class MetricsRepository {
 // its own; a row another writer created meanwhile is merged with (the hours written win).
 function packIntoDays(source: 'rolled' | 'inserted', hasMinimum: boolean) {
   const from = sql.raw(source);
-  const aggregates = ['averages', 'maximums', 'p95s', 'minimums'] as const;
-  const placed = (base: string) =>
-    sql.raw(
-      aggregates
-        .map((name) => `metric_day_place(${base.replace('$', name)}, days.hours, days.${name})`)
-        .join(', '),
-    );
+  const columns = ['averages', 'maximums', 'p95s', 'minimums'] as const;
+  const eachColumn = (expression: (column: string) => string) => sql.raw(columns.map(expression).join(', '));
   return sql`
     days as (
       select metric_id, (hour at time zone 'UTC')::date as day,
@@ -263,13 +258,14 @@ function packIntoDays(source: 'rolled' | 'inserted', hasMinimum: boolean) {
       group by metric_id, (hour at time zone 'UTC')::date
     ), placed_days as (
       update metric_day
-      set (averages, maximums, p95s, minimums) = (${placed('metric_day.$')})
+      set (averages, maximums, p95s, minimums) =
+        (${eachColumn((column) => `metric_day_place(metric_day.${column}, days.hours, days.${column})`)})
       from days
       where metric_day.metric_id = days.metric_id and metric_day.day = days.day
       returning metric_day.metric_id, metric_day.day
     ), new_days as (
       insert into metric_day (metric_id, day, averages, maximums, p95s, minimums)
-      select days.metric_id, days.day, ${placed(`decode(repeat('7fc00000', 24), 'hex')`)}
+      select days.metric_id, days.day, ${eachColumn((column) => `metric_day_pack(days.hours, days.${column})`)}
       from days
       where not exists (
         select 1 from placed_days where placed_days.metric_id = days.metric_id and placed_days.day = days.day)
