@@ -48,7 +48,9 @@ async function killHard(server: ServerProcess): Promise<void> {
   await exited;
 }
 
-// Running VMs of the tenant, each with a recommendation to a size of its own family.
+// Running VMs of the tenant, each with a recommendation to a size of its own family. The worker
+// processes' own analysis may have put recommendations on offer meanwhile: a VM whose only ones are
+// on offer is still free, and they are withdrawn for the test's own.
 async function planRecommendations(
   count: number,
 ): Promise<{ id: number; resource: typeof resources.$inferSelect; target: string }[]> {
@@ -60,7 +62,7 @@ async function planRecommendations(
         eq(resources.tenantId, tenantId),
         eq(resources.type, 'Microsoft.Compute/virtualMachines'),
         eq(resources.powerState, 'running'),
-        sql`not exists (select 1 from recommendation r where r.resource_id = ${resources.id})`,
+        sql`not exists (select 1 from recommendation r where r.resource_id = ${resources.id} and r.status <> 'open')`,
       ),
     )
     .limit(count);
@@ -72,6 +74,10 @@ async function planRecommendations(
     const target = listSizesOfferedInRegion(resource.region).find(
       (size) => size.family === current.family && size.name !== current.name,
     )!.name;
+    await db
+      .update(recommendations)
+      .set({ status: 'superseded', supersededAt: new Date() })
+      .where(and(eq(recommendations.resourceId, resource.id), eq(recommendations.status, 'open')));
     const [row] = await db
       .insert(recommendations)
       .values({
