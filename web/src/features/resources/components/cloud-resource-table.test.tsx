@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CloudResource } from '@cloudtrim/contracts/resources';
 import { createQueryClient } from '../../../lib/query-client';
 import { createCloudResource } from '../testing/cloud-resource.fixture';
-import { CloudResourceTable } from './cloud-resource-table';
+import { activeHoursInUtcText, CloudResourceTable } from './cloud-resource-table';
 
 function createResource(index: number): CloudResource {
   return createCloudResource(`vm-${String(index).padStart(3, '0')}`);
@@ -42,5 +42,18 @@ describe('CloudResourceTable', () => {
     renderTable([createResource(1), createResource(2)]);
     expect(screen.getAllByRole('row')).toHaveLength(1 + 3);
     expect(screen.getByRole('navigation', { name: 'Cloud resource pages' })).toBeTruthy();
+  });
+
+  it('says the active hours are in UTC, above the table and on both hour columns, under SPEC’s headers', () => {
+    renderTable([createResource(1)]);
+    expect(screen.getByText(activeHoursInUtcText)).toBeTruthy();
+    for (const name of ['HOURS START', 'HOURS END']) {
+      const header = screen.getByRole('columnheader', { name });
+      expect(header.getAttribute('title')).toBe(activeHoursInUtcText);
+      expect(header).toHaveProperty('textContent', name);
+    }
+    expect(
+      screen.getByRole('columnheader', { name: 'HOURS START', description: activeHoursInUtcText }),
+    ).toBeTruthy();
   });
 });

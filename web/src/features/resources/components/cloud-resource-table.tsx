@@ -20,6 +20,8 @@ import { CloudResourceRow, type SaveOutcome } from './cloud-resource-row';
 // SPEC §9: 'Values Updated' and 'Error saving values' clear after 3 seconds.
 const saveOutcomeMs = 3000;
 const columnCount = 9;
+export const activeHoursInUtcText = 'Active hours are in UTC.';
+const activeHoursNoteId = 'cloud-resources-active-hours-note';
 // Styling and laying out a page of rows, three form controls in each, is work the browser cannot
 // split: done for the whole page in one frame (the first above all, its styles still cold), it was
 // a long task. The page is shown a few rows a frame instead, top first; the pagination below them
@@ -135,6 +137,11 @@ export function CloudResourceTable({ resources, page, onPageChange, onOpenLogs }
   return (
     <>
       <div className="data-panel">
+        {/* Active hours are kept and acted on in UTC (the server's active-hours job); the headers keep
+            SPEC's texts and say it on hover, this line says it to everyone. */}
+        <p id={activeHoursNoteId} className="cloud-resource-table-note">
+          {activeHoursInUtcText}
+        </p>
         <Table responsive className="data-table cloud-resource-table">
           <thead>
             <tr>
@@ -144,8 +151,12 @@ export function CloudResourceTable({ resources, page, onPageChange, onOpenLogs }
               <th scope="col">RESOURCE GROUP</th>
               <th scope="col">LAST READ</th>
               <th scope="col">AUTOMATED</th>
-              <th scope="col">HOURS START</th>
-              <th scope="col">HOURS END</th>
+              <th scope="col" title={activeHoursInUtcText} aria-describedby={activeHoursNoteId}>
+                HOURS START
+              </th>
+              <th scope="col" title={activeHoursInUtcText} aria-describedby={activeHoursNoteId}>
+                HOURS END
+              </th>
               <th scope="col">ACTION</th>
             </tr>
           </thead>
