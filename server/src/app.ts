@@ -40,6 +40,8 @@ import { signupRoutes } from './modules/signup/signup.routes';
 import { teamRoutes } from './modules/team/team.routes';
 import { tenantRoutes } from './modules/tenants/tenants.routes';
 import { registerAuthentication } from './plugins/authenticate';
+import { registerNoStore } from './plugins/no-store';
+import { refuseHeadOnStateChanges } from './plugins/refuse-head-on-state-changes';
 import { refuseNulText } from './plugins/refuse-nul-text';
 
 export const databaseUnavailableText =
@@ -67,6 +69,7 @@ export async function buildApp(
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);
   acceptEmptyJsonBody(app);
+  registerNoStore(app);
 
   // Security headers, worked out once: @fastify/helmet rebuilds helmet's middleware, parsing the
   // content security policy again, on every request.
@@ -97,6 +100,7 @@ export async function buildApp(
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
+  refuseHeadOnStateChanges(app);
   registerAuthentication(app, container.auth);
 
   app.get('/healthz', { config: { isPublic: true }, schema: { hide: true } }, async (_request, reply) => {
