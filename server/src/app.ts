@@ -194,13 +194,16 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
     });
   }
   // Our own HttpErrors (a 503 when Azure is unreachable too) and Fastify's client errors (a
-  // malformed body, a wrong content type) say what went wrong; anything else is unexpected.
+  // malformed body, a wrong content type) say what went wrong; anything else is unexpected. Another
+  // library's error that carries a client status keeps it but not its text, which was not written
+  // for users.
   const statusCode = error.statusCode ?? 500;
   if (error instanceof HttpError || statusCode < 500) {
+    const isOurs = error instanceof HttpError || error.code?.startsWith('FST_') === true;
     return reply.code(statusCode).send({
       statusCode,
       error: STATUS_CODES[statusCode] ?? 'Error',
-      message: error.message,
+      message: isOurs ? error.message : (STATUS_CODES[statusCode] ?? 'Error'),
       ...(error instanceof HttpError && error.field ? { field: error.field } : {}),
     });
   }

@@ -2,11 +2,13 @@
 // travel in query strings.
 import pino from 'pino';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
-import { createTestContext, type TestContext } from '../../test/helper';
+import { DrizzleQueryError } from 'drizzle-orm';
+import pg from 'pg';
+import { bearer, createTestContext, createUser, logIn, type TestContext } from '../../test/helper';
 import { logRedactions, logSerializers } from './log';
 
 let context: TestContext;
@@ -71,5 +73,67 @@ describe('the error log', () => {
     expect(logged.err.stack).toContain('terminating connection');
     expect(line).not.toContain('secretKey');
     expect(logged.err).not.toHaveProperty('client');
+  });
+});
+
+describe('an unexpected failure of a call', () => {
+  const email = 'grace.hopper@example.com';
+
+  function createQueryError(): DrizzleQueryError {
+    const cause = Object.assign(
+      new pg.DatabaseError(
+        'duplicate key value violates unique constraint "app_user_email_key"',
+        100,
+        'error',
+      ),
+      { severity: 'ERROR', code: '23505', detail: `Key (email)=(${email}) already exists.` },
+    );
+    return new DrizzleQueryError('update "app_user" set "email" = $1', [email], cause);
+  }
+
+  it('answers 500 with the request id and logs the SQL and code, never the values', async () => {
+    const token = await logIn(context, await createUser(context));
+    const getDetails = vi
+      .spyOn(context.container.account, 'getDetails')
+      .mockRejectedValue(createQueryError());
+    try {
+      written = '';
+      const response = await app.inject({
+        method: 'GET',
+        url: '/api/v1/account/details',
+        headers: bearer(token),
+      });
+      expect(response.statusCode).toBe(500);
+      expect(response.json().requestId).toBeDefined();
+      expect(response.body).not.toContain(email);
+      expect(response.body).not.toContain('app_user');
+      expect(written).toContain('update \\"app_user\\" set \\"email\\" = $1');
+      expect(written).toContain('23505');
+      expect(written).toContain(response.json().requestId);
+      expect(written).not.toContain(email);
+    } finally {
+      getDetails.mockRestore();
+    }
+  });
+
+  it('keeps the client status of another library’s error but not its text', async () => {
+    const token = await logIn(context, await createUser(context));
+    const getDetails = vi
+      .spyOn(context.container.account, 'getDetails')
+      .mockRejectedValue(
+        Object.assign(new Error(`Key (email)=(${email}) already exists.`), { statusCode: 409 }),
+      );
+    try {
+      const response = await app.inject({
+        method: 'GET',
+        url: '/api/v1/account/details',
+        headers: bearer(token),
+      });
+      expect(response.statusCode).toBe(409);
+      expect(response.json().message).toBe('Conflict');
+      expect(response.body).not.toContain(email);
+    } finally {
+      getDetails.mockRestore();
+    }
   });
 });
