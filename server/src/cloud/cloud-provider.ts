@@ -202,6 +202,9 @@ export interface CloudProvider {
     operationUrl: string,
     options?: CloudCallOptions,
   ): Promise<CloudOperationStatus>;
+  // Drops what this process keeps of the principal (its credentials and their secret, its token),
+  // whatever its secret: its tenant was deleted or deactivated. A later call signs in afresh.
+  forgetCredentials(principal: Pick<CloudCredentials, 'tenantId' | 'applicationId'>): void;
 }
 
 export type CloudErrorKind =

@@ -56,7 +56,7 @@ describe('AzureClients', () => {
   });
 
   it('forgets the least recently used principal beyond its bound', () => {
-    const clients = new AzureClients(config, undefined, 2);
+    const clients = new AzureClients(config, undefined, { maxCachedPrincipals: 2 });
     const bob = { ...alice, applicationId: 'APP-2' };
     const carol = { ...alice, applicationId: 'APP-3' };
     const aliceClient = clients.getComputeClient(alice, 'sub-1');
@@ -66,5 +66,38 @@ describe('AzureClients', () => {
     clients.getComputeClient(carol, 'sub-1');
     expect(clients.getComputeClient(alice, 'sub-1')).toBe(aliceClient);
     expect(clients.getComputeClient(bob, 'sub-1')).not.toBe(bobClient);
+  });
+
+  it('forgets every credential of a principal, whatever its secret, and keeps the others', () => {
+    const clients = new AzureClients(config);
+    const renewed = { ...alice, secret: 'second secret' };
+    const bob = { ...alice, applicationId: 'APP-2' };
+    const aliceClient = clients.getComputeClient(alice, 'sub-1');
+    clients.getMetricsClient(renewed, 'eastus');
+    const bobClient = clients.getComputeClient(bob, 'sub-1');
+    clients.forgetPrincipal({ tenantId: 'tenant-1', applicationId: 'app-1' });
+    expect(clients.hasPrincipal(alice)).toBe(false);
+    expect(clients.hasPrincipal(renewed)).toBe(false);
+    expect(clients.hasPrincipal(bob)).toBe(true);
+    expect(clients.getComputeClient(bob, 'sub-1')).toBe(bobClient);
+    // Used again, the principal signs in afresh.
+    expect(clients.getComputeClient(alice, 'sub-1')).not.toBe(aliceClient);
+  });
+
+  it('drops a principal unused for its idle time, and keeps one in use', () => {
+    let now = 0;
+    const clients = new AzureClients(config, undefined, { idleMilliseconds: 60_000, now: () => now });
+    const bob = { ...alice, applicationId: 'APP-2' };
+    const aliceClient = clients.getComputeClient(alice, 'sub-1');
+    clients.getComputeClient(bob, 'sub-1');
+    now = 59_000;
+    expect(clients.getComputeClient(alice, 'sub-1')).toBe(aliceClient);
+    now = 60_000;
+    expect(clients.hasPrincipal(bob)).toBe(false);
+    expect(clients.hasPrincipal(alice)).toBe(true);
+    now = 119_000;
+    clients.forgetIdle();
+    expect(clients.hasPrincipal(alice)).toBe(false);
+    expect(clients.getComputeClient(alice, 'sub-1')).not.toBe(aliceClient);
   });
 });

@@ -1,6 +1,8 @@
 // The SDK clients and what they share: the https agent that trusts the configured extra CA, the
 // retry policy, and one ClientSecretCredential per service principal (its token cached), each with
-// its Resource Manager, Compute, Monitor and regional Metrics clients made on first use.
+// its Resource Manager, Compute, Monitor and regional Metrics clients made on first use. A credential
+// holds its principal's secret, so it is kept only while in use: dropped when its tenant is deleted
+// or deactivated (forgetPrincipal), after an hour unused, and beyond the bound on principals.
 import { ComputeManagementClient } from '@azure/arm-compute';
 import { MonitorClient } from '@azure/arm-monitor';
 import { ResourceManagementClient } from '@azure/arm-resources';
@@ -24,6 +26,16 @@ import { readSubscriptionId } from './azure-arm';
 // off exponentially on other transient failures; the operation deadline bounds the whole.
 const retryOptions: PipelineRetryOptions = { maxRetries: 8, retryDelayInMs: 500, maxRetryDelayInMs: 20_000 };
 const defaultMaxCachedPrincipals = 500;
+const defaultIdleMilliseconds = 60 * 60_000;
+const longestSweepMilliseconds = 5 * 60_000;
+
+export interface AzureClientsOptions {
+  maxCachedPrincipals?: number;
+  // A principal unused this long is dropped, its secret with it.
+  idleMilliseconds?: number;
+  // Milliseconds on a clock that only moves forward; the tests move it by hand.
+  now?: () => number;
+}
 
 // The batch call is addressed through the client's pipeline, so the endpoint it was made for rides along.
 export interface RegionalMetricsClient {
@@ -32,6 +44,7 @@ export interface RegionalMetricsClient {
 }
 
 interface PrincipalClients {
+  lastUsedAt: number;
   credential: ClientSecretCredential;
   resourceClients: Map<string, ResourceManagementClient>;
   computeClients: Map<string, ComputeManagementClient>;
@@ -46,12 +59,26 @@ export class AzureClients {
   private readonly agent: https.Agent;
   private readonly principals = new Map<string, PrincipalClients>();
   private readonly scope: string;
+  private readonly maxCachedPrincipals: number;
+  private readonly idleMilliseconds: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly config: AzureConfig,
     extraCaPem?: string,
-    private readonly maxCachedPrincipals = defaultMaxCachedPrincipals,
+    options: AzureClientsOptions = {},
   ) {
+    this.maxCachedPrincipals = options.maxCachedPrincipals ?? defaultMaxCachedPrincipals;
+    this.idleMilliseconds = options.idleMilliseconds ?? defaultIdleMilliseconds;
+    this.now = options.now ?? (() => performance.now());
+    // Idle principals go even when no call comes to find them. The timer keeps neither the process
+    // nor these clients alive.
+    const clients = new WeakRef(this);
+    const sweep = setInterval(
+      () => (clients.deref() ? clients.deref()!.forgetIdle() : clearInterval(sweep)),
+      Math.min(this.idleMilliseconds, longestSweepMilliseconds),
+    );
+    sweep.unref();
     // Passing `ca` replaces Node's bundled roots, so they are kept alongside the extra CA. One
     // secure context for every socket: given `ca` alone, each new socket parses ~140 roots again,
     // synchronously, which stalls the event loop for milliseconds per connection.
@@ -106,7 +133,30 @@ export class AzureClients {
     });
   }
 
+  // Drops every credential of the principal (whatever its secret) and the clients made with them.
+  forgetPrincipal(principal: Pick<CloudCredentials, 'tenantId' | 'applicationId'>): void {
+    const prefix = readPrincipalPrefix(principal);
+    for (const key of [...this.principals.keys()]) {
+      if (key.startsWith(prefix)) this.principals.delete(key);
+    }
+  }
+
+  hasPrincipal(credentials: CloudCredentials): boolean {
+    this.forgetIdle();
+    return this.principals.has(readPrincipalKey(credentials));
+  }
+
+  // The map runs from least to most recently used, so the idle ones are at its front.
+  forgetIdle(): void {
+    const oldestKept = this.now() - this.idleMilliseconds;
+    for (const [key, principal] of this.principals) {
+      if (principal.lastUsedAt > oldestKept) return;
+      this.principals.delete(key);
+    }
+  }
+
   private getPrincipal(credentials: CloudCredentials): PrincipalClients {
+    this.forgetIdle();
     const key = readPrincipalKey(credentials);
     let principal = this.principals.get(key);
     if (principal) {
@@ -118,6 +168,7 @@ export class AzureClients {
         this.principals.delete(this.principals.keys().next().value!);
       }
       principal = {
+        lastUsedAt: 0,
         // One credential per principal keeps its token cached across calls and jobs.
         credential: new ClientSecretCredential(
           credentials.tenantId,
@@ -136,6 +187,7 @@ export class AzureClients {
         metricsClients: new Map(),
       };
     }
+    principal.lastUsedAt = this.now();
     this.principals.set(key, principal);
     return principal;
   }
@@ -154,7 +206,11 @@ export class AzureClients {
 // key held in memory is not itself the secret. A changed secret is a new principal.
 export function readPrincipalKey(credentials: CloudCredentials): string {
   const secretHash = createHash('sha256').update(credentials.secret).digest('base64url');
-  return `${credentials.tenantId.toLowerCase()}|${credentials.applicationId.toLowerCase()}|${secretHash}`;
+  return `${readPrincipalPrefix(credentials)}${secretHash}`;
+}
+
+function readPrincipalPrefix(principal: Pick<CloudCredentials, 'tenantId' | 'applicationId'>): string {
+  return `${principal.tenantId.toLowerCase()}|${principal.applicationId.toLowerCase()}|`;
 }
 
 function getOrCreate<Value>(map: Map<string, Value>, key: string, create: () => Value): Value {

@@ -225,6 +225,10 @@ export class AzureGateway implements CloudProvider {
     );
   }
 
+  forgetCredentials(principal: Pick<CloudCredentials, 'tenantId' | 'applicationId'>): void {
+    this.clients.forgetPrincipal(principal);
+  }
+
   // Every operation: one deadline over all its pages and retries, errors made safe.
   private async run<Result>(
     operation: string,

@@ -1,7 +1,7 @@
 import { tenantAddedText, tenantExistsText, tenantNotAuthenticatedText } from '@cloudtrim/contracts/messages';
 import { tenantsResponseSchema, type AddTenantRequest } from '@cloudtrim/contracts/tenants';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   connectTenant,
   createCloudTestContext,
@@ -9,6 +9,7 @@ import {
   type CloudTestContext,
 } from '../../../test/azure-emulator';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
+import { AzureGateway } from '../../cloud/azure/azure-gateway';
 import { tenants as tenantTable } from '../../db/schema';
 import { HttpError } from '../../lib/http-errors';
 import {
@@ -232,6 +233,39 @@ describe('DELETE /api/v1/tenant/{id}', () => {
     expect(await context.container.metrics.backfillTenant(tenant!.Id)).toBeUndefined();
     // The other team's tenant is untouched.
     expect(await getTenants(strangerToken)).toHaveLength(1);
+  });
+});
+
+describe('the credentials a process keeps for a tenant', () => {
+  it('are forgotten when the tenant is deleted, and when a job finds it deactivated', async () => {
+    const forget = vi.spyOn(AzureGateway.prototype, 'forgetCredentials');
+    try {
+      const user = await createUser(context);
+      const token = await logIn(context, user);
+      const request = createTenantRequest(context.emulator, 0, 0);
+      const principal = { tenantId: request.TenantId, applicationId: request.ApplicationId };
+      const deletedId = await connectTenant(context, user.teamId);
+      expect(forget).not.toHaveBeenCalled();
+      const response = await context.app.inject({
+        method: 'DELETE',
+        url: `/api/v1/tenant/${deletedId}`,
+        headers: bearer(token),
+      });
+      expect(response.statusCode).toBe(200);
+      expect(forget).toHaveBeenCalledTimes(1);
+      expect(forget).toHaveBeenCalledWith(principal);
+
+      forget.mockClear();
+      const deactivatedId = await connectTenant(context, user.teamId);
+      await context.container.database.db
+        .update(tenantTable)
+        .set({ isActive: false })
+        .where(eq(tenantTable.id, deactivatedId));
+      expect(await context.container.inventory.syncTenant(deactivatedId)).toBeUndefined();
+      expect(forget).toHaveBeenCalledWith(principal);
+    } finally {
+      forget.mockRestore();
+    }
   });
 });
 

@@ -146,6 +146,7 @@ export class TenantsService {
   async deleteTenant(teamId: string, tenantId: string): Promise<{ message: string }> {
     const deleted = await this.tenants.deleteForTeam(teamId, tenantId);
     if (!deleted) throw notFound('Tenant not found.');
+    this.forgetCredentials(deleted);
     await this.activity.record([
       {
         teamId,
@@ -192,6 +193,7 @@ export class TenantsService {
   async openForWork(tenantId: string, job: string): Promise<TenantWork | undefined> {
     const tenant = await this.tenants.findById(tenantId);
     if (!tenant || !tenant.isActive) {
+      if (tenant) this.forgetCredentials(tenant);
       this.log.info({ tenantId, job }, 'tenant gone or inactive: nothing to do');
       return undefined;
     }
@@ -309,6 +311,13 @@ export class TenantsService {
       }
     }
     return subscriptionIds.length > 0 ? true : null;
+  }
+
+  // A deleted or deactivated tenant's secret is not kept in this process's cloud clients. Another
+  // process (the job thread among them) drops it once unused for an hour, or when a job of the
+  // tenant finds it inactive.
+  private forgetCredentials(tenant: Pick<TenantRow, 'azureTenantId' | 'applicationId'>): void {
+    this.cloud.forgetCredentials({ tenantId: tenant.azureTenantId, applicationId: tenant.applicationId });
   }
 
   private openCredentials(tenant: TenantRow): CloudCredentials | undefined {
