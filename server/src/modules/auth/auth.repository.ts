@@ -54,19 +54,34 @@ export class AuthRepository {
     return row;
   }
 
-  revoke(sessionId: string): Promise<void> {
-    return this.revokeEverywhere({ sessionId }, (db) =>
-      db
+  async revoke(sessionId: string): Promise<void> {
+    await this.revokeEverywhere({ sessionId }, async (db) => {
+      await db
         .update(sessions)
         .set({ revokedAt: sql`now()` })
-        .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt))),
-    );
+        .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+      return true;
+    });
   }
 
   // Ends every session of the user, or every one but `keepSessionId`.
-  revokeAllForUser(userId: string, keepSessionId?: string): Promise<void> {
-    return this.revokeEverywhere({ userId, keepSessionId }, (db) =>
-      db
+  async revokeAllForUser(userId: string, keepSessionId?: string): Promise<void> {
+    await this.revokeAllForUserWith(userId, async () => true, keepSessionId);
+  }
+
+  // Runs `work` and ends the user's sessions in one transaction, so what work changes about the
+  // user (their team) and the end of their sessions commit together: no moment, and no failure in
+  // between, leaves a session alive on a change it predates. Nothing is ended, and work's writes
+  // are rolled back, when it answers false. Work runs on the transaction's client; it must not open
+  // a transaction of its own.
+  revokeAllForUserWith(
+    userId: string,
+    work: (db: Db) => Promise<boolean>,
+    keepSessionId?: string,
+  ): Promise<boolean> {
+    return this.revokeEverywhere({ userId, keepSessionId }, async (db) => {
+      if (!(await work(db))) return false;
+      await db
         .update(sessions)
         .set({ revokedAt: sql`now()` })
         .where(
@@ -75,8 +90,9 @@ export class AuthRepository {
             isNull(sessions.revokedAt),
             keepSessionId ? sql`${sessions.id} <> ${keepSessionId}` : undefined,
           ),
-        ),
-    );
+        );
+      return true;
+    });
   }
 
   async deleteExpired(cutoff: Date): Promise<void> {
@@ -88,10 +104,11 @@ export class AuthRepository {
   // that does not answer in time belongs to a process that is not serving either (stopped or
   // blocked); it is not waited for longer, so a logout never hangs on it. Runs on a connection of
   // its own, which hears the answers.
+  // `revokeRows` answers false to end nothing: the transaction is rolled back and nobody is told.
   private async revokeEverywhere(
     target: Omit<Revocation, 'nonce'>,
-    revokeRows: (db: Pick<Db, 'update'>) => PromiseLike<unknown>,
-  ): Promise<void> {
+    revokeRows: (db: Db) => Promise<boolean>,
+  ): Promise<boolean> {
     const revocation: Revocation = { nonce: randomUUID(), ...target };
     this.cache.drop(revocation);
     const client = new pg.Client({ connectionString: this.databaseUrl });
@@ -107,10 +124,7 @@ export class AuthRepository {
     try {
       await client.connect();
       await client.query(`listen ${droppedChannel}`);
-      await drizzle(client, { schema }).transaction(async (transaction) => {
-        await revokeRows(transaction);
-        await transaction.execute(sql`select pg_notify(${revokedChannel}, ${JSON.stringify(revocation)})`);
-      });
+      if (!(await this.runTransaction(client, revocation, revokeRows))) return false;
       const { rows } = await client.query<{ pid: number }>(
         'select pid from pg_stat_activity where application_name = $1 and datname = current_database()',
         [listenerApplicationName],
@@ -126,8 +140,31 @@ export class AuthRepository {
         };
         onAnswer();
       });
+      return true;
     } finally {
       await client.end().catch(() => {});
+    }
+  }
+
+  // On the revoking connection, so the answers it hears are to a revocation it committed.
+  private async runTransaction(
+    client: pg.Client,
+    revocation: Revocation,
+    revokeRows: (db: Db) => Promise<boolean>,
+  ): Promise<boolean> {
+    const db = drizzle(client, { schema });
+    await client.query('begin');
+    try {
+      if (!(await revokeRows(db))) {
+        await client.query('rollback');
+        return false;
+      }
+      await db.execute(sql`select pg_notify(${revokedChannel}, ${JSON.stringify(revocation)})`);
+      await client.query('commit');
+      return true;
+    } catch (error) {
+      await client.query('rollback').catch(() => {});
+      throw error;
     }
   }
 }

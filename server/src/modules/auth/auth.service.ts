@@ -1,5 +1,6 @@
 import { loginFailedText } from '@cloudtrim/contracts/auth';
 import { setTimeout as delay } from 'node:timers/promises';
+import type { Db } from '../../db/database';
 import type { JwtCodec } from '../../lib/jwt';
 import { tooManyRequests, unauthorized } from '../../lib/http-errors';
 import { decoyHash, verifyPassword } from '../../lib/password-hasher';
@@ -93,6 +94,12 @@ export class AuthService {
 
   logOutEverywhere(userId: string, keepSessionId?: string): Promise<void> {
     return this.sessions.revokeAllForUser(userId, keepSessionId);
+  }
+
+  // Ends the user's sessions in the transaction of `work` (AuthRepository.revokeAllForUserWith),
+  // only when work answers true.
+  logOutEverywhereWith(userId: string, work: (db: Db) => Promise<boolean>): Promise<boolean> {
+    return this.sessions.revokeAllForUserWith(userId, work);
   }
 
   purgeExpiredSessions(): Promise<void> {

@@ -1,6 +1,7 @@
 import { inviteConflictText, inviteSuccessText } from '@cloudtrim/contracts/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
+import { waitFor } from '../../../test/azure-emulator';
 import { createMailTestContext, waitForMailJobs, type MailTestContext } from '../../../test/mailbox';
 import { lastMemberText, notInTeamText, teamRules } from './team.service';
 
@@ -206,6 +207,65 @@ describe('DELETE /api/v1/team', () => {
     ]);
     const moved = await context.container.repositories.account.findByEmail(bob.email);
     expect(moved!.teamId).not.toBe(alice.teamId);
+  });
+
+  it('moves the member out and ends their sessions in one transaction: never one without the other', async () => {
+    const alice = await createSignedInUser(undefined, 'Alice');
+    const bob = await createSignedInUser(alice.teamId, 'Bob');
+    // Bob's session is cached with Alice's team.
+    expect((await getTeam(bob.token)).statusCode).toBe(200);
+    const pool = context.container.database.pool;
+    const holder = await pool.connect();
+    try {
+      // Holding Bob's session rows stops his logout half-way: the removal waits on them.
+      await holder.query('begin');
+      await holder.query('select id from session where user_id = $1 for update', [bob.userId]);
+      const removal = removeFromTeam(alice.token, bob.email);
+      await waitFor(async () => {
+        const { rows } = await pool.query(
+          `select 1 from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock' and query ilike 'update "session"%'`,
+        );
+        return rows.length > 0;
+      });
+      // Meanwhile Bob is still in Alice's team as everyone else sees it, with his session alive.
+      const { rows } = await pool.query('select team_id from app_user where id = $1', [bob.userId]);
+      expect(rows[0].team_id).toBe(alice.teamId);
+      expect((await getDetails(bob.token)).statusCode).toBe(200);
+      await holder.query('commit');
+      expect((await removal).statusCode).toBe(200);
+    } finally {
+      await holder.query('rollback').catch(() => {});
+      holder.release();
+    }
+    expect((await getTeam(bob.token)).statusCode).toBe(401);
+    const moved = await context.container.repositories.account.findByEmail(bob.email);
+    expect(moved!.teamId).not.toBe(alice.teamId);
+  });
+
+  it('ends no session when the removal fails after moving the member, and moves nobody', async () => {
+    const alice = await createSignedInUser(undefined, 'Alice');
+    const bob = await createSignedInUser(alice.teamId, 'Bob');
+    const pool = context.container.database.pool;
+    // A failure at the last step of the removal: the sessions' update is refused.
+    await pool.query(`
+      create or replace function refuse_session_revocation() returns trigger language plpgsql as $$
+      begin raise exception 'session revocation refused'; end $$;
+      create trigger refuse_session_revocation before update on session
+        for each row when (new.user_id = '${bob.userId}') execute function refuse_session_revocation();`);
+    try {
+      expect((await removeFromTeam(alice.token, bob.email)).statusCode).toBe(500);
+    } finally {
+      await pool.query(
+        'drop trigger refuse_session_revocation on session; drop function refuse_session_revocation()',
+      );
+    }
+    const stayed = await context.container.repositories.account.findByEmail(bob.email);
+    expect(stayed!.teamId).toBe(alice.teamId);
+    expect((await getDetails(bob.token)).statusCode).toBe(200);
+    expect((await getTeam(alice.token)).json()).toContainEqual(
+      expect.objectContaining({ EmailAddress: bob.email, Status: 'Active' }),
+    );
   });
 
   it('withdraws an invitation, whose link then stops working', async () => {

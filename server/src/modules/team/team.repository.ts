@@ -112,25 +112,18 @@ export class TeamRepository {
     return deleted.length > 0;
   }
 
-  // Moves a member out into a new team of their own. The team row is locked so two removals at once
-  // cannot empty it; false when the member is its last one.
+  // Moves a member out into a new team of their own, in the caller's transaction (the one that ends
+  // the member's sessions: TeamService.removeFromTeam). The team row is locked until it commits, so
+  // two removals at once cannot empty it; false when the member is its last one.
   async moveToOwnTeam(member: Member, teamId: string, newTeamName: string): Promise<boolean> {
-    return this.db.transaction(async (transaction) => {
-      await transaction.select({ id: teams.id }).from(teams).where(eq(teams.id, teamId)).for('update');
-      const [members] = await transaction
-        .select({ count: count() })
-        .from(users)
-        .where(eq(users.teamId, teamId));
-      if ((members?.count ?? 0) <= 1) return false;
-      const [team] = await transaction
-        .insert(teams)
-        .values({ name: newTeamName })
-        .returning({ id: teams.id });
-      await transaction
-        .update(users)
-        .set({ teamId: team!.id, updatedAt: new Date() })
-        .where(and(eq(users.id, member.userId), eq(users.teamId, teamId)));
-      return true;
-    });
+    await this.db.select({ id: teams.id }).from(teams).where(eq(teams.id, teamId)).for('update');
+    const [members] = await this.db.select({ count: count() }).from(users).where(eq(users.teamId, teamId));
+    if ((members?.count ?? 0) <= 1) return false;
+    const [team] = await this.db.insert(teams).values({ name: newTeamName }).returning({ id: teams.id });
+    await this.db
+      .update(users)
+      .set({ teamId: team!.id, updatedAt: new Date() })
+      .where(and(eq(users.id, member.userId), eq(users.teamId, teamId)));
+    return true;
   }
 }

@@ -9,7 +9,7 @@ import type { MailService } from '../mail/mail.service';
 import { buildVerifyLink, describeDuration, renderInvitationEmail } from '../mail/mail.templates';
 import type { ThrottleRule, ThrottleService } from '../throttle/throttle.service';
 import { nameTeamFor } from '../account/team-name';
-import type { TeamRepository } from './team.repository';
+import { TeamRepository } from './team.repository';
 
 // An invitation lives 7 days. A user may send 20 invitations an hour: each answer also tells whether
 // an address has an account, so the bound limits probing too.
@@ -87,13 +87,17 @@ export class TeamService {
     return { message: inviteSuccessText };
   }
 
-  // A removed member keeps their account, moved into a new team of their own, and is logged out.
+  // A removed member keeps their account, moved into a new team of their own, and is logged out in
+  // the same transaction: a session of theirs still open, cached on any process with the old team,
+  // would otherwise go on reading that team, for good if the logout failed after the move.
   async removeFromTeam(auth: AuthContext, email: string): Promise<MessageResponse> {
     const member = await this.teams.findMember(auth.teamId, email);
     if (member) {
       const newTeamName = nameTeamFor({ firstName: member.firstName, lastName: member.lastName });
-      if (!(await this.teams.moveToOwnTeam(member, auth.teamId, newTeamName))) throw conflict(lastMemberText);
-      await this.auth.logOutEverywhere(member.userId);
+      const isMoved = await this.auth.logOutEverywhereWith(member.userId, (db) =>
+        new TeamRepository(db).moveToOwnTeam(member, auth.teamId, newTeamName),
+      );
+      if (!isMoved) throw conflict(lastMemberText);
       return { message: `${email} has been removed from your team.` };
     }
     if (await this.teams.deletePendingInvitation(auth.teamId, email)) {
