@@ -27,7 +27,13 @@ export class AuthRepository {
     private readonly answerWaitMilliseconds = 2_000,
   ) {
     this.findActiveStatement = prepareFindActive(db);
-    this.cache = new SessionCache(databaseUrl);
+    // A heartbeat vouches for the cache for three quarters of the wait for a listener's answer, so
+    // a listener gone silent has stopped answering from memory by the time a revocation it did not
+    // answer returns (SessionCache).
+    this.cache = new SessionCache(databaseUrl, {
+      heartbeatMilliseconds: answerWaitMilliseconds / 2,
+      leaseMilliseconds: (answerWaitMilliseconds * 3) / 4,
+    });
   }
 
   // Until started, and whenever its listener is away, every lookup reads the database.
@@ -37,6 +43,11 @@ export class AuthRepository {
 
   stopSessionCache(): Promise<void> {
     return this.cache.stop();
+  }
+
+  // Whether lookups are answered from memory now: the listener has proved it hears revocations.
+  isSessionCacheListening(): boolean {
+    return this.cache.isListening();
   }
 
   async create(userId: string, expiresAt: Date): Promise<string> {

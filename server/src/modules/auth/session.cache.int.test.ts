@@ -1,6 +1,7 @@
 // The in-memory session cache: calls answered without a query, and a revocation refused on the
 // very next call on every process, checked on two real API processes and under load.
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCloudTestContext, waitFor, type CloudTestContext } from '../../../test/azure-emulator';
@@ -53,6 +54,7 @@ describe('the session cache of one process', () => {
     const token = await logIn(context, user);
     const repository = context.container.repositories.auth;
     await waitForListeners(1);
+    await waitFor(async () => repository.isSessionCacheListening());
     const now = new Date();
     const query = vi.spyOn(context.container.database.pool, 'query');
     try {
@@ -132,6 +134,7 @@ describe('the session cache of one process', () => {
     cache.start();
     try {
       await waitForListeners(2);
+      await waitFor(async () => cache.isListening());
       const session = {
         sessionId: randomUUID(),
         userId: user.userId,
@@ -166,6 +169,143 @@ describe('the session cache of one process', () => {
       ).toBeUndefined();
     } finally {
       await silent.end();
+    }
+  });
+});
+
+// A TCP relay to PostgreSQL that can go silent: frozen, it passes nothing either way and tells
+// neither side that a connection ended, as a dropped network path does.
+interface SilenceableRelay {
+  url: string;
+  // The relay's own ports towards PostgreSQL: pg_stat_activity's client_port of its connections.
+  upstreamPorts: Set<number>;
+  freeze(): void;
+  thaw(): void;
+  close(): Promise<void>;
+}
+
+async function startRelay(databaseUrl: string): Promise<SilenceableRelay> {
+  const target = new URL(databaseUrl);
+  const held: (() => void)[] = [];
+  const sockets = new Set<net.Socket>();
+  const upstreamPorts = new Set<number>();
+  let isFrozen = false;
+  const pass = (step: () => void) => (isFrozen ? held.push(step) : step());
+  const server = net.createServer((downstream) => {
+    const upstream = net.connect(Number(target.port), target.hostname);
+    upstream.on('connect', () => upstreamPorts.add(upstream.localPort!));
+    for (const [from, to] of [
+      [downstream, upstream],
+      [upstream, downstream],
+    ] as const) {
+      sockets.add(from);
+      from.on('data', (chunk) => pass(() => to.write(chunk)));
+      from.on('close', () => pass(() => to.destroy()));
+      from.on('error', () => {});
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(databaseUrl);
+  url.hostname = '127.0.0.1';
+  url.port = String((server.address() as net.AddressInfo).port);
+  return {
+    url: url.toString(),
+    upstreamPorts,
+    freeze: () => {
+      isFrozen = true;
+    },
+    thaw: () => {
+      isFrozen = false;
+      for (const step of held.splice(0)) step();
+    },
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe('a listener gone silent', () => {
+  // The listening process: its pool reaches PostgreSQL directly, its listener through the relay.
+  // A revocation waits 400 ms for a listener's answer, so its heartbeat's lease is 300 ms.
+  async function startSilenceable() {
+    const relay = await startRelay(context.databaseUrl);
+    const repository = new AuthRepository(secondDatabase.db, relay.url, 400);
+    repository.startSessionCache();
+    await waitFor(async () => repository.isSessionCacheListening());
+    return { relay, repository };
+  }
+
+  it('stops answering from memory: a session revoked meanwhile is refused on the next call, and a heartbeat heard again restores the memory', async () => {
+    const { relay, repository } = await startSilenceable();
+    const revoker = new AuthRepository(context.container.database.db, context.databaseUrl, 400);
+    const query = vi.spyOn(secondDatabase.pool, 'query');
+    try {
+      const [revoked, kept] = [await logIn(context, user), await logIn(context, user)];
+      const now = new Date();
+      for (const token of [revoked, kept, revoked, kept]) {
+        expect(await repository.findActive(sessionOf(token), user.userId, now)).toBeDefined();
+      }
+      query.mockClear();
+      expect(await repository.findActive(sessionOf(revoked), user.userId, now)).toBeDefined();
+      expect(query).not.toHaveBeenCalled();
+
+      relay.freeze();
+      await revoker.revoke(sessionOf(revoked));
+      expect(await repository.findActive(sessionOf(revoked), user.userId, now)).toBeUndefined();
+      expect(repository.isSessionCacheListening()).toBe(false);
+      // Every call reads the database while the listener cannot prove it hears.
+      query.mockClear();
+      expect(await repository.findActive(sessionOf(kept), user.userId, now)).toBeDefined();
+      expect(await repository.findActive(sessionOf(kept), user.userId, now)).toBeDefined();
+      expect(query).toHaveBeenCalledTimes(2);
+
+      relay.thaw();
+      await waitFor(async () => repository.isSessionCacheListening());
+      await repository.findActive(sessionOf(kept), user.userId, now);
+      query.mockClear();
+      expect(await repository.findActive(sessionOf(kept), user.userId, now)).toBeDefined();
+      expect(query).not.toHaveBeenCalled();
+      expect(await repository.findActive(sessionOf(revoked), user.userId, now)).toBeUndefined();
+    } finally {
+      query.mockRestore();
+      await repository.stopSessionCache();
+      await relay.close();
+      await waitForListeners(1);
+    }
+  });
+
+  it('whose backend ended without a word reaching it stops answering from memory within its lease, and listens again once the end arrives', async () => {
+    const { relay, repository } = await startSilenceable();
+    const query = vi.spyOn(secondDatabase.pool, 'query');
+    try {
+      const token = await logIn(context, user);
+      const now = new Date();
+      await repository.findActive(sessionOf(token), user.userId, now);
+      relay.freeze();
+      await context.container.database.pool.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+          where application_name = $1 and datname = current_database() and client_port = any($2::int[])`,
+        [listenerApplicationName, [...relay.upstreamPorts]],
+      );
+      // Nobody waits for a listener that is gone: only the lease ends the memory.
+      await context.container.repositories.auth.revoke(sessionOf(token));
+      // Its lease is 300 ms; the connection would only be replaced after 10 s of silence.
+      await waitFor(async () => !repository.isSessionCacheListening(), 3_000);
+      expect(await repository.findActive(sessionOf(token), user.userId, now)).toBeUndefined();
+
+      relay.thaw();
+      await waitFor(async () => repository.isSessionCacheListening(), 10_000);
+      const fresh = await logIn(context, user);
+      await repository.findActive(sessionOf(fresh), user.userId, now);
+      query.mockClear();
+      expect(await repository.findActive(sessionOf(fresh), user.userId, now)).toBeDefined();
+      expect(query).not.toHaveBeenCalled();
+    } finally {
+      query.mockRestore();
+      await repository.stopSessionCache();
+      await relay.close();
+      await waitForListeners(1);
     }
   });
 });
