@@ -3,6 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createContainer } from '../container';
 import { openDatabase } from '../db/database';
 import { createLogger } from '../lib/log';
+import { redactDatabaseError } from '../lib/redact-database-error';
 import { createJobDefinitions, scheduledJobs } from './definitions';
 import type { JobThreadData, JobThreadMessage } from './job-thread';
 import { JobQueue } from './queue';
@@ -33,5 +34,10 @@ try {
   });
   post({ type: 'ready' });
 } catch (error) {
-  post({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  // Written to the main thread's log: a failed statement's values stay out of it.
+  const failure = redactDatabaseError(error);
+  post({
+    type: 'failed',
+    message: failure instanceof Error ? (failure.stack ?? failure.message) : String(failure),
+  });
 }
