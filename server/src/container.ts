@@ -8,6 +8,7 @@ import type { Database } from './db/database';
 import { createTransactionRunner } from './db/transaction';
 import { PgBossCloudWorkQueue } from './jobs/cloud-work';
 import type { JobQueue } from './jobs/queue';
+import { describeFailure } from './lib/describe-failure';
 import { JwtCodec } from './lib/jwt';
 import { createLogger } from './lib/log';
 import { SecretBox } from './lib/secret-box';
@@ -146,17 +147,20 @@ export function createContainer({
     now,
   );
   const metrics = new MetricsService(tenants, new MetricsRepository(db), cloudProvider, activity, work, now);
-  const recommendations = new RecommendationsService(
-    new RecommendationsRepository(db),
-    pricing,
+  // Applying recommendations, the executor and the rollback guard share one way into transactions,
+  // and every change to a VM is planned through the automation service (its one writer).
+  const automationRepository = new AutomationRepository(db);
+  const automationService = new AutomationService(
+    automationRepository,
+    runTransaction,
+    queue,
     activity,
-    work,
+    tenants,
+    cloudProvider,
     now,
   );
-  // Applying recommendations, the executor and the rollback guard share one way into transactions.
-  const automationRepository = new AutomationRepository(db);
   const automation = {
-    service: new AutomationService(automationRepository, runTransaction, queue, activity, now),
+    service: automationService,
     executor: new AutomationExecutor(
       automationRepository,
       runTransaction,
@@ -164,9 +168,18 @@ export function createContainer({
       cloudProvider,
       activity,
       now,
+      (error) => describeFailure(error, log),
     ),
-    guard: new AutomationGuard(automationRepository, runTransaction, queue, activity, now),
+    guard: new AutomationGuard(automationRepository, runTransaction, automationService, activity, now),
   };
+  const recommendations = new RecommendationsService(
+    new RecommendationsRepository(db),
+    pricing,
+    activity,
+    work,
+    automationService,
+    now,
+  );
 
   return {
     config,
@@ -186,11 +199,11 @@ export function createContainer({
     tenants,
     inventory,
     metrics,
-    resources: new ResourcesService(new ResourcesRepository(db), activity, now),
+    resources: new ResourcesService(new ResourcesRepository(db), activity, automationService, now),
     pricing,
     recommendations,
     automation,
-    activeHours: new ActiveHoursService(runTransaction, queue, activity, now),
+    activeHours: new ActiveHoursService(runTransaction, automationService, activity, now),
   };
 }
 

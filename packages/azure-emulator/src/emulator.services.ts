@@ -20,6 +20,11 @@ export interface EmulatorSettings {
    * QuotaExceeded. Undefined: no quota. Changed at run time through `setVcpuQuota`.
    */
   vcpuQuotaPerFamily: number | undefined;
+  /**
+   * Sizes (lower case) Azure has no capacity for: a start on one ends Failed with AllocationFailed
+   * and the VM stays deallocated. Changed at run time through `setUnallocatableSizes`.
+   */
+  unallocatableSizes: Set<string>;
 }
 
 /** Everything a route needs, built once per emulator. */

@@ -6,6 +6,7 @@ export const callKinds = [
   'metrics',
   'getBatch',
   'prices',
+  'costs',
 ] as const;
 export type CallKind = (typeof callKinds)[number];
 
@@ -14,6 +15,8 @@ export interface EmulatorStats {
   readonly calls: Record<CallKind, number>;
   /** 429 answers sent. */
   throttled: number;
+  /** Writes refused with 409 Conflict because another operation was still running on the VM. */
+  conflicts: number;
   /** Answers replaced by an injected server error. */
   faultsInjected: number;
   /**
@@ -27,6 +30,7 @@ export function createStats(): EmulatorStats {
   return {
     calls: Object.fromEntries(callKinds.map((kind) => [kind, 0])) as Record<CallKind, number>,
     throttled: 0,
+    conflicts: 0,
     faultsInjected: 0,
     retriesBeforeRetryAfter: 0,
   };
@@ -35,6 +39,7 @@ export function createStats(): EmulatorStats {
 export function resetStats(stats: EmulatorStats): void {
   for (const kind of callKinds) stats.calls[kind] = 0;
   stats.throttled = 0;
+  stats.conflicts = 0;
   stats.faultsInjected = 0;
   stats.retriesBeforeRetryAfter = 0;
 }

@@ -77,6 +77,8 @@ export interface AzureEmulator {
   setThrottling(isEnabled: boolean): void;
   /** vCPUs of one size family per subscription and region; undefined lifts the quota. */
   setVcpuQuota(vcpusPerFamily: number | undefined): void;
+  /** Sizes a start cannot allocate (AllocationFailed) until called again without them. */
+  setUnallocatableSizes(sizes: readonly string[]): void;
   resetStats(): void;
   stop(): Promise<void>;
 }
@@ -129,6 +131,7 @@ export async function startAzureEmulator(options: StartAzureEmulatorOptions): Pr
       readNow,
       isClusterBound: options.isClusterBound ?? false,
       vcpuQuotaPerFamily: undefined,
+      unallocatableSizes: new Set(),
     },
   };
   const server = https.createServer(
@@ -158,6 +161,9 @@ export async function startAzureEmulator(options: StartAzureEmulatorOptions): Pr
     },
     setVcpuQuota: (vcpusPerFamily) => {
       services.settings.vcpuQuotaPerFamily = vcpusPerFamily;
+    },
+    setUnallocatableSizes: (sizes) => {
+      services.settings.unallocatableSizes = new Set(sizes.map((size) => size.toLowerCase()));
     },
     resetStats: () => resetStats(stats),
     stop: () => {

@@ -115,6 +115,9 @@ export interface CloudVirtualMachineState {
   size: string | null;
   // 'running', 'deallocated', … as in CloudResource.
   powerState: string | null;
+  // 'Succeeded' once Azure has finished with the VM; 'Updating' while an operation still runs on
+  // it (its model may already show the new size).
+  provisioningState: string | null;
 }
 
 export type CloudPowerAction = 'start' | 'deallocate';

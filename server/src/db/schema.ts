@@ -224,6 +224,10 @@ export const resources = pgTable(
     analysedUntil: instant('analysed_until'),
     // The last active-hours boundary (start or end) acted on, so each is acted on once.
     activeHoursBoundaryAt: instant('active_hours_boundary_at'),
+    // When an inventory sync last found the power state changed by someone else (our own changes
+    // record their state first, so a sync sees none): active hours leave such a VM alone until the
+    // next boundary.
+    powerStateChangedAt: instant('power_state_changed_at'),
     createdAt: createdAt(),
   },
   (table) => [
@@ -437,6 +441,16 @@ export const scheduledChanges = pgTable(
     step: text('step'),
     operationUrl: text('operation_url'),
     attempts: integer('attempts').notNull().default(0),
+    // The run that holds the change (fencing): every write of a run matches its token, so a run
+    // that stalled and was replaced changes nothing. Null between runs.
+    claimToken: uuid('claim_token'),
+    // Until then the change belongs to its run (or, with no token, to the job sent for it); past
+    // it, the dispatcher sends the change again and the next run resumes it.
+    leaseUntil: instant('lease_until'),
+    // What the VM must still be when the change acts (null: not checked): the size and power state
+    // the recommendation was made from. A VM changed by someone since is left as it is.
+    expectedSize: text('expected_size'),
+    expectedPowerState: text('expected_power_state'),
     error: text('error'),
     // After a resize down succeeds, the guard watches the VM until then.
     guardUntil: instant('guard_until'),
@@ -451,9 +465,18 @@ export const scheduledChanges = pgTable(
     index('scheduled_change_due_idx')
       .on(table.changeAt)
       .where(sql`state = 'planned'`),
+    // One planned change from a recommendation per VM (a new plan replaces it as a new version);
+    // the guard's and active hours' changes queue beside it.
     uniqueIndex('scheduled_change_planned_key')
       .on(table.resourceId)
-      .where(sql`state = 'planned'`),
+      .where(sql`state = 'planned' and origin in ('now', 'window', 'automated')`),
+    // One change in flight per VM, whichever path started it.
+    uniqueIndex('scheduled_change_in_flight_key')
+      .on(table.resourceId)
+      .where(sql`state in ('claimed', 'submitted')`),
+    index('scheduled_change_lease_idx')
+      .on(table.leaseUntil)
+      .where(sql`state in ('claimed', 'submitted')`),
     index('scheduled_change_guard_idx')
       .on(table.guardUntil)
       .where(sql`guard_until is not null`),

@@ -19,8 +19,9 @@ import {
   describeVirtualMachineSize,
   readCurrentPowerState,
   readCurrentSize,
+  readPendingOperation,
 } from './arm.views';
-import type { AsyncOperation } from './operation.store';
+import type { AsyncOperation, OperationError } from './operation.store';
 import { sendResourceGroupNotFound, sendResourceNotFound } from './resource-manager.routes';
 
 const virtualMachineType = 'Microsoft.Compute/virtualMachines';
@@ -95,7 +96,7 @@ export function registerComputeRoutes(router: Router, services: EmulatorServices
     const decision = services.throttle.takeVirtualMachineUpdate(machine.id.toLowerCase());
     context.extraHeaders['x-ms-ratelimit-remaining-resource'] =
       `Microsoft.Compute/UpdateVMPerVM;${decision.remaining}`;
-    if (decision.isAllowed) return true;
+    if (decision.isAllowed) return isIdle(context, machine);
     services.stats.throttled += 1;
     sendArmError(
       context,
@@ -107,13 +108,31 @@ export function registerComputeRoutes(router: Router, services: EmulatorServices
     return false;
   }
 
+  /** Compute takes one operation on a VM at a time: another write meanwhile is refused (409 Conflict). */
+  function isIdle(context: RequestContext, machine: VirtualMachineRecord): boolean {
+    const pending = readPendingOperation(machine);
+    if (!pending) return true;
+    services.stats.conflicts += 1;
+    sendArmError(
+      context,
+      409,
+      'Conflict',
+      `Operation '${context.method === 'POST' ? 'action' : 'update'}' is not allowed on VM '${machine.name}' since the VM is currently in use by another operation ('${pending.kind}'). Retry after it completes.`,
+    );
+    return false;
+  }
+
   function buildOperationUrl(context: RequestContext, operation: AsyncOperation, isMonitor: boolean): string {
     const apiVersion = encodeURIComponent(readQuery(context, 'api-version') ?? '2025-04-01');
     return `${context.origin}/subscriptions/${operation.subscriptionId}/providers/Microsoft.Compute/locations/${operation.location}/operations/${operation.id}?${isMonitor ? 'monitor=true&' : ''}api-version=${apiVersion}`;
   }
 
-  function startOperation(machine: VirtualMachineRecord, kind: 'resize' | PowerAction): AsyncOperation {
-    const operation = services.operations.create(machine.subscriptionId, machine.location);
+  function startOperation(
+    machine: VirtualMachineRecord,
+    kind: 'resize' | PowerAction,
+    error?: OperationError,
+  ): AsyncOperation {
+    const operation = services.operations.create(machine.subscriptionId, machine.location, error);
     machine.pendingOperation = { kind, completesAtMs: operation.completesAtMs };
     return operation;
   }
@@ -232,10 +251,24 @@ export function registerComputeRoutes(router: Router, services: EmulatorServices
       if (!machine) return;
       if (!admitMachineUpdate(context, machine)) return;
       const targetState = stateAfterAction[action];
-      if (readCurrentPowerState(machine) !== targetState) {
+      const size = readCurrentSize(machine);
+      const isUnallocatable =
+        (action === 'start' || action === 'restart') &&
+        readCurrentPowerState(machine) !== 'running' &&
+        settings.unallocatableSizes.has(size.name.toLowerCase());
+      if (!isUnallocatable && readCurrentPowerState(machine) !== targetState) {
         fleet.recordPowerState(machine, targetState, settings.readNow().getTime());
       }
-      const operation = startOperation(machine, action);
+      const operation = startOperation(
+        machine,
+        action,
+        isUnallocatable
+          ? {
+              code: 'AllocationFailed',
+              message: `Allocation failed. We do not have sufficient capacity for the requested VM size ${size.name} in this region. Read more about improving likelihood of allocation success at http://aka.ms/allocation-guidance`,
+            }
+          : undefined,
+      );
       sendJson(context, 202, undefined, {
         'azure-asyncoperation': buildOperationUrl(context, operation, false),
         location: buildOperationUrl(context, operation, true),
@@ -386,9 +419,10 @@ export function registerComputeRoutes(router: Router, services: EmulatorServices
         }
         const body = {
           startTime: new Date(operation.startedAtMs).toISOString(),
-          ...(status === 'Succeeded' ? { endTime: new Date(operation.completesAtMs).toISOString() } : {}),
+          ...(status !== 'InProgress' ? { endTime: new Date(operation.completesAtMs).toISOString() } : {}),
           status,
           name: operation.id,
+          ...(status === 'Failed' && operation.error ? { error: operation.error } : {}),
         };
         sendJson(
           context,

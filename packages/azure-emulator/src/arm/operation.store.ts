@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 
-export type OperationStatus = 'InProgress' | 'Succeeded';
+export type OperationStatus = 'InProgress' | 'Succeeded' | 'Failed';
+
+export interface OperationError {
+  readonly code: string;
+  readonly message: string;
+}
 
 export interface AsyncOperation {
   readonly id: string;
@@ -8,6 +13,8 @@ export interface AsyncOperation {
   readonly location: string;
   readonly startedAtMs: number;
   readonly completesAtMs: number;
+  /** Set on an operation that ends Failed (a start Azure could not allocate). */
+  readonly error?: OperationError;
 }
 
 const keepFinishedOperationsMs = 60 * 60 * 1000;
@@ -21,7 +28,7 @@ export class OperationStore {
 
   constructor(private readonly durationMs: number) {}
 
-  create(subscriptionId: string, location: string): AsyncOperation {
+  create(subscriptionId: string, location: string, error?: OperationError): AsyncOperation {
     this.dropOldOperations();
     const startedAtMs = Date.now();
     const operation: AsyncOperation = {
@@ -30,6 +37,7 @@ export class OperationStore {
       location,
       startedAtMs,
       completesAtMs: startedAtMs + this.durationMs,
+      ...(error ? { error } : {}),
     };
     this.operations.set(operation.id, operation);
     return operation;
@@ -41,7 +49,8 @@ export class OperationStore {
   }
 
   readStatus(operation: AsyncOperation): OperationStatus {
-    return Date.now() >= operation.completesAtMs ? 'Succeeded' : 'InProgress';
+    if (Date.now() < operation.completesAtMs) return 'InProgress';
+    return operation.error ? 'Failed' : 'Succeeded';
   }
 
   /** Whole seconds to wait before asking again, as the Retry-After header carries them. */

@@ -35,6 +35,7 @@ export interface VirtualMachineItem {
   id?: string;
   properties?: VirtualMachineModel & {
     hardwareProfile?: { vmSize?: string };
+    provisioningState?: string;
     instanceView?: { statuses?: { code?: string }[] };
   };
 }
@@ -148,6 +149,7 @@ export function toVirtualMachineState(body: string | undefined): CloudVirtualMac
   return {
     size: machine.properties?.hardwareProfile?.vmSize ?? null,
     powerState: readPowerState(machine.properties?.instanceView?.statuses ?? []),
+    provisioningState: machine.properties?.provisioningState ?? null,
   };
 }
 

@@ -1,7 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { automationLogs, scheduledChanges } from '../../db/schema';
-import type { ActiveHoursAction } from './active-hours.timing';
+import { automationLogs } from '../../db/schema';
 
 export interface ActiveHoursResource {
   id: string;
@@ -12,6 +11,8 @@ export interface ActiveHoursResource {
   activeHoursStart: number;
   activeHoursEnd: number;
   boundaryAt: Date | null;
+  // When an inventory sync last found the VM's power state changed by someone else.
+  powerStateChangedAt: Date | null;
   // Null until the tenant's permissions were read.
   canWrite: boolean | null;
 }
@@ -19,15 +20,6 @@ export interface ActiveHoursResource {
 export interface BoundaryClaim {
   resourceId: string;
   at: Date;
-}
-
-export interface NewActiveHoursChange {
-  teamId: string;
-  tenantId: string;
-  resourceId: string;
-  action: ActiveHoursAction;
-  changeAt: Date;
-  claimedAt: Date;
 }
 
 export interface NewActiveHoursLog {
@@ -45,10 +37,10 @@ export const activeHoursMethodText = 'Active hours';
 export class ActiveHoursRepository {
   constructor(private readonly db: Db) {}
 
-  // Virtual machines of active tenants whose start or end falls on one of `hours`, not set to No
-  // Change, and with no change of ours under way (a start or deallocation must not cut into a
-  // resize; the next minute's run looks again).
-  async listCandidates(hours: number[]): Promise<ActiveHoursResource[]> {
+  // Virtual machines of active tenants with active hours, not set to No Change, whose last boundary
+  // (the later of their start and end hours' last occurrence at or before `now`, UTC) is newer than
+  // the boundary last acted on.
+  async listCandidates(now: Date): Promise<ActiveHoursResource[]> {
     const result = await this.db.execute<{
       id: string;
       tenantId: string;
@@ -58,12 +50,14 @@ export class ActiveHoursRepository {
       activeHoursStart: number;
       activeHoursEnd: number;
       boundaryAt: string | Date | null;
+      powerStateChangedAt: string | Date | null;
       canWrite: boolean | null;
     }>(sql`
       select resource.id, resource.tenant_id as "tenantId", tenant.team_id as "teamId",
              resource.arm_id as "armId", resource.name,
              resource.active_hours_start as "activeHoursStart", resource.active_hours_end as "activeHoursEnd",
-             resource.active_hours_boundary_at as "boundaryAt", tenant.can_write as "canWrite"
+             resource.active_hours_boundary_at as "boundaryAt",
+             resource.power_state_changed_at as "powerStateChangedAt", tenant.can_write as "canWrite"
       from resource
       join tenant on tenant.id = resource.tenant_id
       where tenant.is_active
@@ -72,15 +66,14 @@ export class ActiveHoursRepository {
         and resource.active_hours_start is not null
         and resource.active_hours_end is not null
         and resource.active_hours_start <> resource.active_hours_end
-        and (resource.active_hours_start in ${hours} or resource.active_hours_end in ${hours})
-        and not exists (
-          select 1 from scheduled_change
-          where scheduled_change.resource_id = resource.id and scheduled_change.state in ('claimed', 'submitted')
-        )
+        and coalesce(resource.active_hours_boundary_at at time zone 'UTC', '-infinity') < greatest(
+          ${lastOccurrence(sql`resource.active_hours_start`, now)},
+          ${lastOccurrence(sql`resource.active_hours_end`, now)})
     `);
     return result.rows.map((row) => ({
       ...row,
       boundaryAt: row.boundaryAt === null ? null : new Date(row.boundaryAt),
+      powerStateChangedAt: row.powerStateChangedAt === null ? null : new Date(row.powerStateChangedAt),
     }));
   }
 
@@ -100,35 +93,18 @@ export class ActiveHoursRepository {
     return result.rows.map((row) => row.id);
   }
 
-  // Claimed already: the executor runs them at once (its exactly-once states, Retry-After, deadlines
-  // and log entries), and they never take the one planned slot a resize at the window may hold.
-  async insertChanges(changes: NewActiveHoursChange[]): Promise<Map<string, number>> {
-    if (changes.length === 0) return new Map();
-    const rows = await this.db
-      .insert(scheduledChanges)
-      .values(
-        changes.map((change) => ({
-          teamId: change.teamId,
-          tenantId: change.tenantId,
-          resourceId: change.resourceId,
-          kind: change.action,
-          origin: 'activeHours' as const,
-          predictionMethod: activeHoursMethodText,
-          changeAt: change.changeAt,
-          state: 'claimed' as const,
-          claimedAt: change.claimedAt,
-        })),
-      )
-      .returning({ id: scheduledChanges.id, resourceId: scheduledChanges.resourceId });
-    return new Map(rows.map((row) => [row.resourceId, row.id]));
-  }
-
   async insertLogs(entries: NewActiveHoursLog[]): Promise<void> {
     if (entries.length === 0) return;
     await this.db
       .insert(automationLogs)
       .values(entries.map((entry) => ({ ...entry, predictionMethod: activeHoursMethodText })));
   }
+}
+
+// The last time the clock read `hour`:00 UTC at or before `now`, as a UTC timestamp.
+function lastOccurrence(hour: SQL, now: Date): SQL {
+  const today = sql`date_trunc('day', ${now.toISOString()}::timestamptz at time zone 'UTC') + make_interval(hours => ${hour})`;
+  return sql`case when ${today} <= ${now.toISOString()}::timestamptz at time zone 'UTC' then ${today} else ${today} - interval '1 day' end`;
 }
 
 // One parameter per column: uuids and ISO times hold no character an array literal would need quoted.

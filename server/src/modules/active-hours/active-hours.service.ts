@@ -1,39 +1,37 @@
-// Active hours (HOURS START / HOURS END of Cloud Resources): every minute, each VM whose start or end
-// hour has just begun is started or deallocated, once per boundary. A VM someone started by hand off
-// hours is left alone: the boundary it was stopped at is already recorded, so nothing acts on it
-// until the next one.
+// Active hours (HOURS START / HOURS END of Cloud Resources, UTC): every minute, each VM is brought
+// to the state its schedule wants since its last boundary, once per boundary. A boundary missed
+// while the workers were down is still acted on, and one whose VM has a change in flight queues
+// behind that change (automation's one writer of changes decides). A VM someone started or stopped
+// by hand since its last boundary is left alone until the next one.
 import type { TransactionRunner } from '../../db/transaction';
-import { automationExecuteJob } from '../../jobs/automation-work';
-import type { JobQueue } from '../../jobs/queue';
 import type { ActivityService } from '../activity/activity.service';
+import type { AutomationService, ChangeRequest } from '../automation/automation.service';
 import { writeRoleName } from '../tenants/tenants.service';
 import {
   ActiveHoursRepository,
+  activeHoursMethodText,
   type ActiveHoursResource,
   type NewActiveHoursLog,
 } from './active-hours.repository';
-import {
-  findLastBoundary,
-  formatHour,
-  listRecentBoundaryHours,
-  type ActiveHoursBoundary,
-} from './active-hours.timing';
+import { findLastBoundary, formatHour, type ActiveHoursBoundary } from './active-hours.timing';
 
 export const activeHoursServiceName = 'Active Hours';
 
-// A boundary older than this is let go rather than acted on late: hours set (or a worker back) in
-// the middle of the day must not deallocate a VM that is serving, or start one hours early.
-export const boundaryGraceMs = 15 * 60 * 1000;
+// The longest a boundary can lie behind now: start and end are at most a day apart.
+const dayMs = 24 * 60 * 60 * 1000;
+
+type Decision = 'act' | 'readOnly' | 'changedByHand';
 
 interface DueBoundary {
   resource: ActiveHoursResource;
   boundary: ActiveHoursBoundary;
+  decision: Decision;
 }
 
 export class ActiveHoursService {
   constructor(
     private readonly runTransaction: TransactionRunner,
-    private readonly queue: Pick<JobQueue, 'sendMany'>,
+    private readonly changes: Pick<AutomationService, 'requestChanges'>,
     private readonly activity: ActivityService,
     private readonly now: () => Date,
   ) {}
@@ -43,12 +41,12 @@ export class ActiveHoursService {
     const now = this.now();
     const acted = await this.runTransaction(async (transaction) => {
       const repository = new ActiveHoursRepository(transaction.db);
-      const candidates = await repository.listCandidates(listRecentBoundaryHours(now, boundaryGraceMs));
+      const candidates = await repository.listCandidates(now);
       const due = candidates.flatMap((resource): DueBoundary[] => {
         const boundary = findLastBoundary(now, resource.activeHoursStart, resource.activeHoursEnd);
-        if (!boundary || now.getTime() - boundary.at.getTime() > boundaryGraceMs) return [];
+        if (!boundary || now.getTime() - boundary.at.getTime() > dayMs) return [];
         if (resource.boundaryAt && resource.boundaryAt.getTime() >= boundary.at.getTime()) return [];
-        return [{ resource, boundary }];
+        return [{ resource, boundary, decision: decide(resource, boundary) }];
       });
       if (due.length === 0) return [];
       // Another worker may have claimed some since the read: only what this claim won is acted on.
@@ -58,51 +56,64 @@ export class ActiveHoursService {
         ),
       );
       const claimed = due.filter(({ resource }) => claimedIds.has(resource.id));
-      const writable = claimed.filter(({ resource }) => resource.canWrite !== false);
-      const changeIds = await repository.insertChanges(
-        writable.map(({ resource, boundary }) => ({
-          teamId: resource.teamId,
-          tenantId: resource.tenantId,
-          resourceId: resource.id,
-          action: boundary.action,
-          changeAt: boundary.at,
-          claimedAt: now,
-        })),
+      const acting = claimed.filter(({ decision }) => decision === 'act');
+      await this.changes.requestChanges(
+        transaction,
+        acting.map(
+          ({ resource, boundary }): ChangeRequest => ({
+            change: {
+              teamId: resource.teamId,
+              tenantId: resource.tenantId,
+              resourceId: resource.id,
+              recommendationId: null,
+              kind: boundary.action,
+              origin: 'activeHours',
+              predictionMethod: activeHoursMethodText,
+              previousSize: null,
+              newSize: null,
+              changeAt: boundary.at,
+            },
+            resourceArmId: resource.armId,
+            resourceName: resource.name,
+            action: describeAction(resource, boundary, 'act'),
+          }),
+        ),
       );
-      const logs = claimed.map(({ resource, boundary }): NewActiveHoursLog => {
-        const changeId = changeIds.get(resource.id) ?? null;
-        return {
-          teamId: resource.teamId,
-          resourceId: resource.id,
-          resourceArmId: resource.armId,
-          friendlyName: resource.name,
-          action: describeAction(resource, boundary, changeId !== null),
-          scheduledChangeId: changeId,
-        };
-      });
-      await repository.insertLogs(logs);
-      // In the same transaction: a change row never lacks its job, and a rolled-back claim sends none.
-      await this.queue.sendMany(
-        automationExecuteJob,
-        [...changeIds.values()].map((changeId) => ({ changeId })),
-        { db: transaction },
+      await repository.insertLogs(
+        claimed
+          .filter(({ decision }) => decision !== 'act')
+          .map(
+            ({ resource, boundary, decision }): NewActiveHoursLog => ({
+              teamId: resource.teamId,
+              resourceId: resource.id,
+              resourceArmId: resource.armId,
+              friendlyName: resource.name,
+              action: describeAction(resource, boundary, decision),
+              scheduledChangeId: null,
+            }),
+          ),
       );
-      return claimed.map(({ resource, boundary }) => ({
-        resource,
-        text: describeActivity(resource, boundary, changeIds.has(resource.id)),
-      }));
+      return claimed;
     });
     await this.activity.record(
-      acted.map(({ resource, text }) => ({
+      acted.map(({ resource, boundary, decision }) => ({
         teamId: resource.teamId,
         tenantId: resource.tenantId,
         serviceName: activeHoursServiceName,
         resourceArmId: resource.armId,
-        logText: text,
+        logText: describeActivity(resource, boundary, decision),
       })),
     );
     return acted.length;
   }
+}
+
+function decide(resource: ActiveHoursResource, boundary: ActiveHoursBoundary): Decision {
+  if (resource.canWrite === false) return 'readOnly';
+  if (resource.powerStateChangedAt && resource.powerStateChangedAt.getTime() > boundary.at.getTime()) {
+    return 'changedByHand';
+  }
+  return 'act';
 }
 
 function describeHours(resource: ActiveHoursResource): string {
@@ -112,22 +123,25 @@ function describeHours(resource: ActiveHoursResource): string {
 function describeAction(
   resource: ActiveHoursResource,
   boundary: ActiveHoursBoundary,
-  isActing: boolean,
+  decision: Decision,
 ): string {
   const what = boundary.action === 'start' ? 'Start' : 'Deallocation';
   const text = `${what} for active hours ${describeHours(resource)}`;
-  return isActing ? text : `${text} skipped: ${describeReadOnly()}`;
+  if (decision === 'readOnly') return `${text} skipped: ${describeReadOnly()}`;
+  if (decision === 'changedByHand') return `${text} skipped: ${describeChangedByHand(resource)}`;
+  return text;
 }
 
 function describeActivity(
   resource: ActiveHoursResource,
   boundary: ActiveHoursBoundary,
-  isActing: boolean,
+  decision: Decision,
 ): string {
   const hours = describeHours(resource);
-  if (!isActing) {
+  if (decision !== 'act') {
     const what = boundary.action === 'start' ? 'not started' : 'not deallocated';
-    return `${resource.name}: ${what} for its active hours (${hours}): ${describeReadOnly()}`;
+    const why = decision === 'readOnly' ? describeReadOnly() : describeChangedByHand(resource);
+    return `${resource.name}: ${what} for its active hours (${hours}): ${why}`;
   }
   return boundary.action === 'start'
     ? `${resource.name}: starting, its active hours (${hours}) have begun`
@@ -136,4 +150,8 @@ function describeActivity(
 
 function describeReadOnly(): string {
   return `the tenant's service principal can only read; grant it the ${writeRoleName} role`;
+}
+
+function describeChangedByHand(resource: ActiveHoursResource): string {
+  return `it was started or stopped by hand at ${resource.powerStateChangedAt?.toISOString()}, so it is left alone until its next boundary`;
 }

@@ -1,11 +1,25 @@
-// Carries out one scheduled change in Azure, exactly once across crashes and workers.
+// Carries out one scheduled change in Azure, exactly once across crashes, stalls and workers.
 //
-// A change row moves claimed → submitted (the step and its operation URL saved before anything
-// else happens) → succeeded or failed. A worker that dies after Azure accepted a step finds the URL
-// on the row and polls it; it never submits that step again. A worker that dies between Azure's
-// answer and the save reads the VM before submitting again, and skips a step Azure already did.
-// Each step's log entry is written in the transaction that records the step, so it is written once.
-import type { CloudCredentials, CloudOperation, CloudProvider } from '../../cloud/cloud-provider';
+// A run first takes the change (a claim token and a lease, automation.repository's startRun): a
+// second run of the same change (a pg-boss retry of a stalled job, a second worker) finds it held
+// and ends. Every write of a run matches its token, so a run whose lease lapsed and was replaced
+// changes nothing more. Before its first Azure write the run decides, under the VM's lock, that the
+// change is still wanted: its recommendation open, an Automated VM still Automated, no hold, the
+// tenant active, and the VM in Azure still the size and power state the change was made from.
+// A change row then moves claimed → submitted (the step and its operation URL saved before
+// anything else happens) → succeeded, failed or cancelled. A worker that dies after Azure accepted
+// a step leaves the URL on the row; the dispatcher sends the change again once the lease lapses and
+// the next run polls it; it never submits that step again. A run that died between Azure's answer
+// and the save reads the VM (waiting while Azure still works on it) and skips a step already done.
+// Every failure after a deallocation ends with the VM running, on its old size if the new one
+// cannot be allocated. Each step's log entry is written in the transaction that records the step.
+import { automationValues } from '@cloudtrim/contracts/automation';
+import type {
+  CloudCredentials,
+  CloudOperation,
+  CloudProvider,
+  CloudVirtualMachineState,
+} from '../../cloud/cloud-provider';
 import { CloudError, isCloudError } from '../../cloud/cloud-provider';
 import type { TransactionRunner } from '../../db/transaction';
 import { automationExecuteJob } from '../../jobs/automation-work';
@@ -14,10 +28,12 @@ import type { TenantsService } from '../tenants/tenants.service';
 import {
   AutomationRepository,
   logEntryOf,
+  recommendationOrigins,
   type ChangeRow,
+  type ChangeState,
   type ChangeWithResource,
 } from './automation.repository';
-import { automationServiceName } from './automation.service';
+import { automationServiceName, startGraceMs } from './automation.names';
 
 type Step = 'deallocate' | 'resize' | 'start';
 
@@ -28,6 +44,13 @@ export interface ExecutorOptions {
   stepDeadlineMs: number;
   // How long after a resize down the guard watches the VM.
   guardMs: number;
+  // How long a run holds its change without renewing it. A live run renews it three times as often
+  // (a heartbeat), so only a run that died or stalled lets it lapse; another run then takes over.
+  leaseMs: number;
+  // How long a run waits for a tenant's secret to come back before looking again.
+  credentialsWaitMs: number;
+  // The longest wait between two tries of a rollback that failed (it is tried until it succeeds).
+  rollbackRetryMaxMs: number;
   sleep: (ms: number) => Promise<void>;
 }
 
@@ -35,6 +58,9 @@ export const defaultExecutorOptions: ExecutorOptions = {
   maxAttempts: 5,
   stepDeadlineMs: 30 * 60 * 1000,
   guardMs: 7 * 24 * 60 * 60 * 1000,
+  leaseMs: 30 * 1000,
+  credentialsWaitMs: 15 * 60 * 1000,
+  rollbackRetryMaxMs: 30 * 60 * 1000,
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
@@ -44,6 +70,25 @@ const stepNames: Readonly<Record<Step, string>> = {
   start: 'Start',
 };
 
+const inFlight: ChangeState[] = ['claimed', 'submitted'];
+
+// The run no longer holds its change (its lease lapsed and another run took it, or the change was
+// ended meanwhile): it stops without another write.
+class LostChangeError extends Error {
+  constructor() {
+    super('The change is no longer held by this run.');
+  }
+}
+
+// One run of one change: the change as this run knows it, and the token that fences its writes.
+interface Run {
+  change: ChangeWithResource;
+  token: string;
+  attempts: number;
+  credentials: CloudCredentials;
+  signal: AbortSignal | undefined;
+}
+
 export class AutomationExecutor {
   constructor(
     private readonly automation: AutomationRepository,
@@ -52,82 +97,127 @@ export class AutomationExecutor {
     private readonly cloud: CloudProvider,
     private readonly activity: ActivityService,
     private readonly now: () => Date,
+    private readonly describeFailure: (error: unknown) => string,
     private readonly options: ExecutorOptions = defaultExecutorOptions,
   ) {}
 
-  // The handler of automation-execute. Throws only for a transient failure pg-boss should retry.
-  async execute(changeId: number): Promise<void> {
-    let change = await this.automation.findChange(changeId);
-    if (!change || (change.state !== 'claimed' && change.state !== 'submitted')) return;
-    const attempts = await this.automation.countAttempt(changeId);
+  // The handler of automation-execute. Throws only for a failure pg-boss should retry.
+  async execute(changeId: number, signal?: AbortSignal): Promise<void> {
+    const started = await this.automation.startRun(changeId, this.now(), this.leaseEnd());
+    if (!started) return;
+    const change = await this.automation.findChange(changeId);
+    if (!change) return;
     const work = await this.tenants.openForWork(change.tenantId, automationExecuteJob.name);
     if (!work) {
-      await this.fail(change, undefined, 'its tenant is gone, inactive or has no readable secret');
+      await this.waitForTenant(change, started.token);
       return;
     }
-    const { credentials } = work;
+    // Aborted when the job's own signal is, or when the heartbeat finds the change taken: a call to
+    // Azure still in flight then stops rather than act for a run that no longer holds the change.
+    const controller = new AbortController();
+    const onJobAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onJobAbort, { once: true });
+    const run: Run = { change, ...started, credentials: work.credentials, signal: controller.signal };
+    const heartbeat = setInterval(() => {
+      this.renewLease(run).catch((error: unknown) => {
+        if (error instanceof LostChangeError) controller.abort(error);
+      });
+    }, this.options.leaseMs / 3);
     try {
-      change = await this.prepare(change, credentials);
-      if (change.state === 'succeeded') return;
-      await this.runSteps(change, credentials, attempts > 1);
+      if (run.change.wasRunning === null && !(await this.decideToAct(run))) return;
+      await this.runSteps(run);
     } catch (error) {
-      const isTransient = isCloudError(error) && ['throttled', 'timeout', 'unavailable'].includes(error.kind);
-      if (isTransient && attempts < this.options.maxAttempts) {
-        await this.log(change, `Attempt ${attempts} did not finish (${describe(error)}); retrying`);
-        throw error;
-      }
-      const latest = (await this.automation.findChange(changeId)) ?? change;
-      await this.fail(latest, credentials, describe(error));
+      await this.onRunError(
+        run,
+        controller.signal.reason instanceof LostChangeError ? controller.signal.reason : error,
+      );
+    } finally {
+      clearInterval(heartbeat);
+      signal?.removeEventListener('abort', onJobAbort);
     }
   }
 
-  // The first run reads the VM: its size to go back to and whether it was running.
-  private async prepare(
-    change: ChangeWithResource,
-    credentials: CloudCredentials,
-  ): Promise<ChangeWithResource> {
-    if (change.wasRunning !== null) return change;
-    const machine = await this.cloud.getVirtualMachine(credentials, change.resourceArmId);
-    const fields = {
+  private async onRunError(run: Run, error: unknown): Promise<void> {
+    if (error instanceof LostChangeError) return;
+    // Not Azure's answer (the database, the process): Azure may have acted, so the change is never
+    // ended on it; the run lets go and is tried again (by pg-boss, or by the dispatcher once the
+    // lease lapses) and resumes from what the row and the VM say.
+    if (!isCloudError(error)) {
+      await this.release(run, this.now()).catch(() => {});
+      throw error;
+    }
+    const isTransient = ['throttled', 'timeout', 'unavailable'].includes(error.kind);
+    if (isTransient && run.attempts < this.options.maxAttempts) {
+      await this.log(run.change, `Attempt ${run.attempts} did not finish (${error.message}); retrying`);
+      // pg-boss retries the job; the dispatcher only if that retry never comes.
+      await this.release(run, new Date(this.now().getTime() + startGraceMs));
+      throw error;
+    }
+    const latest = (await this.automation.findChange(run.change.id)) ?? run.change;
+    if (latest.kind === 'rollback') {
+      await this.retryRollbackLater({ ...run, change: latest }, error.message);
+      return;
+    }
+    await this.fail({ ...run, change: latest }, error.message);
+  }
+
+  // A change's first run: reads the VM, then decides under the VM's lock whether the change is
+  // still wanted, and records what it learnt (the size to go back to, whether it ran).
+  private async decideToAct(run: Run): Promise<boolean> {
+    const { change } = run;
+    // A VM Azure is still working on (someone's restart) is judged once it has settled.
+    const machine = await this.readSettledMachine(run);
+    const decision = await this.runTransaction(async (transaction) => {
+      const automation = new AutomationRepository(transaction.db);
+      await automation.lockResource(change.resourceId);
+      const reasons = await automation.readChangeReasons(change.id);
+      const reasonToStop = reasons ? findReasonToStop(change, reasons, this.now()) : 'it no longer exists';
+      if (reasonToStop) return { reasonToStop };
+      if (isAlreadyDone(change, machine)) return { isDone: true };
+      const mismatch = describeMismatch(change, machine);
+      if (mismatch) return { reasonToStop: mismatch };
+      const isRecorded = await automation.updateRun(change.id, run.token, ['claimed'], {
+        wasRunning: machine.powerState === 'running',
+        previousSize: machine.size ?? change.previousSize,
+        step: firstStep(change.kind),
+      });
+      if (!isRecorded) throw new LostChangeError();
+      return {};
+    });
+    if (decision.reasonToStop) {
+      await this.cancel(run, decision.reasonToStop);
+      return false;
+    }
+    const prepared = {
+      ...change,
       wasRunning: machine.powerState === 'running',
       previousSize: machine.size ?? change.previousSize,
       step: firstStep(change.kind),
     };
-    await this.automation.updateChange(change.id, ['claimed'], fields);
-    const prepared = { ...change, ...fields };
-    if (isAlreadyDone(prepared, machine)) {
-      await this.succeed(
-        prepared,
-        machine.size,
-        machine.powerState,
-        'Nothing to change: the VM is already so',
-      );
-      return { ...prepared, state: 'succeeded' };
+    run.change = prepared;
+    if (decision.isDone) {
+      await this.succeed(run, machine, 'Nothing to change: the VM is already so');
+      return false;
     }
-    return prepared;
+    return true;
   }
 
-  private async runSteps(
-    initial: ChangeWithResource,
-    credentials: CloudCredentials,
-    isResuming: boolean,
-  ): Promise<void> {
-    let change = initial;
-    for (;;) {
+  private async runSteps(run: Run): Promise<void> {
+    const isResuming = run.attempts > 1;
+    // Every step done and recorded, the success not yet (the run ended in between): only the check.
+    while (run.change.step !== 'verify') {
+      const { change } = run;
       const steps = planSteps(change);
       const step = (change.step as Step | null) ?? steps[0]!;
       if (change.operationUrl) {
-        await this.waitForOperation(change.operationUrl, credentials);
+        await this.waitForOperation(run, change.operationUrl);
       } else {
-        const submitted = await this.submit(change, step, credentials, isResuming);
+        const submitted = await this.submit(run, step, isResuming);
         if (submitted === 'needsDeallocation') {
-          change = { ...change, needsDeallocation: true, step: 'deallocate' };
-          await this.automation.updateChange(change.id, ['claimed', 'submitted'], {
-            needsDeallocation: true,
-            step: 'deallocate',
-          });
+          await this.updateRun(run, inFlight, { needsDeallocation: true, step: 'deallocate' });
+          run.change = { ...run.change, needsDeallocation: true, step: 'deallocate' };
           await this.log(
-            change,
+            run.change,
             `${change.newSize} is not available on the VM's hardware cluster while it runs; deallocating first`,
           );
           continue;
@@ -135,95 +225,120 @@ export class AutomationExecutor {
         if (submitted?.operationUrl) {
           // A fresh operation cannot be done before Azure's Retry-After (a second when unsaid):
           // looking earlier only spends the subscription's read budget.
-          await this.options.sleep(Math.max(submitted.retryAfterSeconds, 1) * 1000);
-          await this.waitForOperation(submitted.operationUrl, credentials);
+          await this.pause(run, Math.max(submitted.retryAfterSeconds, 1) * 1000);
+          await this.waitForOperation(run, submitted.operationUrl);
         }
       }
       const next = steps[steps.indexOf(step) + 1] ?? null;
       await this.runTransaction(async (transaction) => {
         const automation = new AutomationRepository(transaction.db);
-        await automation.updateChange(change.id, ['claimed', 'submitted'], {
+        const isRecorded = await automation.updateRun(change.id, run.token, inFlight, {
           step: next ?? 'verify',
           operationUrl: null,
         });
+        if (!isRecorded) throw new LostChangeError();
         await automation.insertLog(logEntryOf(change, `${stepNames[step]} done`));
       });
-      if (!next) break;
-      change = { ...change, step: next, operationUrl: null };
+      run.change = { ...run.change, step: next ?? 'verify', operationUrl: null };
     }
-    await this.verify(change, credentials);
+    await this.verify(run);
   }
 
   // Sends one step to Azure and saves its operation URL (and the log entry) in one transaction.
+  // Azure's 409 "another operation is in progress" is waited out, not taken as final.
   private async submit(
-    change: ChangeWithResource,
+    run: Run,
     step: Step,
-    credentials: CloudCredentials,
     isResuming: boolean,
   ): Promise<CloudOperation | null | 'needsDeallocation'> {
+    const { change } = run;
     if (isResuming) {
       // A run that died between Azure's answer and the save: do not do the step twice.
-      const machine = await this.cloud.getVirtualMachine(credentials, change.resourceArmId);
+      const machine = await this.readSettledMachine(run);
       if (isStepDone(step, change, machine)) return null;
     }
+    const deadline = Date.now() + this.options.stepDeadlineMs;
     let operation: CloudOperation;
-    try {
-      operation = await this.submitStep(change, step, credentials);
-    } catch (error) {
-      if (step === 'resize' && !change.needsDeallocation && isClusterRefusal(error)) {
-        return 'needsDeallocation';
+    for (let wait = 5_000; ; wait = Math.min(wait * 2, 60_000)) {
+      await this.renewLease(run);
+      try {
+        operation = await this.submitStep(run, step);
+        break;
+      } catch (error) {
+        if (step === 'resize' && !change.needsDeallocation && isClusterRefusal(error)) {
+          return 'needsDeallocation';
+        }
+        if (!isBusyRefusal(error) || Date.now() + wait > deadline) throw error;
+        await this.pause(run, wait);
       }
-      throw error;
     }
     const at = this.now();
     await this.runTransaction(async (transaction) => {
       const automation = new AutomationRepository(transaction.db);
-      await automation.updateChange(change.id, ['claimed', 'submitted'], {
+      const isRecorded = await automation.updateRun(change.id, run.token, inFlight, {
         state: 'submitted',
         step,
         operationUrl: operation.operationUrl,
         submittedAt: at,
       });
+      if (!isRecorded) throw new LostChangeError();
       await automation.insertLog(logEntryOf(change, `${describeStep(step, change)} submitted`));
     });
     return operation;
   }
 
-  private submitStep(
-    change: ChangeWithResource,
-    step: Step,
-    credentials: CloudCredentials,
-  ): Promise<CloudOperation> {
+  private submitStep(run: Run, step: Step): Promise<CloudOperation> {
+    const { change, credentials, signal } = run;
     if (step === 'resize') {
-      return this.cloud.beginResize(credentials, change.resourceArmId, change.newSize ?? '');
+      return this.cloud.beginResize(credentials, change.resourceArmId, change.newSize ?? '', { signal });
     }
-    return this.cloud.beginPowerAction(credentials, change.resourceArmId, step);
+    return this.cloud.beginPowerAction(credentials, change.resourceArmId, step, { signal });
   }
 
   // Polls until Azure says the operation ended, waiting as long as Retry-After asks, within the
-  // step's own deadline.
-  private async waitForOperation(operationUrl: string, credentials: CloudCredentials): Promise<void> {
+  // step's own deadline; the run's hold is renewed at every look.
+  private async waitForOperation(run: Run, operationUrl: string): Promise<void> {
     const deadline = Date.now() + this.options.stepDeadlineMs;
     for (;;) {
-      const status = await this.cloud.readOperation(credentials, operationUrl);
+      await this.renewLease(run);
+      const status = await this.cloud.readOperation(run.credentials, operationUrl, { signal: run.signal });
       if (status.status === 'Succeeded') return;
       if (status.status === 'Failed' || status.status === 'Canceled') {
         throw new CloudError(
           'invalidRequest',
           `Azure reported the operation ${status.status.toLowerCase()}: ${status.error ?? 'no reason given'}`,
+          undefined,
+          status.error?.split(':')[0],
         );
       }
       const waitMs = Math.max(status.retryAfterSeconds, 1) * 1000;
       if (Date.now() + waitMs > deadline) {
         throw new CloudError('timeout', 'The Azure operation did not finish within its step deadline.');
       }
-      await this.options.sleep(waitMs);
+      await this.pause(run, waitMs);
+    }
+  }
+
+  private readMachine(run: Run): Promise<CloudVirtualMachineState> {
+    return this.cloud.getVirtualMachine(run.credentials, run.change.resourceArmId, { signal: run.signal });
+  }
+
+  // The VM once Azure has finished with it: while an operation still runs on it (provisioning
+  // state Updating) its model may show a size it does not have yet.
+  private async readSettledMachine(run: Run): Promise<CloudVirtualMachineState> {
+    const deadline = Date.now() + this.options.stepDeadlineMs;
+    for (let wait = 2_000; ; wait = Math.min(wait * 2, 30_000)) {
+      const machine = await this.readMachine(run);
+      if (!isBusy(machine) || Date.now() + wait > deadline) return machine;
+      await this.renewLease(run);
+      await this.pause(run, wait);
     }
   }
 
   // Reads the VM back: the size must be the new one and the power state what it was.
-  private async verify(change: ChangeWithResource, credentials: CloudCredentials): Promise<void> {
-    const machine = await this.cloud.getVirtualMachine(credentials, change.resourceArmId);
+  private async verify(run: Run): Promise<void> {
+    const { change } = run;
+    const machine = await this.readSettledMachine(run);
     if (change.kind === 'resize' || change.kind === 'rollback') {
       if (!sameSize(machine.size, change.newSize)) {
         throw new CloudError(
@@ -232,35 +347,33 @@ export class AutomationExecutor {
         );
       }
     }
-    await this.succeed(change, machine.size, machine.powerState, describeSuccess(change));
+    await this.succeed(run, machine, describeSuccess(change));
   }
 
-  private async succeed(
-    change: ChangeWithResource,
-    size: string | null,
-    powerState: string | null,
-    action: string,
-  ): Promise<void> {
+  private async succeed(run: Run, machine: CloudVirtualMachineState, action: string): Promise<void> {
+    const { change } = run;
     const at = this.now();
     const isGuarded = await this.isGuardedResize(change);
-    const isDone = await this.runTransaction(async (transaction) => {
+    await this.runTransaction(async (transaction) => {
       const automation = new AutomationRepository(transaction.db);
-      const updated = await automation.updateChange(change.id, ['claimed', 'submitted'], {
+      const isRecorded = await automation.updateRun(change.id, run.token, inFlight, {
         state: 'succeeded',
         step: null,
         operationUrl: null,
         completedAt: at,
+        claimToken: null,
+        leaseUntil: null,
+        error: null,
         guardUntil: isGuarded ? new Date(at.getTime() + this.options.guardMs) : null,
       });
-      if (!updated) return false;
-      await automation.recordResourceState(change.resourceId, size, powerState);
+      if (!isRecorded) throw new LostChangeError();
+      await automation.recordResourceState(change.resourceId, machine.size, machine.powerState);
       if (change.recommendationId !== null && change.origin !== 'guard') {
         await automation.setRecommendationStatus(change.recommendationId, 'applied');
       }
       await automation.insertLog(logEntryOf(change, action));
-      return true;
     });
-    if (isDone) await this.recordActivity(change, action);
+    await this.recordActivity(change, action);
   }
 
   // The guard watches a VM made smaller (fewer vCPUs or less memory); going back from a larger size
@@ -272,39 +385,187 @@ export class AutomationExecutor {
     );
   }
 
-  // Puts the VM back as it was (its size never changed unless the resize succeeded; a VM
-  // deallocated for the resize is started again if it was running) and says so everywhere.
-  private async fail(
-    change: ChangeWithResource,
-    credentials: CloudCredentials | undefined,
-    reason: string,
-  ): Promise<void> {
-    let restored = '';
-    if (credentials && change.wasRunning) {
-      try {
-        const machine = await this.cloud.getVirtualMachine(credentials, change.resourceArmId);
-        if (machine.powerState !== 'running') {
-          const operation = await this.cloud.beginPowerAction(credentials, change.resourceArmId, 'start');
-          if (operation.operationUrl) await this.waitForOperation(operation.operationUrl, credentials);
-          restored = '; started again as it was running';
-        }
-      } catch (error) {
-        restored = `; starting it again failed too (${describe(error)})`;
-      }
-    }
-    const action = `${describeStep(firstResizeStep(change), change)} failed: ${reason}${restored}`;
-    const isRecorded = await this.runTransaction(async (transaction) => {
+  // Nothing was done in Azure: the change ends cancelled, and says why.
+  private async cancel(run: Run, reason: string): Promise<void> {
+    const { change } = run;
+    const action = `${describeStep(firstStep(change.kind), change)} cancelled: ${reason}`;
+    await this.runTransaction(async (transaction) => {
       const automation = new AutomationRepository(transaction.db);
-      const updated = await automation.updateChange(change.id, ['claimed', 'submitted'], {
+      const isRecorded = await automation.updateRun(change.id, run.token, ['claimed'], {
+        state: 'cancelled',
+        error: reason.slice(0, 1000),
+        completedAt: this.now(),
+        claimToken: null,
+        leaseUntil: null,
+      });
+      if (!isRecorded) throw new LostChangeError();
+      await automation.insertLog(logEntryOf(change, action));
+    });
+    await this.recordActivity(change, action);
+  }
+
+  // Puts the VM back as it was and says so everywhere. Its size never changed unless the resize
+  // succeeded; a VM deallocated for the change is started again if it was running, and when its new
+  // size cannot be allocated (AllocationFailed) it goes back to its old size and starts on that.
+  private async fail(run: Run, reason: string): Promise<void> {
+    const { change } = run;
+    const restored = await this.restoreRunning(run);
+    const action = `${describeStep(firstStep(change.kind), change)} failed: ${reason}${restored}`;
+    await this.runTransaction(async (transaction) => {
+      const automation = new AutomationRepository(transaction.db);
+      const isRecorded = await automation.updateRun(change.id, run.token, inFlight, {
         state: 'failed',
         error: reason.slice(0, 1000),
         completedAt: this.now(),
         operationUrl: null,
+        claimToken: null,
+        leaseUntil: null,
       });
-      if (updated) await automation.insertLog(logEntryOf(change, action));
-      return updated;
+      if (!isRecorded) throw new LostChangeError();
+      await automation.insertLog(logEntryOf(change, action));
     });
-    if (isRecorded) await this.recordActivity(change, action);
+    await this.recordActivity(change, action);
+  }
+
+  // A rollback undoes a resize that hurt: it is never given up. The VM is put back running, and the
+  // rollback is tried again later, waiting longer each time.
+  private async retryRollbackLater(run: Run, reason: string): Promise<void> {
+    const { change } = run;
+    const restored = await this.restoreRunning(run);
+    const waitMs = Math.min(60_000 * 2 ** Math.min(run.attempts, 10), this.options.rollbackRetryMaxMs);
+    const retryAt = new Date(this.now().getTime() + waitMs);
+    const action = `${describeStep('resize', change)} attempt ${run.attempts} failed: ${reason}${restored}; trying again at ${retryAt.toISOString()}`;
+    await this.runTransaction(async (transaction) => {
+      const automation = new AutomationRepository(transaction.db);
+      const isRecorded = await automation.updateRun(change.id, run.token, inFlight, {
+        error: reason.slice(0, 1000),
+        operationUrl: null,
+        step: null,
+        needsDeallocation: null,
+        wasRunning: null,
+        claimToken: null,
+        leaseUntil: retryAt,
+      });
+      if (!isRecorded) throw new LostChangeError();
+      await automation.insertLog(logEntryOf(change, action));
+    });
+    if (change.error === null) await this.recordActivity(change, action);
+  }
+
+  // Whatever failed, a VM that ran before the change runs after it. Answers what was done, for the
+  // log ('' when nothing was needed).
+  private async restoreRunning(run: Run): Promise<string> {
+    const { change } = run;
+    if (!change.wasRunning) return '';
+    try {
+      const machine = await this.readSettledMachine(run);
+      if (machine.powerState === 'running') return '';
+      try {
+        await this.startMachine(run);
+        return '; started again as it was running';
+      } catch (error) {
+        const isResized = change.previousSize && machine.size && !sameSize(machine.size, change.previousSize);
+        if (!isResized || change.kind !== 'resize') throw error;
+        // The new size has no capacity: the old one had it a moment ago.
+        const operation = await this.cloud.beginResize(
+          run.credentials,
+          change.resourceArmId,
+          change.previousSize!,
+          { signal: run.signal },
+        );
+        if (operation.operationUrl) await this.waitForOperation(run, operation.operationUrl);
+        await this.startMachine(run);
+        return `; ${machine.size} could not be started (${this.describeFailure(error)}), so the VM went back to ${change.previousSize} and was started`;
+      }
+    } catch (error) {
+      if (error instanceof LostChangeError) throw error;
+      return `; starting it again failed too (${this.describeFailure(error)})`;
+    }
+  }
+
+  private async startMachine(run: Run): Promise<void> {
+    const operation = await this.cloud.beginPowerAction(run.credentials, run.change.resourceArmId, 'start', {
+      signal: run.signal,
+    });
+    if (operation.operationUrl) await this.waitForOperation(run, operation.operationUrl);
+  }
+
+  // The tenant cannot be worked on. Inactive (or gone): a change not begun in Azure ends cancelled;
+  // one half-way waits. A secret missing or unreadable: the change waits for it (the tenant's status
+  // already says to add it again), and the VM's log and Recent Activity say so once.
+  private async waitForTenant(change: ChangeWithResource, token: string): Promise<void> {
+    const reasons = await this.automation.readChangeReasons(change.id);
+    if (!reasons) return;
+    const hasBegun = change.wasRunning !== null;
+    if (!reasons.isTenantActive && !hasBegun) {
+      const action = `${describeStep(firstStep(change.kind), change)} cancelled: the tenant is inactive`;
+      const isRecorded = await this.runTransaction(async (transaction) => {
+        const automation = new AutomationRepository(transaction.db);
+        const updated = await automation.updateRun(change.id, token, ['claimed'], {
+          state: 'cancelled',
+          error: 'the tenant is inactive',
+          completedAt: this.now(),
+          claimToken: null,
+          leaseUntil: null,
+        });
+        if (updated) await automation.insertLog(logEntryOf(change, action));
+        return updated;
+      });
+      if (isRecorded) await this.recordActivity(change, action);
+      return;
+    }
+    const why = reasons.isTenantActive
+      ? "the tenant's secret is missing or cannot be read; add the tenant again with its secret"
+      : 'the tenant is inactive';
+    const waitingText = `waiting: ${why}`;
+    const isNew = change.error !== waitingText;
+    const retryAt = new Date(this.now().getTime() + this.options.credentialsWaitMs);
+    const updated = await this.automation.updateRun(change.id, token, inFlight, {
+      error: waitingText,
+      claimToken: null,
+      leaseUntil: retryAt,
+    });
+    if (updated && isNew) {
+      const action = `Needs attention: ${describeStep(firstStep(change.kind), change)} is waiting because ${why}`;
+      await this.log(change, action);
+      await this.recordActivity(change, action);
+    }
+  }
+
+  // Lets the change go for the next run (a pg-boss retry, or the dispatcher after `retryAt`).
+  private async release(run: Run, retryAt: Date): Promise<void> {
+    await this.automation.updateRun(run.change.id, run.token, inFlight, {
+      claimToken: null,
+      leaseUntil: retryAt,
+    });
+  }
+
+  // Also the fence before each write to Azure: the run must still hold the change.
+  private async renewLease(run: Run): Promise<void> {
+    run.signal?.throwIfAborted();
+    const isHeld = await this.automation.updateRun(run.change.id, run.token, inFlight, {
+      leaseUntil: this.leaseEnd(),
+    });
+    if (!isHeld) throw new LostChangeError();
+  }
+
+  private async pause(run: Run, ms: number): Promise<void> {
+    run.signal?.throwIfAborted();
+    await this.options.sleep(ms);
+  }
+
+  private async updateRun(
+    run: Run,
+    fromStates: ChangeState[],
+    fields: Parameters<AutomationRepository['updateRun']>[3],
+  ): Promise<void> {
+    if (!(await this.automation.updateRun(run.change.id, run.token, fromStates, fields))) {
+      throw new LostChangeError();
+    }
+  }
+
+  private leaseEnd(): Date {
+    return new Date(this.now().getTime() + this.options.leaseMs);
   }
 
   private async log(change: ChangeWithResource, action: string): Promise<void> {
@@ -324,6 +585,43 @@ export class AutomationExecutor {
   }
 }
 
+// Why a change no longer holds, read under the VM's lock just before its first Azure write.
+export function findReasonToStop(
+  change: ChangeRow,
+  reasons: {
+    automated: number;
+    heldUntil: Date | null;
+    isTenantActive: boolean;
+    recommendationStatus: string | null;
+  },
+  at: Date,
+): string | undefined {
+  if (!reasons.isTenantActive) return 'the tenant is inactive';
+  if (!recommendationOrigins.includes(change.origin)) return undefined;
+  if (change.recommendationId !== null && reasons.recommendationStatus !== 'open') {
+    return reasons.recommendationStatus === 'superseded'
+      ? 'a newer recommendation has replaced this one'
+      : `the recommendation is ${reasons.recommendationStatus ?? 'gone'}`;
+  }
+  if (change.origin === 'automated' && reasons.automated !== automationValues.automated)
+    return 'the resource is no longer set to Automate';
+  if (reasons.heldUntil && reasons.heldUntil.getTime() > at.getTime()) {
+    return `the resource's recommendations are held after a rollback until ${reasons.heldUntil.toISOString()}`;
+  }
+  return undefined;
+}
+
+// A VM someone changed since the change was planned is left as it is: says how it differs.
+export function describeMismatch(change: ChangeRow, machine: CloudVirtualMachineState): string | undefined {
+  if (change.expectedSize && !sameSize(machine.size, change.expectedSize)) {
+    return `the VM is now ${machine.size ?? 'of no size'}, not ${change.expectedSize} as when this was planned`;
+  }
+  if (change.expectedPowerState && machine.powerState !== change.expectedPowerState) {
+    return `the VM is now ${machine.powerState ?? 'in no known state'}, not ${change.expectedPowerState} as when this was planned`;
+  }
+  return undefined;
+}
+
 // Azure's answer when a running VM's hardware cluster lacks the size: deallocate, then resize. Other
 // OperationNotAllowed answers (a quota, a policy) would fail the same way after a deallocation.
 function isClusterRefusal(error: unknown): boolean {
@@ -332,12 +630,24 @@ function isClusterRefusal(error: unknown): boolean {
   );
 }
 
-function firstStep(kind: ChangeRow['kind']): Step {
-  return kind === 'resize' || kind === 'rollback' ? 'resize' : kind;
+// Azure's 409 while another operation runs on the VM (someone's, or ours whose answer was lost).
+function isBusyRefusal(error: unknown): boolean {
+  return (
+    isCloudError(error) &&
+    error.statusCode === 409 &&
+    (error.code === 'Conflict' || /another operation|in use by another/i.test(error.message))
+  );
 }
 
-function firstResizeStep(change: ChangeRow): Step {
-  return firstStep(change.kind);
+function isBusy(machine: CloudVirtualMachineState): boolean {
+  return (
+    machine.provisioningState !== null &&
+    !['succeeded', 'failed'].includes(machine.provisioningState.toLowerCase())
+  );
+}
+
+function firstStep(kind: ChangeRow['kind']): Step {
+  return kind === 'resize' || kind === 'rollback' ? 'resize' : kind;
 }
 
 // Resize in place; or, when the cluster lacks the size, deallocate, resize and start again only if
@@ -348,20 +658,13 @@ function planSteps(change: ChangeRow): Step[] {
   return change.wasRunning ? ['deallocate', 'resize', 'start'] : ['deallocate', 'resize'];
 }
 
-function isAlreadyDone(
-  change: ChangeRow,
-  machine: { size: string | null; powerState: string | null },
-): boolean {
+function isAlreadyDone(change: ChangeRow, machine: CloudVirtualMachineState): boolean {
   if (change.kind === 'deallocate') return machine.powerState === 'deallocated';
   if (change.kind === 'start') return machine.powerState === 'running';
   return sameSize(machine.size, change.newSize);
 }
 
-function isStepDone(
-  step: Step,
-  change: ChangeRow,
-  machine: { size: string | null; powerState: string | null },
-): boolean {
+function isStepDone(step: Step, change: ChangeRow, machine: CloudVirtualMachineState): boolean {
   if (step === 'resize') return sameSize(machine.size, change.newSize);
   if (step === 'deallocate') return machine.powerState === 'deallocated';
   return machine.powerState === 'running';
@@ -380,8 +683,4 @@ function describeSuccess(change: ChangeRow): string {
   if (change.kind === 'resize') return `Resized from ${change.previousSize} to ${change.newSize}`;
   if (change.kind === 'rollback') return `Rolled back from ${change.previousSize} to ${change.newSize}`;
   return change.kind === 'deallocate' ? 'Deallocated' : 'Started';
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

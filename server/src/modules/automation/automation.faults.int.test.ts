@@ -127,6 +127,7 @@ describe('the executor against a struggling Azure', () => {
       createAzureGateway(context.config.azure),
       context.container.activity,
       () => new Date(),
+      (error) => (error instanceof Error ? error.message : String(error)),
       { ...defaultExecutorOptions, maxAttempts: 2 },
     );
     const [{ machine, previous, changeId, resource }] = (await startChanges(1)) as [

@@ -1,24 +1,27 @@
 // The rollback guard: after a VM is made smaller, its CPU and memory (1-minute points, collected
 // every 5 minutes) are read in the engine's guard steps; when the guard rule fires the previous size
 // is restored at once, and the resource's recommendations are held back for 30 days.
+import { automationValues } from '@cloudtrim/contracts/automation';
 import { guardRule, isGuardTripped, type GuardRule } from '@cloudtrim/rightsizing/guard-rule';
 import type { TransactionRunner } from '../../db/transaction';
-import { automationExecuteJob } from '../../jobs/automation-work';
-import type { JobQueue } from '../../jobs/queue';
+import type { NewActivityEntry } from '../activity/activity.repository';
 import type { ActivityService } from '../activity/activity.service';
-import { AutomationRepository, logEntryOf, type ChangeWithResource } from './automation.repository';
-import { automationServiceName } from './automation.service';
+import { AutomationRepository, type ChangeWithResource } from './automation.repository';
+import type { AutomationService } from './automation.service';
+import { automationServiceName } from './automation.names';
 
 const cpuMetric = 'Percentage CPU';
 const availableMemoryMetric = 'Available Memory Bytes';
-const holdMs = 30 * 24 * 60 * 60 * 1000;
+// The hold after a first rollback (SPEC's 30 days); each further rollback doubles it.
+const holdDaysAfterRollback = 30;
+const dayMs = 24 * 60 * 60 * 1000;
 const bytesPerGiB = 1024 ** 3;
 
 export class AutomationGuard {
   constructor(
     private readonly automation: AutomationRepository,
     private readonly runTransaction: TransactionRunner,
-    private readonly queue: Pick<JobQueue, 'send'>,
+    private readonly changes: Pick<AutomationService, 'requestChanges'>,
     private readonly activity: ActivityService,
     private readonly now: () => Date,
     private readonly rule: GuardRule = guardRule,
@@ -51,49 +54,69 @@ export class AutomationGuard {
     return isGuardTripped(toSteps(usedPercent, this.rule.stepMinutes), this.rule) ? 'memory' : undefined;
   }
 
-  // Plans the rollback, claims it and sends its execution in one transaction, ends the watch and
-  // holds the recommendation: done once however often the guard runs.
+  // Plans the rollback (started at once unless another change of the VM is in flight), ends the
+  // watch and holds the resource's recommendations, all in one transaction: done once however often
+  // the guard runs. A VM rolled back before is held twice as long each time and set to Recommend
+  // Only: automation has twice made it worse.
   private async rollBack(change: ChangeWithResource, hotMetric: string): Promise<boolean> {
     const at = this.now();
     const hours = (this.rule.consecutiveSteps * this.rule.stepMinutes) / 60;
     const action = `Guard: ${hotMetric} above ${this.rule.overloadPct}% for ${hours} h on ${change.newSize}; restoring ${change.previousSize}`;
-    const isPlanned = await this.runTransaction(async (transaction) => {
+    const outcome = await this.runTransaction(async (transaction) => {
       const automation = new AutomationRepository(transaction.db);
-      const isWatched = await automation.updateChange(change.id, ['succeeded'], { guardUntil: null });
-      if (!isWatched) return false;
-      const rollback = await automation.planChange({
-        teamId: change.teamId,
-        tenantId: change.tenantId,
-        resourceId: change.resourceId,
-        recommendationId: change.recommendationId,
-        kind: 'rollback',
-        origin: 'guard',
-        predictionMethod: change.predictionMethod ?? '',
-        previousSize: change.newSize,
-        newSize: change.previousSize,
-        changeAt: at,
-      });
-      await automation.claimChange(rollback.id, at);
-      await this.queue.send(automationExecuteJob, { changeId: rollback.id }, { db: transaction });
-      await automation.holdRecommendations(change.resourceId, new Date(at.getTime() + holdMs));
+      await automation.lockResource(change.resourceId);
+      if (!(await automation.endGuard(change.id))) return undefined;
+      const earlierRollbacks = await automation.countRollbacks(change.resourceId);
+      await this.changes.requestChanges(transaction, [
+        {
+          change: {
+            teamId: change.teamId,
+            tenantId: change.tenantId,
+            resourceId: change.resourceId,
+            recommendationId: change.recommendationId,
+            kind: 'rollback',
+            origin: 'guard',
+            predictionMethod: change.predictionMethod ?? '',
+            previousSize: change.newSize,
+            newSize: change.previousSize,
+            changeAt: at,
+            expectedSize: change.newSize,
+          },
+          resourceArmId: change.resourceArmId,
+          resourceName: change.resourceName,
+          action,
+        },
+      ]);
+      const holdDays = holdDaysAfterRollback * 2 ** earlierRollbacks;
+      await automation.holdRecommendations(change.resourceId, new Date(at.getTime() + holdDays * dayMs));
       if (change.recommendationId !== null) {
         await automation.setRecommendationStatus(change.recommendationId, 'held');
       }
-      await automation.insertLog(logEntryOf(change, action, rollback.id));
-      return true;
+      const isDemoted = earlierRollbacks > 0;
+      if (isDemoted) await automation.setAutomated(change.resourceId, automationValues.recommend);
+      return { holdDays, isDemoted };
     });
-    if (isPlanned) {
-      await this.activity.record([
-        {
-          teamId: change.teamId,
-          tenantId: change.tenantId,
-          serviceName: automationServiceName,
-          resourceArmId: change.resourceArmId,
-          logText: `${change.resourceName}: ${action}; recommendations held for 30 days`,
-        },
-      ]);
+    if (!outcome) return false;
+    const entries: NewActivityEntry[] = [
+      {
+        teamId: change.teamId,
+        tenantId: change.tenantId,
+        serviceName: automationServiceName,
+        resourceArmId: change.resourceArmId,
+        logText: `${change.resourceName}: ${action}; recommendations held for ${outcome.holdDays} days`,
+      },
+    ];
+    if (outcome.isDemoted) {
+      entries.push({
+        teamId: change.teamId,
+        tenantId: change.tenantId,
+        serviceName: automationServiceName,
+        resourceArmId: change.resourceArmId,
+        logText: `${change.resourceName}: rolled back a second time, so it is set to Recommend Only; its changes now wait for someone to apply them`,
+      });
     }
-    return isPlanned;
+    await this.activity.record(entries);
+    return true;
   }
 }
 

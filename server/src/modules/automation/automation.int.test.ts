@@ -1,8 +1,6 @@
-import { readCurrentPowerState, readCurrentSize } from '@cloudtrim/azure-emulator/arm/arm.views';
-import { listSizesOfferedInRegion } from '@cloudtrim/azure-emulator/catalog/sku.catalog';
 import { automationLogResponseSchema } from '@cloudtrim/contracts/recommendations';
 import { scheduleResponseSchema } from '@cloudtrim/contracts/schedule';
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/database';
 import {
@@ -15,6 +13,7 @@ import {
 } from '../../db/schema';
 import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
+import { createAutomationFixture } from './testing/automation.fixture';
 
 let context: CloudTestContext;
 let owner: TestUser;
@@ -23,8 +22,6 @@ let strangerToken: string;
 let tenantId: string;
 let readerTenantId: string;
 let db: Db;
-
-type ResourceRow = typeof resources.$inferSelect;
 
 beforeAll(async () => {
   context = await createCloudTestContext({
@@ -44,74 +41,12 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => context.close());
 
-const usedResourceIds = new Set<string>();
-
-// A running VM of the tenant that no other test used.
-async function pickRunningVm(options: { tenant?: string } = {}) {
-  const rows = await db
-    .select()
-    .from(resources)
-    .where(
-      and(
-        eq(resources.tenantId, options.tenant ?? tenantId),
-        eq(resources.type, 'Microsoft.Compute/virtualMachines'),
-        eq(resources.powerState, 'running'),
-      ),
-    );
-  const row = rows.find(
-    (candidate) => !usedResourceIds.has(candidate.id) && findSmallerSibling(candidate) !== undefined,
-  );
-  if (!row) throw new Error('no running VM left');
-  usedResourceIds.add(row.id);
-  return row;
-}
-
-function readVm(armId: string) {
-  const machine = context.emulator.fleet.findVirtualMachine(armId);
-  if (!machine) throw new Error(`no VM ${armId}`);
-  return { machine, size: readCurrentSize(machine), powerState: readCurrentPowerState(machine) };
-}
-
-// A smaller size of the VM's family in its region, if the region offers one.
-function findSmallerSibling(resource: ResourceRow) {
-  const { size } = readVm(resource.armId);
-  return listSizesOfferedInRegion(resource.region).find(
-    (candidate) => candidate.family === size.family && candidate.vcpus < size.vcpus,
-  );
-}
-
-// A smaller size of the VM's family (a resize down), or any size of another family.
-function pickTargetSize(resource: ResourceRow, isSameFamily: boolean): string {
-  const { size } = readVm(resource.armId);
-  const target = isSameFamily
-    ? findSmallerSibling(resource)
-    : listSizesOfferedInRegion(resource.region).find((candidate) => candidate.family !== size.family);
-  if (!target) throw new Error('no target size');
-  return target.name;
-}
-
-async function insertRecommendation(
-  resource: ResourceRow,
-  fields: Partial<typeof recommendations.$inferInsert> = {},
-): Promise<number> {
-  const [row] = await db
-    .insert(recommendations)
-    .values({
-      teamId: owner.teamId,
-      tenantId: resource.tenantId,
-      resourceId: resource.id,
-      kind: 'resize',
-      predictionMethod: 'cloudtrim-forecast',
-      currentSize: resource.sku,
-      targetSize: null,
-      recommendation: 'Resize',
-      annualCostSavings: 120,
-      status: 'open',
-      ...fields,
-    })
-    .returning({ id: recommendations.id });
-  return row!.id;
-}
+const { readVm, pickTargetSize, pickRunningVm, insertRecommendation } = createAutomationFixture(
+  () => context,
+  () => db,
+  () => owner.teamId,
+  () => tenantId,
+);
 
 const apply = (token: string, timing: 'now' | 'maintenancewindow', id: number | string) =>
   context.app.inject({

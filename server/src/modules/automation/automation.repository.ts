@@ -35,6 +35,8 @@ export interface ApplyTarget {
   resourceArmId: string;
   resourceName: string;
   resourceSize: string | null;
+  resourcePowerState: string | null;
+  heldUntil: Date | null;
   maintenanceWindow: number;
   canWrite: boolean | null;
 }
@@ -50,6 +52,17 @@ export interface NewChange {
   previousSize: string | null;
   newSize: string | null;
   changeAt: Date;
+  // What the VM must still be when the change acts (null: not checked).
+  expectedSize?: string | null;
+  expectedPowerState?: string | null;
+}
+
+// What must still hold when a change acts, read under the VM's lock.
+export interface ChangeReasons {
+  automated: number;
+  heldUntil: Date | null;
+  isTenantActive: boolean;
+  recommendationStatus: string | null;
 }
 
 // A change with what the executor needs about its resource.
@@ -103,6 +116,11 @@ const isoText = (column: unknown) =>
   sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 const pendingStates: ChangeState[] = ['planned', 'claimed', 'submitted'];
+const inFlightStates: ChangeState[] = ['claimed', 'submitted'];
+// The origins whose changes carry out a recommendation (one planned slot per VM between them).
+export const recommendationOrigins: readonly ChangeOrigin[] = ['now', 'window', 'automated'];
+// A maintenance window is one hour (SPEC §9).
+const windowMs = 60 * 60 * 1000;
 
 export class AutomationRepository {
   constructor(private readonly db: Db) {}
@@ -124,6 +142,8 @@ export class AutomationRepository {
         resourceArmId: resources.armId,
         resourceName: resources.name,
         resourceSize: resources.sku,
+        resourcePowerState: resources.powerState,
+        heldUntil: resources.recommendationsHeldUntil,
         maintenanceWindow: sql<number>`coalesce(${resources.maintenanceWindow}, ${teams.defaultMaintenanceWindow})`,
         canWrite: tenants.canWrite,
       })
@@ -135,7 +155,8 @@ export class AutomationRepository {
     return row;
   }
 
-  // The change a recommendation already led to, unless it failed or was replaced.
+  // The change a recommendation already led to, unless it was cancelled. A failed one is answered
+  // too, so a retried GET of a failed apply says it failed instead of planning again.
   async findLiveChangeOf(recommendationId: number): Promise<ChangeRow | undefined> {
     const [row] = await this.db
       .select()
@@ -143,7 +164,7 @@ export class AutomationRepository {
       .where(
         and(
           eq(scheduledChanges.recommendationId, recommendationId),
-          inArray(scheduledChanges.state, ['planned', 'claimed', 'submitted', 'succeeded']),
+          inArray(scheduledChanges.state, ['planned', 'claimed', 'submitted', 'succeeded', 'failed']),
         ),
       )
       .orderBy(desc(scheduledChanges.id))
@@ -151,14 +172,40 @@ export class AutomationRepository {
     return row;
   }
 
-  // The resource's one planned change: a new plan replaces it in place and bumps its version.
+  // Every path that plans, claims or cancels a VM's changes takes this lock first (in its
+  // transaction), and so does the executor when it decides to act: one of them at a time per VM.
+  async lockResource(resourceId: string): Promise<void> {
+    await this.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`change:${resourceId}`}))`);
+  }
+
+  // The VM's change under way in Azure, if any (at most one: scheduled_change_in_flight_key).
+  async findInFlight(resourceId: string): Promise<ChangeRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(scheduledChanges)
+      .where(
+        and(eq(scheduledChanges.resourceId, resourceId), inArray(scheduledChanges.state, inFlightStates)),
+      );
+    return row;
+  }
+
+  // A recommendation's plan takes the VM's one planned slot for recommendations: a new plan
+  // replaces it in place and bumps its version. The guard's and active hours' changes queue beside.
   async planChange(change: NewChange): Promise<{ id: number; version: number }> {
+    const values = { ...change, state: 'planned' as const };
+    if (!recommendationOrigins.includes(change.origin)) {
+      const [row] = await this.db
+        .insert(scheduledChanges)
+        .values(values)
+        .returning({ id: scheduledChanges.id, version: scheduledChanges.version });
+      return row!;
+    }
     const [row] = await this.db
       .insert(scheduledChanges)
-      .values({ ...change, state: 'planned' })
+      .values(values)
       .onConflictDoUpdate({
         target: scheduledChanges.resourceId,
-        targetWhere: sql`state = 'planned'`,
+        targetWhere: sql`state = 'planned' and origin in ('now', 'window', 'automated')`,
         set: {
           recommendationId: change.recommendationId,
           kind: change.kind,
@@ -167,6 +214,8 @@ export class AutomationRepository {
           previousSize: change.previousSize,
           newSize: change.newSize,
           changeAt: change.changeAt,
+          expectedSize: change.expectedSize ?? null,
+          expectedPowerState: change.expectedPowerState ?? null,
           version: sql`${scheduledChanges.version} + 1`,
         },
       })
@@ -174,28 +223,216 @@ export class AutomationRepository {
     return row!;
   }
 
-  async claimChange(id: number, at: Date): Promise<boolean> {
+  // The job sent with the claim has until `leaseUntil` to start its run; past it the dispatcher
+  // sends the change again.
+  async claimChange(id: number, at: Date, leaseUntil: Date): Promise<boolean> {
     const claimed = await this.db
       .update(scheduledChanges)
-      .set({ state: 'claimed', claimedAt: at })
+      .set({ state: 'claimed', claimedAt: at, claimToken: null, leaseUntil })
       .where(and(eq(scheduledChanges.id, id), eq(scheduledChanges.state, 'planned')))
       .returning({ id: scheduledChanges.id });
     return claimed.length > 0;
   }
 
-  // Due planned changes, claimed by whichever dispatcher locks them first; the others skip them.
-  async claimDueChanges(at: Date, limit: number): Promise<number[]> {
+  // Due planned changes, the oldest of each VM that has nothing in flight (a guard's rollback
+  // first), claimed by whichever dispatcher locks them first; the others skip them, and so does a
+  // VM whose lock an apply holds.
+  async claimDueChanges(at: Date, limit: number, leaseUntil: Date): Promise<number[]> {
     const result = await this.db.execute<{ id: string }>(sql`
-      update scheduled_change set state = 'claimed', claimed_at = ${at}
+      with due as (
+        select distinct on (c.resource_id) c.id
+        from scheduled_change c
+        where c.state = 'planned' and c.change_at <= ${at}
+          and not exists (
+            select 1 from scheduled_change f
+            where f.resource_id = c.resource_id and f.state in ('claimed', 'submitted'))
+        order by c.resource_id, (c.origin = 'guard') desc, c.change_at, c.id
+      ), claimable as (
+        select c.id from scheduled_change c
+        where c.id in (select id from due) and c.state = 'planned'
+          and pg_try_advisory_xact_lock(hashtext('change:' || c.resource_id::text))
+        order by c.change_at, c.id
+        limit ${limit}
+        for update of c skip locked
+      )
+      update scheduled_change set state = 'claimed', claimed_at = ${at}, claim_token = null,
+        lease_until = ${leaseUntil}
+      where id in (select id from claimable)
+      returning id`);
+    return result.rows.map((row) => Number(row.id));
+  }
+
+  // Changes in flight whose run stopped answering (its lease lapsed: a worker killed, a job lost):
+  // given a fresh start lease, to be sent again; the next run resumes from the saved step.
+  async reclaimLapsedChanges(at: Date, limit: number, leaseUntil: Date): Promise<number[]> {
+    const result = await this.db.execute<{ id: string }>(sql`
+      update scheduled_change set claim_token = null, lease_until = ${leaseUntil}
       where id in (
         select id from scheduled_change
-        where state = 'planned' and change_at <= ${at}
-        order by change_at, id
+        where state in ('claimed', 'submitted') and lease_until < ${at}
+        order by lease_until
         limit ${limit}
         for update skip locked
       )
       returning id`);
     return result.rows.map((row) => Number(row.id));
+  }
+
+  // Changes planned at a maintenance window whose hour passed unclaimed (workers down over it).
+  async listMissedWindowChanges(at: Date): Promise<(ChangeWithResource & { maintenanceWindow: number })[]> {
+    const rows = await this.db
+      .select({
+        change: scheduledChanges,
+        resourceArmId: resources.armId,
+        resourceName: resources.name,
+        maintenanceWindow: sql<number>`coalesce(${resources.maintenanceWindow}, ${teams.defaultMaintenanceWindow})`,
+      })
+      .from(scheduledChanges)
+      .innerJoin(resources, eq(resources.id, scheduledChanges.resourceId))
+      .innerJoin(teams, eq(teams.id, scheduledChanges.teamId))
+      .where(
+        and(
+          eq(scheduledChanges.state, 'planned'),
+          inArray(scheduledChanges.origin, ['window', 'automated']),
+          sql`${scheduledChanges.changeAt} <= ${new Date(at.getTime() - windowMs)}`,
+        ),
+      );
+    return rows.map((row) => ({
+      ...row.change,
+      resourceArmId: row.resourceArmId,
+      resourceName: row.resourceName,
+      maintenanceWindow: row.maintenanceWindow,
+    }));
+  }
+
+  async listPlannedChanges(resourceId: string, origins: ChangeOrigin[]): Promise<ChangeRow[]> {
+    return this.db
+      .select()
+      .from(scheduledChanges)
+      .where(
+        and(
+          eq(scheduledChanges.resourceId, resourceId),
+          eq(scheduledChanges.state, 'planned'),
+          inArray(scheduledChanges.origin, origins),
+        ),
+      );
+  }
+
+  // Planned changes of a VM moved to a new time, each as a new version.
+  async movePlannedChanges(ids: number[], changeAt: Date): Promise<number> {
+    if (ids.length === 0) return 0;
+    const moved = await this.db
+      .update(scheduledChanges)
+      .set({ changeAt, version: sql`${scheduledChanges.version} + 1`, updatedAt: sql`now()` })
+      .where(and(inArray(scheduledChanges.id, ids), eq(scheduledChanges.state, 'planned')))
+      .returning({ id: scheduledChanges.id });
+    return moved.length;
+  }
+
+  // A VM's changes from the given origins that have not begun in Azure (planned, or claimed with no
+  // step taken), cancelled with the reason.
+  async cancelUnstartedChanges(
+    where: { resourceId?: string; recommendationIds?: number[] },
+    origins: ChangeOrigin[],
+    reason: string,
+  ): Promise<ChangeRow[]> {
+    if (where.recommendationIds?.length === 0) return [];
+    return this.db
+      .update(scheduledChanges)
+      .set({ state: 'cancelled', error: reason, completedAt: sql`now()`, leaseUntil: null, claimToken: null })
+      .where(
+        and(
+          where.resourceId ? eq(scheduledChanges.resourceId, where.resourceId) : undefined,
+          where.recommendationIds
+            ? inArray(scheduledChanges.recommendationId, where.recommendationIds)
+            : undefined,
+          inArray(scheduledChanges.origin, origins),
+          sql`(${scheduledChanges.state} = 'planned' or (${scheduledChanges.state} = 'claimed' and ${scheduledChanges.wasRunning} is null))`,
+        ),
+      )
+      .returning();
+  }
+
+  // Starts a run of a change in flight: the run's token fences every later write, and the lease
+  // keeps other runs out until it lapses. Undefined when the change is over or another run holds it.
+  async startRun(
+    id: number,
+    at: Date,
+    leaseUntil: Date,
+  ): Promise<{ attempts: number; token: string } | undefined> {
+    const result = await this.db.execute<{ attempts: number; claim_token: string }>(sql`
+      update scheduled_change
+      set claim_token = gen_random_uuid(), lease_until = ${leaseUntil}, attempts = attempts + 1
+      where id = ${id} and state in ('claimed', 'submitted')
+        and (claim_token is null or lease_until is null or lease_until < ${at})
+      returning attempts, claim_token`);
+    const row = result.rows[0];
+    return row ? { attempts: row.attempts, token: row.claim_token } : undefined;
+  }
+
+  // A run's write: only while the change is in one of `fromStates` AND still held by that run.
+  async updateRun(
+    id: number,
+    token: string,
+    fromStates: ChangeState[],
+    fields: Partial<Omit<ChangeRow, 'id' | 'teamId' | 'tenantId' | 'resourceId'>>,
+  ): Promise<boolean> {
+    const updated = await this.db
+      .update(scheduledChanges)
+      .set({ ...fields, updatedAt: sql`now()` })
+      .where(
+        and(
+          eq(scheduledChanges.id, id),
+          eq(scheduledChanges.claimToken, token),
+          inArray(scheduledChanges.state, fromStates),
+        ),
+      )
+      .returning({ id: scheduledChanges.id });
+    return updated.length > 0;
+  }
+
+  async readChangeReasons(id: number): Promise<ChangeReasons | undefined> {
+    const result = await this.db.execute<{
+      automated: number;
+      held_until: string | Date | null;
+      is_active: boolean;
+      recommendation_status: string | null;
+    }>(sql`
+      select r.automated, r.recommendations_held_until as held_until, t.is_active,
+             rec.status as recommendation_status
+      from scheduled_change c
+      join resource r on r.id = c.resource_id
+      join tenant t on t.id = c.tenant_id
+      left join recommendation rec on rec.id = c.recommendation_id
+      where c.id = ${id}`);
+    const row = result.rows[0];
+    if (!row) return undefined;
+    return {
+      automated: Number(row.automated),
+      heldUntil: row.held_until === null ? null : new Date(row.held_until),
+      isTenantActive: row.is_active,
+      recommendationStatus: row.recommendation_status,
+    };
+  }
+
+  // Rollbacks the guard has made of this VM before (a second one hardens the hold).
+  async countRollbacks(resourceId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(scheduledChanges)
+      .where(
+        and(
+          eq(scheduledChanges.resourceId, resourceId),
+          eq(scheduledChanges.kind, 'rollback'),
+          sql`${scheduledChanges.state} <> 'cancelled'`,
+        ),
+      );
+    return row?.count ?? 0;
+  }
+
+  async setAutomated(resourceId: string, automated: number): Promise<void> {
+    await this.db.update(resources).set({ automated }).where(eq(resources.id, resourceId));
+    await this.bumpResourcesVersionOf(resourceId);
   }
 
   async findChange(id: number): Promise<ChangeWithResource | undefined> {
@@ -211,29 +448,6 @@ export class AutomationRepository {
     return row
       ? { ...row.change, resourceArmId: row.resourceArmId, resourceName: row.resourceName }
       : undefined;
-  }
-
-  // Writes only while the change is still in one of `fromStates`, so a stale worker changes nothing.
-  async updateChange(
-    id: number,
-    fromStates: ChangeState[],
-    fields: Partial<Omit<ChangeRow, 'id' | 'teamId' | 'tenantId' | 'resourceId'>>,
-  ): Promise<boolean> {
-    const updated = await this.db
-      .update(scheduledChanges)
-      .set(fields)
-      .where(and(eq(scheduledChanges.id, id), inArray(scheduledChanges.state, fromStates)))
-      .returning({ id: scheduledChanges.id });
-    return updated.length > 0;
-  }
-
-  async countAttempt(id: number): Promise<number> {
-    const [row] = await this.db
-      .update(scheduledChanges)
-      .set({ attempts: sql`${scheduledChanges.attempts} + 1` })
-      .where(eq(scheduledChanges.id, id))
-      .returning({ attempts: scheduledChanges.attempts });
-    return row?.attempts ?? 0;
   }
 
   async insertLog(entry: NewLogEntry): Promise<void> {
@@ -290,8 +504,17 @@ export class AutomationRepository {
       .limit(1000);
   }
 
+  // A recommendation is marked applied only while open: one superseded meanwhile stays superseded.
   async setRecommendationStatus(id: number, status: 'applied' | 'held'): Promise<void> {
-    await this.db.update(recommendations).set({ status }).where(eq(recommendations.id, id));
+    await this.db
+      .update(recommendations)
+      .set({ status })
+      .where(
+        and(
+          eq(recommendations.id, id),
+          status === 'applied' ? eq(recommendations.status, 'open') : undefined,
+        ),
+      );
   }
 
   async holdRecommendations(resourceId: string, until: Date): Promise<void> {
@@ -301,10 +524,16 @@ export class AutomationRepository {
       .where(eq(resources.id, resourceId));
   }
 
-  async setActiveHours(resourceId: string, start: number | null, end: number | null): Promise<void> {
+  // Boundaries before `at` count as handled: new hours act from their next boundary.
+  async setActiveHours(
+    resourceId: string,
+    start: number | null,
+    end: number | null,
+    at: Date,
+  ): Promise<void> {
     await this.db
       .update(resources)
-      .set({ activeHoursStart: start, activeHoursEnd: end })
+      .set({ activeHoursStart: start, activeHoursEnd: end, activeHoursBoundaryAt: at })
       .where(eq(resources.id, resourceId));
     await this.bumpResourcesVersionOf(resourceId);
   }
@@ -342,8 +571,14 @@ export class AutomationRepository {
     }));
   }
 
-  async endGuard(id: number): Promise<void> {
-    await this.db.update(scheduledChanges).set({ guardUntil: null }).where(eq(scheduledChanges.id, id));
+  // Ends the guard's watch of a resize; false when it had ended already (another guard run).
+  async endGuard(id: number): Promise<boolean> {
+    const ended = await this.db
+      .update(scheduledChanges)
+      .set({ guardUntil: null })
+      .where(and(eq(scheduledChanges.id, id), isNotNull(scheduledChanges.guardUntil)))
+      .returning({ id: scheduledChanges.id });
+    return ended.length > 0;
   }
 
   // 1-minute values of one metric since a time, oldest first.

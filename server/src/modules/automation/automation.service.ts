@@ -1,24 +1,54 @@
-// Applying recommendations (now or at the maintenance window), the schedule of pending changes,
-// the automation log, and planning the recommendations of Automated resources. The executor
+// The one writer of scheduled changes: applying recommendations (now or at the maintenance window),
+// planning those of Automated resources, the changes of the guard and of active hours, following a
+// resource's automation settings, dispatching what is due and sending again what stalled. Every path
+// takes the VM's lock in its transaction, and a VM has at most one change in flight: a second apply
+// answers 409 naming it, the guard and active hours queue behind it. The executor
 // (automation.executor.ts) carries the changes out.
+import { automationValues } from '@cloudtrim/contracts/automation';
 import type { AutomationLogResponse } from '@cloudtrim/contracts/recommendations';
 import type { ScheduleResponse } from '@cloudtrim/contracts/schedule';
-import { sql } from 'drizzle-orm';
+import type { CloudCredentials, CloudProvider } from '../../cloud/cloud-provider';
 import type { Transaction, TransactionRunner } from '../../db/transaction';
 import { automationExecuteJob } from '../../jobs/automation-work';
 import type { JobQueue } from '../../jobs/queue';
-import { conflict, forbidden, notFound } from '../../lib/http-errors';
+import { conflict, forbidden, HttpError, notFound } from '../../lib/http-errors';
 import type { ActivityService } from '../activity/activity.service';
-import { AutomationRepository, type ApplyTarget, type ChangeOrigin } from './automation.repository';
-import { findNextWindowStart } from './automation.timing';
+import type { NewActivityEntry } from '../activity/activity.repository';
+import type { TenantsService } from '../tenants/tenants.service';
 import { tenantReadOnlyText } from '../tenants/tenants.service';
+import {
+  AutomationRepository,
+  logEntryOf,
+  type ApplyTarget,
+  type ChangeOrigin,
+  type ChangeRow,
+  type NewChange,
+} from './automation.repository';
+import { automationServiceName, startGraceMs } from './automation.names';
+import { findNextWindowStart } from './automation.timing';
 
 export type ApplyTiming = 'now' | 'window';
 
-export const automationServiceName = 'Automation';
-
 // How many due changes one dispatch transaction claims; it loops until none are left.
 const dispatchBatchSize = 500;
+
+// A change another module asks for (the guard's rollback, an active-hours start or deallocation),
+// with its log entry.
+export interface ChangeRequest {
+  change: NewChange;
+  resourceArmId: string;
+  resourceName: string;
+  action: string;
+}
+
+export interface ResourceSettingsChange {
+  teamId: string;
+  tenantId: string;
+  resourceId: string;
+  automated: number;
+  isWindowChanged: boolean;
+  nextWindowStart: Date;
+}
 
 export class AutomationService {
   constructor(
@@ -26,6 +56,8 @@ export class AutomationService {
     private readonly runTransaction: TransactionRunner,
     private readonly queue: Pick<JobQueue, 'send' | 'sendMany'>,
     private readonly activity: ActivityService,
+    private readonly tenants: Pick<TenantsService, 'openForWork'>,
+    private readonly cloud: Pick<CloudProvider, 'getVirtualMachine'>,
     private readonly now: () => Date,
   ) {}
 
@@ -38,6 +70,9 @@ export class AutomationService {
     const target = await this.automation.findApplyTarget(teamId, recommendationId);
     if (!target) throw notFound('Recommendation not found.');
     if (target.canWrite === false) throw forbidden(tenantReadOnlyText);
+    if (target.kind !== 'activeHours' && target.status === 'open') {
+      await this.assertLiveSize(target);
+    }
     return this.planRecommendation(target, timing, timing);
   }
 
@@ -48,10 +83,105 @@ export class AutomationService {
     for (const { id, teamId } of pending) {
       const target = await this.automation.findApplyTarget(teamId, id);
       if (!target || target.canWrite === false) continue;
-      await this.planRecommendation(target, 'window', 'automated');
-      planned += 1;
+      try {
+        await this.planRecommendation(target, 'window', 'automated');
+        planned += 1;
+      } catch (error) {
+        // Another change of the VM is in flight or it is held: the next analysis plans it again.
+        if (!(error instanceof HttpError)) throw error;
+      }
     }
     return planned;
+  }
+
+  // Plans other modules' changes in their transaction: each starts at once unless its VM has a
+  // change in flight, in which case it waits, planned, for the dispatcher. Answers the change ids.
+  async requestChanges(transaction: Transaction, requests: ChangeRequest[]): Promise<number[]> {
+    const automation = new AutomationRepository(transaction.db);
+    const started: number[] = [];
+    const ids: number[] = [];
+    const at = this.now();
+    for (const request of requests) {
+      await automation.lockResource(request.change.resourceId);
+      const change = await automation.planChange(request.change);
+      ids.push(change.id);
+      const isDue = request.change.changeAt.getTime() <= at.getTime();
+      const isFree = !(await automation.findInFlight(request.change.resourceId));
+      if (isDue && isFree && (await automation.claimChange(change.id, at, this.startLeaseEnd(at)))) {
+        started.push(change.id);
+      }
+      await automation.insertLog({
+        teamId: request.change.teamId,
+        resourceId: request.change.resourceId,
+        resourceArmId: request.resourceArmId,
+        friendlyName: request.resourceName,
+        predictionMethod: request.change.predictionMethod,
+        action: isFree || !isDue ? request.action : `${request.action}; queued behind the change in flight`,
+        scheduledChangeId: change.id,
+      });
+    }
+    await this.queue.sendMany(
+      automationExecuteJob,
+      started.map((changeId) => ({ changeId })),
+      { db: transaction },
+    );
+    return ids;
+  }
+
+  // A resource's automation settings changed: No Change drops the changes recommendations planned
+  // for it, leaving Automate drops the ones automation planned (in both cases also one claimed that
+  // has not begun in Azure), and a new window moves the changes planned at the window to its next
+  // start, as a new version. A guard's rollback is never dropped: it undoes a resize that hurt.
+  async followResourceSettings(
+    settings: ResourceSettingsChange,
+  ): Promise<{ cancelledChanges: number; movedChanges: number }> {
+    return this.runTransaction(async (transaction) => {
+      const automation = new AutomationRepository(transaction.db);
+      await automation.lockResource(settings.resourceId);
+      let cancelledChanges = 0;
+      if (settings.automated !== automationValues.automated) {
+        const isRecommendOnly = settings.automated === automationValues.recommend;
+        const origins: ChangeOrigin[] = isRecommendOnly ? ['automated'] : ['now', 'window', 'automated'];
+        const reason = isRecommendOnly
+          ? 'the resource was set to Recommend Only'
+          : 'the resource was set to No Change';
+        cancelledChanges = (
+          await automation.cancelUnstartedChanges({ resourceId: settings.resourceId }, origins, reason)
+        ).length;
+      }
+      let movedChanges = 0;
+      if (settings.isWindowChanged) {
+        const planned = await automation.listPlannedChanges(settings.resourceId, ['window', 'automated']);
+        movedChanges = await automation.movePlannedChanges(
+          planned.map((change) => change.id),
+          settings.nextWindowStart,
+        );
+      }
+      return { cancelledChanges, movedChanges };
+    });
+  }
+
+  // Recommendations an analysis replaced: the changes they planned and have not begun end cancelled.
+  async cancelChangesOfRecommendations(recommendationIds: number[], reason: string): Promise<number> {
+    if (recommendationIds.length === 0) return 0;
+    const cancelled = await this.runTransaction(async (transaction) => {
+      const automation = new AutomationRepository(transaction.db);
+      const rows = await automation.cancelUnstartedChanges(
+        { recommendationIds },
+        ['now', 'window', 'automated'],
+        reason,
+      );
+      for (const row of rows) {
+        const change = await automation.findChange(row.id);
+        if (change) {
+          await automation.insertLog(
+            logEntryOf(change, `${capitalize(describeKind(row))} cancelled: ${reason}`),
+          );
+        }
+      }
+      return rows;
+    });
+    return cancelled.length;
   }
 
   async listSchedule(teamId: string, resourceArmId?: string): Promise<ScheduleResponse> {
@@ -90,25 +220,80 @@ export class AutomationService {
     }
   }
 
-  // Claims every due planned change and sends its execution in the same transaction: a crash
-  // between the two cannot leave a claimed change without a job, nor send a job twice.
+  // Every minute: window changes whose hour passed unclaimed move to the next window; due changes
+  // are claimed with their executions sent in the same transaction (a crash between the two can
+  // neither leave a claimed change without a job nor send a job twice); changes whose run stopped
+  // answering are sent again.
   async dispatchDueChanges(): Promise<number> {
+    await this.moveMissedWindowChanges();
     let dispatched = 0;
-    for (;;) {
-      const claimed = await this.runTransaction(async (transaction) => {
-        const ids = await new AutomationRepository(transaction.db).claimDueChanges(
-          this.now(),
-          dispatchBatchSize,
-        );
-        await this.queue.sendMany(
-          automationExecuteJob,
-          ids.map((changeId) => ({ changeId })),
-          { db: transaction },
-        );
-        return ids.length;
+    for (const claim of [
+      (automation: AutomationRepository, at: Date) =>
+        automation.claimDueChanges(at, dispatchBatchSize, this.startLeaseEnd(at)),
+      (automation: AutomationRepository, at: Date) =>
+        automation.reclaimLapsedChanges(at, dispatchBatchSize, this.startLeaseEnd(at)),
+    ]) {
+      for (;;) {
+        const claimed = await this.runTransaction(async (transaction) => {
+          const ids = await claim(new AutomationRepository(transaction.db), this.now());
+          await this.queue.sendMany(
+            automationExecuteJob,
+            ids.map((changeId) => ({ changeId })),
+            { db: transaction },
+          );
+          return ids.length;
+        });
+        dispatched += claimed;
+        if (claimed < dispatchBatchSize) break;
+      }
+    }
+    return dispatched;
+  }
+
+  // A change at the window never runs outside it (workers down over 02:00 must not resize at 09:00).
+  private async moveMissedWindowChanges(): Promise<void> {
+    const at = this.now();
+    const missed = await this.automation.listMissedWindowChanges(at);
+    const activities: NewActivityEntry[] = [];
+    for (const change of missed) {
+      const nextStart = findNextWindowStart(at, change.maintenanceWindow);
+      const action = `${capitalize(describeKind(change))} missed its window at ${change.changeAt.toISOString()}; moved to the next window, ${nextStart.toISOString()}`;
+      const isMoved = await this.runTransaction(async (transaction) => {
+        const automation = new AutomationRepository(transaction.db);
+        await automation.lockResource(change.resourceId);
+        if ((await automation.movePlannedChanges([change.id], nextStart)) === 0) return false;
+        await automation.insertLog(logEntryOf(change, action));
+        return true;
       });
-      dispatched += claimed;
-      if (claimed < dispatchBatchSize) return dispatched;
+      if (isMoved) activities.push(this.toActivity(change, action));
+    }
+    await this.activity.record(activities);
+  }
+
+  // Apply on a VM whose size in Azure is no longer the one the recommendation was made from would
+  // resize something else than what the user read: 409. Azure is asked when it answers; otherwise
+  // the last inventory's size decides, and the executor asks again before it acts.
+  private async assertLiveSize(target: ApplyTarget): Promise<void> {
+    if (!target.currentSize) return;
+    const liveSize = (await this.readLiveSize(target)) ?? target.resourceSize;
+    if (liveSize && liveSize.toLowerCase() !== target.currentSize.toLowerCase()) {
+      throw conflict(
+        `${target.resourceName} is now ${liveSize}, not ${target.currentSize} as when this recommendation was made; it will be analysed again.`,
+      );
+    }
+  }
+
+  private async readLiveSize(target: ApplyTarget): Promise<string | null | undefined> {
+    let credentials: CloudCredentials | undefined;
+    try {
+      credentials = (await this.tenants.openForWork(target.tenantId, 'apply'))?.credentials;
+      if (!credentials) return undefined;
+      const machine = await this.cloud.getVirtualMachine(credentials, target.resourceArmId, {
+        signal: AbortSignal.timeout(10_000),
+      });
+      return machine.size;
+    } catch {
+      return undefined;
     }
   }
 
@@ -124,17 +309,29 @@ export class AutomationService {
     const changeAt = timing === 'now' ? now : findNextWindowStart(now, target.maintenanceWindow);
     const outcome = await this.runTransaction(async (transaction) => {
       const automation = new AutomationRepository(transaction.db);
-      // One apply of a resource at a time, so two racing clicks see each other's change.
-      await lockResource(transaction, target.resourceId);
+      await automation.lockResource(target.resourceId);
       const live = await automation.findLiveChangeOf(target.recommendationId);
+      // A retried GET of an apply that failed says so rather than trying again.
+      if (live?.state === 'failed') {
+        throw conflict(
+          `This recommendation was applied and the change failed: ${live.error ?? 'no reason given'}.`,
+        );
+      }
       // Already started, done, or planned at the window again: nothing new. Apply now on a change
       // planned at the window brings it forward.
       if (live && (live.state !== 'planned' || timing === 'window')) return undefined;
-      if (target.status === 'superseded' || target.status === 'held') {
+      if (target.status === 'superseded') throw conflict('A newer recommendation has replaced this one.');
+      if (target.heldUntil && target.heldUntil.getTime() > now.getTime()) {
         throw conflict(
-          target.status === 'held'
-            ? "This resource's recommendations are held after a rollback."
-            : 'A newer recommendation has replaced this one.',
+          `This resource's recommendations are held after a rollback until ${target.heldUntil.toISOString()}.`,
+        );
+      }
+      if (target.status === 'held')
+        throw conflict("This resource's recommendations are held after a rollback.");
+      const inFlight = await automation.findInFlight(target.resourceId);
+      if (inFlight) {
+        throw conflict(
+          `Another change of ${target.resourceName} is in progress (change ${inFlight.id}: ${describeKind(inFlight)}); apply again once it has finished.`,
         );
       }
       const change = await automation.planChange({
@@ -148,9 +345,11 @@ export class AutomationService {
         previousSize: target.resourceSize ?? target.currentSize,
         newSize: kind === 'resize' ? target.targetSize : null,
         changeAt,
+        expectedSize: target.currentSize,
+        expectedPowerState: target.resourcePowerState,
       });
       if (timing === 'now') {
-        await automation.claimChange(change.id, now);
+        await automation.claimChange(change.id, now, this.startLeaseEnd(now));
         await this.queue.send(automationExecuteJob, { changeId: change.id }, { db: transaction });
       }
       const action = describePlan(kind, target.targetSize, timing, changeAt, change.version);
@@ -165,17 +364,7 @@ export class AutomationService {
       });
       return action;
     });
-    if (outcome) {
-      await this.activity.record([
-        {
-          teamId: target.teamId,
-          tenantId: target.tenantId,
-          serviceName: automationServiceName,
-          resourceArmId: target.resourceArmId,
-          logText: `${target.resourceName}: ${outcome}`,
-        },
-      ]);
-    }
+    if (outcome) await this.activity.record([this.toActivity(target, outcome)]);
     return {
       message:
         timing === 'now'
@@ -190,7 +379,12 @@ export class AutomationService {
     const action = `Active hours set to ${formatHour(target.activeHoursStart)}-${formatHour(target.activeHoursEnd)} UTC`;
     await this.runTransaction(async (transaction) => {
       const automation = new AutomationRepository(transaction.db);
-      await automation.setActiveHours(target.resourceId, target.activeHoursStart, target.activeHoursEnd);
+      await automation.setActiveHours(
+        target.resourceId,
+        target.activeHoursStart,
+        target.activeHoursEnd,
+        this.now(),
+      );
       await automation.setRecommendationStatus(target.recommendationId, 'applied');
       await automation.insertLog({
         teamId: target.teamId,
@@ -202,21 +396,36 @@ export class AutomationService {
         scheduledChangeId: null,
       });
     });
-    await this.activity.record([
-      {
-        teamId: target.teamId,
-        tenantId: target.tenantId,
-        serviceName: automationServiceName,
-        resourceArmId: target.resourceArmId,
-        logText: `${target.resourceName}: ${action}`,
-      },
-    ]);
+    await this.activity.record([this.toActivity(target, action)]);
     return { message: 'The active hours are set.' };
+  }
+
+  private toActivity(
+    subject: { teamId: string; tenantId: string; resourceArmId: string; resourceName: string },
+    action: string,
+  ): NewActivityEntry {
+    return {
+      teamId: subject.teamId,
+      tenantId: subject.tenantId,
+      serviceName: automationServiceName,
+      resourceArmId: subject.resourceArmId,
+      logText: `${subject.resourceName}: ${action}`,
+    };
+  }
+
+  private startLeaseEnd(at: Date): Date {
+    return new Date(at.getTime() + startGraceMs);
   }
 }
 
-async function lockResource(transaction: Transaction, resourceId: string): Promise<void> {
-  await transaction.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`apply:${resourceId}`}))`);
+function capitalize(text: string): string {
+  return `${text[0]!.toUpperCase()}${text.slice(1)}`;
+}
+
+function describeKind(change: Pick<ChangeRow, 'kind' | 'newSize'>): string {
+  if (change.kind === 'resize') return `resize to ${change.newSize}`;
+  if (change.kind === 'rollback') return `rollback to ${change.newSize}`;
+  return change.kind === 'deallocate' ? 'deallocation' : 'start';
 }
 
 function describePlan(

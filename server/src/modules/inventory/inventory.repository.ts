@@ -135,6 +135,11 @@ export class InventoryRepository {
               region = excluded.region,
               sku = excluded.sku,
               power_state = excluded.power_state,
+              -- A state our own changes did not record first was changed by someone else.
+              power_state_changed_at = case
+                when resource.power_state is distinct from excluded.power_state
+                  and resource.power_state is not null
+                then excluded.last_read else resource.power_state_changed_at end,
               os_type = excluded.os_type,
               data_disk_count = excluded.data_disk_count,
               nic_count = excluded.nic_count,

@@ -27,6 +27,7 @@ import type { CloudWorkQueue } from '../../jobs/cloud-work';
 import { yieldToEventLoop } from '../../lib/concurrency';
 import { notFound } from '../../lib/http-errors';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
+import type { AutomationService } from '../automation/automation.service';
 import type { PricingService, RegionCatalogue } from '../pricing/pricing.service';
 import type {
   DueVm,
@@ -61,6 +62,7 @@ export class RecommendationsService {
     private readonly pricing: PricingService,
     private readonly activity: ActivityService,
     private readonly work: CloudWorkQueue,
+    private readonly changes: Pick<AutomationService, 'cancelChangesOfRecommendations'>,
     private readonly now: () => Date,
   ) {}
 
@@ -166,6 +168,10 @@ export class RecommendationsService {
         analysed: vms.map((vm) => ({ resourceId: vm.id, collectedUntil: vm.collectedUntil })),
         at,
       });
+      await this.changes.cancelChangesOfRecommendations(
+        supersededIds,
+        'a newer recommendation has replaced this one',
+      );
       summary.analysedCount += vms.length;
       summary.newCount += inserted.length;
       summary.supersededCount += supersededIds.length;

@@ -1,6 +1,6 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { resources, scheduledChanges, teams, tenants } from '../../db/schema';
+import { resources, teams, tenants } from '../../db/schema';
 
 export interface ResourceSettingsRow {
   id: string;
@@ -16,12 +16,6 @@ export interface ResourceSettingsRow {
 export interface ResourceAutomationSettings {
   automated: number;
   maintenanceWindow: number | null;
-}
-
-// What an automation update changed, so the caller can say it and log it.
-export interface ResourceAutomationUpdate {
-  cancelledChanges: number;
-  movedChanges: number;
 }
 
 export interface ResourceSearchRow {
@@ -103,12 +97,24 @@ export class ResourcesRepository {
     return row;
   }
 
+  // Setting new active hours marks the boundaries before `at` as handled: hours set at noon act
+  // from their next boundary, never on one that passed before they existed.
   async updateSettings(
     resource: ResourceSettingsRow,
     settings: { automated: number; activeHoursStart: number; activeHoursEnd: number },
+    at: Date,
   ): Promise<void> {
     await this.db.transaction(async (transaction) => {
-      await transaction.update(resources).set(settings).where(eq(resources.id, resource.id));
+      await transaction
+        .update(resources)
+        .set({
+          ...settings,
+          activeHoursBoundaryAt: sql`case
+            when ${resources.activeHoursStart} is distinct from ${settings.activeHoursStart}
+              or ${resources.activeHoursEnd} is distinct from ${settings.activeHoursEnd}
+            then ${at.toISOString()}::timestamptz else ${resources.activeHoursBoundaryAt} end`,
+        })
+        .where(eq(resources.id, resource.id));
       await transaction
         .update(tenants)
         .set({ resourcesVersion: sql`${tenants.resourcesVersion} + 1` })
@@ -116,22 +122,19 @@ export class ResourcesRepository {
     });
   }
 
-  // One transaction: the settings, the planned changes they affect, and the list version when the
-  // Cloud Resources list shows the change (it shows Automated as 1 or 0, not the window).
-  // No Change drops the resource's planned changes (never a guard's rollback, which undoes a resize
-  // that hurt); leaving Automate drops the ones automation planned; a new window moves the changes planned at the window to its next start, as a new version.
+  // The settings, and the list version when the Cloud Resources list shows the change (it shows
+  // Automated as 1 or 0, not the window). The changes they affect are automation's to follow.
   async updateAutomation(
     resource: ResourceSettingsRow,
     settings: ResourceAutomationSettings,
-    nextWindowStart: Date | null,
-  ): Promise<ResourceAutomationUpdate> {
+  ): Promise<{ previousWindow: number | null } | undefined> {
     return this.db.transaction(async (transaction) => {
       const [previous] = await transaction
         .select({ automated: resources.automated, maintenanceWindow: resources.maintenanceWindow })
         .from(resources)
         .where(eq(resources.id, resource.id))
         .for('update');
-      if (!previous) return { cancelledChanges: 0, movedChanges: 0 };
+      if (!previous) return undefined;
       await transaction
         .update(resources)
         .set({
@@ -147,43 +150,7 @@ export class ResourcesRepository {
           .set({ resourcesVersion: sql`${tenants.resourcesVersion} + 1` })
           .where(eq(tenants.id, resource.tenantId));
       }
-      let cancelledChanges = 0;
-      if (settings.automated !== 1) {
-        const cancelled = await transaction
-          .update(scheduledChanges)
-          .set({ state: 'cancelled', updatedAt: sql`now()` })
-          .where(
-            and(
-              eq(scheduledChanges.resourceId, resource.id),
-              eq(scheduledChanges.state, 'planned'),
-              settings.automated === 0
-                ? eq(scheduledChanges.origin, 'automated')
-                : inArray(scheduledChanges.origin, ['now', 'window', 'automated']),
-            ),
-          )
-          .returning({ id: scheduledChanges.id });
-        cancelledChanges = cancelled.length;
-      }
-      let movedChanges = 0;
-      if (nextWindowStart && previous.maintenanceWindow !== settings.maintenanceWindow) {
-        const moved = await transaction
-          .update(scheduledChanges)
-          .set({
-            changeAt: nextWindowStart,
-            version: sql`${scheduledChanges.version} + 1`,
-            updatedAt: sql`now()`,
-          })
-          .where(
-            and(
-              eq(scheduledChanges.resourceId, resource.id),
-              eq(scheduledChanges.state, 'planned'),
-              inArray(scheduledChanges.origin, ['window', 'automated']),
-            ),
-          )
-          .returning({ id: scheduledChanges.id });
-        movedChanges = moved.length;
-      }
-      return { cancelledChanges, movedChanges };
+      return { previousWindow: previous.maintenanceWindow };
     });
   }
 

@@ -15,6 +15,7 @@ import { encodeBody, type ContentEncoding } from '../../lib/content-encoding';
 import { FreshReads } from '../../lib/fresh-read';
 import { notFound } from '../../lib/http-errors';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
+import type { AutomationService } from '../automation/automation.service';
 import { findNextWindowStart } from '../automation/automation.timing';
 import type { ResourcesRepository } from './resources.repository';
 
@@ -45,6 +46,7 @@ export class ResourcesService {
   constructor(
     private readonly resources: ResourcesRepository,
     private readonly activity: ActivityService,
+    private readonly changes: Pick<AutomationService, 'followResourceSettings'>,
     private readonly now: () => Date,
   ) {}
 
@@ -83,11 +85,22 @@ export class ResourcesService {
     if (!resource) throw notFound('Resource not found.');
     // The list shows 'No Change' (2) as not automated; saving hours from it keeps 'No Change'.
     const automated = item!.Automated === 1 ? 1 : resource.automated === 1 ? 0 : resource.automated;
-    await this.resources.updateSettings(resource, {
-      automated,
-      activeHoursStart: item!.ActiveHoursStart,
-      activeHoursEnd: item!.ActiveHoursEnd,
-    });
+    const at = this.now();
+    await this.resources.updateSettings(
+      resource,
+      { automated, activeHoursStart: item!.ActiveHoursStart, activeHoursEnd: item!.ActiveHoursEnd },
+      at,
+    );
+    if (automated !== resource.automated) {
+      await this.changes.followResourceSettings({
+        teamId,
+        tenantId: resource.tenantId,
+        resourceId: resource.id,
+        automated,
+        isWindowChanged: false,
+        nextWindowStart: at,
+      });
+    }
     return { message: resourceSavedText };
   }
 
@@ -102,11 +115,19 @@ export class ResourcesService {
     if (!resource) throw notFound('Resource not found.');
     const maintenanceWindow = update.maintenanceWindow ?? resource.maintenanceWindow;
     const effectiveWindow = maintenanceWindow ?? resource.defaultMaintenanceWindow;
-    const changes = await this.resources.updateAutomation(
-      resource,
-      { automated: update.automated, maintenanceWindow },
-      findNextWindowStart(this.now(), effectiveWindow),
-    );
+    const previous = await this.resources.updateAutomation(resource, {
+      automated: update.automated,
+      maintenanceWindow,
+    });
+    if (!previous) throw notFound('Resource not found.');
+    const changes = await this.changes.followResourceSettings({
+      teamId,
+      tenantId: resource.tenantId,
+      resourceId: resource.id,
+      automated: update.automated,
+      isWindowChanged: previous.previousWindow !== maintenanceWindow,
+      nextWindowStart: findNextWindowStart(this.now(), effectiveWindow),
+    });
     // Planned changes dropped or moved are said, never silent.
     const effects = [
       changes.cancelledChanges > 0 ? `${changes.cancelledChanges} planned change(s) cancelled` : '',
