@@ -97,6 +97,25 @@ export default tseslint.config(
     },
   },
   {
+    // Automation is the one writer of scheduled changes (plan, claim, send, log): every other module
+    // asks it, so the per-VM lock and the one-in-flight rule cannot be walked around.
+    files: ['server/src/**/*.ts'],
+    ignores: ['server/src/modules/automation/**', 'server/src/db/schema.ts', 'server/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportSpecifier[imported.name='scheduledChanges']",
+          message: 'Only modules/automation touches scheduled changes; call AutomationService.',
+        },
+        {
+          selector: 'TemplateElement[value.raw=/scheduled_change/]',
+          message: 'Only modules/automation touches scheduled changes; call AutomationService.',
+        },
+      ],
+    },
+  },
+  {
     files: ['packages/contracts/**/*.ts'],
     rules: {
       'no-restricted-imports': [
