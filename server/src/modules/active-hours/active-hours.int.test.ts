@@ -16,6 +16,7 @@ let daytime: VmRow;
 let nighttime: VmRow;
 let readOnly: VmRow;
 let untouched: VmRow;
+let contosoId: string;
 
 type VmRow = typeof resources.$inferSelect;
 
@@ -27,6 +28,7 @@ beforeAll(async () => {
   owner = await createUser(context);
   ownerToken = await logIn(context, owner);
   const contoso = await connectTenant(context, owner.teamId, 0, 0);
+  contosoId = contoso;
   await context.container.inventory.syncTenant(contoso);
   const fabrikamReader = await connectTenant(context, owner.teamId, 1, 1);
   await context.container.inventory.syncTenant(fabrikamReader);
@@ -257,5 +259,34 @@ describe('active hours', () => {
       { kind: 'start', state: 'failed' },
       { kind: 'deallocate', state: 'succeeded' },
     ]);
+  });
+
+  it('still starts a VM whose start hour passed while the workers were down, but not one started or stopped by hand since', async () => {
+    // Deallocated at 18:00 the evening before; the workers are down over 08:00.
+    await runMinute('2026-03-14T07:00:00Z');
+    expect(readPower(daytime)).toBe('deallocated');
+    await runMinute('2026-03-14T09:30:00Z');
+    expect(readPower(daytime)).toBe('running');
+    expect((await listChanges(daytime)).at(-1)).toMatchObject({
+      kind: 'start',
+      state: 'succeeded',
+      changeAt: new Date('2026-03-14T08:00:00Z'),
+    });
+
+    // The next evening: down over 18:00; someone starts it by hand at 18:20 (the sync sees it),
+    // deallocates it at 18:40 and starts it again for the night at 18:50.
+    await runMinute('2026-03-14T17:00:00Z');
+    clock = new Date('2026-03-14T18:20:00Z');
+    setPowerByHand(daytime, 'deallocated');
+    await context.container.inventory.syncTenant(contosoId);
+    clock = new Date('2026-03-14T18:50:00Z');
+    setPowerByHand(daytime, 'running');
+    const before = (await listChanges(daytime)).length;
+    await runMinute('2026-03-14T19:00:00Z');
+    expect(readPower(daytime)).toBe('running');
+    expect(await listChanges(daytime)).toHaveLength(before);
+    expect((await listLog(daytime)).at(-1)).toMatch(
+      /^Deallocation for active hours 08:00-18:00 UTC skipped: it was started or stopped by hand at 2026-03-14T18:20:00.000Z/,
+    );
   });
 });
