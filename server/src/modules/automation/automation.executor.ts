@@ -611,13 +611,17 @@ export function findReasonToStop(
   return undefined;
 }
 
-// A VM someone changed since the change was planned is left as it is: says how it differs.
+// A VM someone changed since the change was planned is left as it is: says how it differs. Its size
+// must be the one planned from. Of its power state, what matters is a VM that was off and now runs:
+// a resize would restart what was approved as an offline change. One that stopped since (by hand,
+// or its active hours at night) is resized as it is and left off.
 export function describeMismatch(change: ChangeRow, machine: CloudVirtualMachineState): string | undefined {
   if (change.expectedSize && !sameSize(machine.size, change.expectedSize)) {
     return `the VM is now ${machine.size ?? 'of no size'}, not ${change.expectedSize} as when this was planned`;
   }
-  if (change.expectedPowerState && machine.powerState !== change.expectedPowerState) {
-    return `the VM is now ${machine.powerState ?? 'in no known state'}, not ${change.expectedPowerState} as when this was planned`;
+  const wasOff = change.expectedPowerState !== null && change.expectedPowerState !== 'running';
+  if (wasOff && machine.powerState === 'running') {
+    return `the VM is now running, not ${change.expectedPowerState} as when this was planned`;
   }
   return undefined;
 }
