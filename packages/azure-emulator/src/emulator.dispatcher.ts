@@ -10,6 +10,7 @@ import { registerAuthorizationRoutes } from './arm/authorization.routes';
 import { registerComputeRoutes } from './arm/compute.routes';
 import { registerPlatformRoutes } from './arm/platform.routes';
 import { registerResourceManagerRoutes } from './arm/resource-manager.routes';
+import { admitCostRequest, readCostScope, registerCostRoutes } from './costs/cost.routes';
 import type { EmulatorServices } from './emulator.services';
 import type { CallKind } from './emulator.stats';
 import type { PrincipalRecord } from './fleet/fleet.model';
@@ -39,6 +40,7 @@ function classifyCall(context: RequestContext): CallKind {
   if (first === 'api' && segments[1]?.toLowerCase() === 'retail') return 'prices';
   if (isEntraPath(segments)) return isTokenPath(segments) ? 'token' : 'discovery';
   if (segments[segments.length - 1]?.toLowerCase() === 'metrics:getbatch') return 'getBatch';
+  if (readCostScope(segments)) return 'costs';
   if (readMonitorTarget(segments)) return 'metrics';
   return method === 'GET' || method === 'HEAD' ? 'arm-read' : 'arm-write';
 }
@@ -105,6 +107,8 @@ export function createRequestHandler(
   registerComputeRoutes(armRouter, services);
   registerPlatformRoutes(armRouter, services);
   registerAuthorizationRoutes(armRouter, services, readCaller);
+  const costRouter = new Router();
+  registerCostRoutes(costRouter, services, services.costs);
 
   async function dispatch(router: Router, context: RequestContext, onMissing: () => void): Promise<void> {
     const match = router.match(context.method, context.segments);
@@ -139,6 +143,21 @@ export function createRequestHandler(
       });
       if (isAdmitted) handleMetricsBatch(services, context, subscriptionId);
       return;
+    }
+    const costScope = kind === 'costs' ? readCostScope(segments) : undefined;
+    if (costScope) {
+      // Cost Management has its own query budget (checked by its routes), not Resource Manager's.
+      const isAdmitted =
+        admitSubscriptionRequest(services, context, principal, costScope.subscriptionId, {
+          weight: 'read',
+          action: describeAction('GET', segments),
+          scope: costScope.path,
+          isThrottled: false,
+        }) && admitCostRequest(services, context, principal, costScope);
+      if (!isAdmitted) return;
+      return dispatch(costRouter, context, () =>
+        sendArmError(context, 404, 'ResourceNotFound', `The resource '${context.path}' was not found.`),
+      );
     }
     const monitorTarget = readMonitorTarget(segments);
     if (monitorTarget) {

@@ -1,4 +1,5 @@
 import type { OperationStore } from './arm/operation.store';
+import type { CostLedger } from './costs/cost.ledger';
 import type { EmulatorStats } from './emulator.stats';
 import type { FaultInjector } from './faults/fault.injector';
 import type { Fleet } from './fleet/fleet.model';
@@ -36,4 +37,6 @@ export interface EmulatorServices {
   readonly stats: EmulatorStats;
   readonly faults: FaultInjector;
   readonly settings: EmulatorSettings;
+  /** The fleet's bill, read by Cost Management's query and the budgets. */
+  readonly costs: CostLedger;
 }

@@ -1,6 +1,7 @@
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { OperationStore } from './arm/operation.store';
+import { CostLedger } from './costs/cost.ledger';
 import { createRequestHandler } from './emulator.dispatcher';
 import type { EmulatorServices } from './emulator.services';
 import { createStats, resetStats, type EmulatorStats } from './emulator.stats';
@@ -53,6 +54,8 @@ export interface EmulatorPrincipal {
   readonly displayName: string;
   readonly readSubscriptionIds: readonly string[];
   readonly writeSubscriptionIds: readonly string[];
+  /** False for a principal whose role reads everything but Cost Management and Consumption. */
+  readonly canReadCosts: boolean;
 }
 
 export interface EmulatorTenant {
@@ -71,6 +74,11 @@ export interface AzureEmulator {
   readonly caCertificatePath: string;
   readonly tenants: readonly EmulatorTenant[];
   readonly fleet: Fleet;
+  /**
+   * The fleet's bill as Cost Management reads it: 13 months back from the clock at start, each
+   * tenant's billing profile, the sizes and power states the fleet recorded (README, Cost Management).
+   */
+  readonly costs: CostLedger;
   /** Live counters; read them at any time. */
   readonly stats: EmulatorStats;
   setFaults(faults?: FaultSettings): void;
@@ -99,6 +107,7 @@ function describeTenants(fleet: Fleet): EmulatorTenant[] {
       displayName: principal.displayName,
       readSubscriptionIds: principal.readSubscriptionIds,
       writeSubscriptionIds: principal.writeSubscriptionIds,
+      canReadCosts: principal.canReadCosts,
     })),
   }));
 }
@@ -126,6 +135,7 @@ export async function startAzureEmulator(options: StartAzureEmulatorOptions): Pr
     operations: new OperationStore(Math.max(0, options.operationDurationMs ?? 1000)),
     stats,
     faults,
+    costs: new CostLedger(fleet, readNow, readNow().getTime()),
     settings: {
       pageSize: Math.max(1, Math.trunc(options.pageSize ?? 1000)),
       readNow,
@@ -154,6 +164,7 @@ export async function startAzureEmulator(options: StartAzureEmulatorOptions): Pr
     caCertificatePath: authority.certificatePath,
     tenants: describeTenants(fleet),
     fleet,
+    costs: services.costs,
     stats,
     setFaults: (settings) => faults.configure(settings),
     setThrottling: (isEnabled) => {

@@ -12,6 +12,14 @@ export const readerPermission = {
   notDataActions: [],
 } as const;
 
+// A custom role some teams give a tool that may see the estate but not what it costs.
+export const readerWithoutCostsPermission = {
+  actions: ['*/read'],
+  notActions: ['Microsoft.CostManagement/*/read', 'Microsoft.Consumption/*/read'],
+  dataActions: [],
+  notDataActions: [],
+} as const;
+
 export const virtualMachineContributorPermission = {
   actions: [
     'Microsoft.Authorization/*/read',
@@ -42,11 +50,16 @@ export const virtualMachineContributorPermission = {
 export function listPermissions(
   principal: PrincipalRecord,
   subscriptionId: string,
-): (typeof readerPermission | typeof virtualMachineContributorPermission)[] {
+): (
+  | typeof readerPermission
+  | typeof readerWithoutCostsPermission
+  | typeof virtualMachineContributorPermission
+)[] {
   const wanted = subscriptionId.toLowerCase();
   const canRead = principal.readSubscriptionIds.some((id) => id.toLowerCase() === wanted);
   const canWrite = principal.writeSubscriptionIds.some((id) => id.toLowerCase() === wanted);
-  return [...(canRead ? [readerPermission] : []), ...(canWrite ? [virtualMachineContributorPermission] : [])];
+  const reader = principal.canReadCosts ? readerPermission : readerWithoutCostsPermission;
+  return [...(canRead ? [reader] : []), ...(canWrite ? [virtualMachineContributorPermission] : [])];
 }
 
 /** Microsoft.Authorization: the caller's own permissions on a subscription. */

@@ -42,6 +42,8 @@ interface PrincipalPlan {
   readonly displayName: string;
   readonly canRead: boolean;
   readonly canWrite: boolean;
+  /** False: a custom role that reads everything but Cost Management and Consumption. */
+  readonly canReadCosts?: boolean;
 }
 
 interface TenantPlan {
@@ -77,6 +79,13 @@ const tenantPlans: readonly TenantPlan[] = [
     principals: [
       { label: 'cloudtrim', displayName: 'cloudtrim-contoso', canRead: true, canWrite: true },
       { label: 'no-access', displayName: 'contoso-no-access', canRead: false, canWrite: false },
+      {
+        label: 'no-costs',
+        displayName: 'contoso-no-costs',
+        canRead: true,
+        canWrite: true,
+        canReadCosts: false,
+      },
     ],
   },
   {
@@ -521,6 +530,7 @@ export function generateFleet(options: FleetGenerationOptions): Fleet {
         tenantId,
         readSubscriptionIds: principal.canRead ? subscriptionIds : [],
         writeSubscriptionIds: principal.canWrite ? subscriptionIds : [],
+        canReadCosts: principal.canRead && (principal.canReadCosts ?? true),
       };
     });
     return {

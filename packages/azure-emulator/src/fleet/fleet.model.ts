@@ -37,6 +37,8 @@ export interface PrincipalRecord {
   readonly tenantId: string;
   readonly readSubscriptionIds: readonly string[];
   readonly writeSubscriptionIds: readonly string[];
+  /** Holds Microsoft.CostManagement read (and Consumption's) where it reads. */
+  readonly canReadCosts: boolean;
 }
 
 export interface TenantRecord {

@@ -7,6 +7,9 @@ export interface ThrottleLimits {
   readonly writeRefillPerSecond: number;
   readonly virtualMachineUpdateCapacity: number;
   readonly virtualMachineUpdateRefillPerMinute: number;
+  /** Cost Management queries a scope may burst (its QPU budget, counted in queries). */
+  readonly costQueryCapacity: number;
+  readonly costQueryRefillPerMinute: number;
 }
 
 /** Azure Resource Manager's published per-subscription limits and Compute's per-VM update limit. */
@@ -17,6 +20,9 @@ export const azureThrottleLimits: ThrottleLimits = {
   writeRefillPerSecond: 10,
   virtualMachineUpdateCapacity: 12,
   virtualMachineUpdateRefillPerMinute: 4,
+  // Cost Management answers about four queries a minute per scope before its QPU limit refuses.
+  costQueryCapacity: 4,
+  costQueryRefillPerMinute: 4,
 };
 
 export type RequestWeight = 'read' | 'write';
@@ -48,6 +54,15 @@ export class ThrottlePolicy {
       `vm-update|${resourceKey}`,
       this.limits.virtualMachineUpdateCapacity,
       this.limits.virtualMachineUpdateRefillPerMinute / 60,
+    );
+  }
+
+  /** One Cost Management query against a scope (a subscription or a resource group). */
+  takeCostQuery(scope: string): BucketDecision {
+    return this.take(
+      `cost-query|${scope.toLowerCase()}`,
+      this.limits.costQueryCapacity,
+      this.limits.costQueryRefillPerMinute / 60,
     );
   }
 

@@ -1,0 +1,552 @@
+import { computeLinuxHourlyPrice, listRetailPriceItems } from '../catalog/price.catalog';
+import { findRegion, findVirtualMachineSize } from '../catalog/sku.catalog';
+import {
+  findHistoryEntry,
+  type Fleet,
+  type FleetResource,
+  type VirtualMachineRecord,
+} from '../fleet/fleet.model';
+import { deriveGuid, hashText, hashToUnit, mixHash } from '../fleet/noise.hash';
+
+// The bill of the fleet, as Cost Management would read it: a pure function of the fleet's seed,
+// each tenant's billing profile and the sizes and power states the fleet has recorded. Nothing is
+// stored per hour or per day; a query walks the billed items over its days and sums integers.
+
+export const hourMs = 3_600_000;
+export const dayMs = 86_400_000;
+/** Amounts and quantities are kept as integer millionths, so any grouping adds up exactly. */
+export const microUnits = 1_000_000;
+/** Cost Management refreshes its data every few hours; an hour shows once a refresh has passed it. */
+export const refreshPeriodHours = 4;
+/** Days before the last refresh's day whose amounts still move between refreshes. */
+export const settlingDays = 3;
+const settlingSwing = 0.02;
+/** The history Cost Management keeps for the emulated estate: 13 months before the clock's start. */
+export const historyDays = 396;
+/** Before this many days ahead of the clock's start, the estate follows its seasonal pre-history. */
+export const recordedHistoryDays = 30;
+const reservationTermDays = 365;
+
+export type CostType = 'ActualCost' | 'AmortizedCost';
+
+/** ChargeType and PricingModel of one line, by index. */
+export const costLines = [
+  { chargeType: 'Usage', pricingModel: 'OnDemand' },
+  { chargeType: 'Usage', pricingModel: 'Reservation' },
+  { chargeType: 'UnusedReservation', pricingModel: 'Reservation' },
+  { chargeType: 'Purchase', pricingModel: 'Reservation' },
+] as const;
+const onDemandLine = 0;
+const reservedUsageLine = 1;
+const unusedReservationLine = 2;
+const purchaseLine = 3;
+
+export interface BillingProfile {
+  /** Share off list on pay-as-you-go usage (virtual machines, disks, plans, databases). */
+  readonly discount: number;
+  /** Share of the production VMs running at the start that a 1-year reservation covers. */
+  readonly reservedShare: number;
+}
+
+// By tenant position: Contoso negotiated 15% off list; Fabrikam pays list.
+const billingProfiles: readonly BillingProfile[] = [
+  { discount: 0.15, reservedShare: 0.25 },
+  { discount: 0, reservedShare: 0.2 },
+];
+
+// Managed disk list prices a month (East US; scaled by the region's multiplier like compute).
+const premiumSsdP10Monthly = 19.71;
+const standardSsdE10Monthly = 9.6;
+const appServicePlanHourly: Readonly<Record<string, number>> = {
+  P1v3: 0.169,
+  P2v3: 0.338,
+  P1v2: 0.2,
+  S1: 0.1,
+  B2: 0.15,
+};
+const sqlVcoreHourly: Readonly<Record<string, number>> = { GeneralPurpose: 0.2522, BusinessCritical: 0.6808 };
+const sqlStandardS3Hourly = 0.2016;
+
+export interface Reservation {
+  readonly readId: () => string;
+  readonly size: string;
+  readonly purchaseDay: number;
+  readonly purchaseMicro: number;
+}
+
+export interface BilledItem {
+  readonly kind: 'virtualMachine' | 'disk' | 'hourly' | 'reservationPurchase';
+  /** Lower case, as Cost Management reports resource ids; derived on first use. */
+  readonly readResourceId: () => string;
+  readonly subscriptionId: string;
+  readonly tenantIndex: number;
+  readonly resourceGroupName: string;
+  readonly location: string;
+  readonly serviceName: string;
+  readonly meterCategory: string;
+  readonly readTags: () => Readonly<Record<string, string>>;
+  readonly firstHour: number;
+  readonly isDevelopment: boolean;
+  readonly streamKey: number;
+  readonly machine?: VirtualMachineRecord;
+  readonly reservation?: Reservation;
+  /** Hourly price (hourly items) or monthly price (disks) after the tenant's discount. */
+  readonly priceMicro: number;
+  /** Units an hour of an hourly item counts (plan instances, for instance). */
+  readonly unitsPerHour: number;
+  readonly hourlyMicroBySize: Map<string, number>;
+  readonly discount: number;
+}
+
+/** Where the data stands at a clock reading: the last refresh and what is still settling. */
+export interface DataHorizon {
+  /** Hours before this one are in the data. */
+  readonly endHour: number;
+  /** The UTC day holding the last refresh: partial. */
+  readonly lastDay: number;
+  /** Counts refreshes, so settling amounts move from one to the next. */
+  readonly refreshIndex: number;
+}
+
+export type LineSink = (day: number, line: number, costMicro: number, quantityMicro: number) => void;
+
+function readHourlyMicro(item: BilledItem, sizeName: string): number {
+  let price = item.hourlyMicroBySize.get(sizeName);
+  if (price === undefined) {
+    const size = findVirtualMachineSize(sizeName);
+    price = size
+      ? Math.round(computeLinuxHourlyPrice(size, item.location) * (1 - item.discount) * microUnits)
+      : 0;
+    item.hourlyMicroBySize.set(sizeName, price);
+  }
+  return price;
+}
+
+// Calendar facts by UTC day, computed once for 2000-2054 so the day loops allocate no Date.
+const calendarFirstDay = Date.UTC(2000, 0, 1) / dayMs;
+const calendarDays = 20_000;
+let calendar: { shutdown: Uint8Array; monthDays: Uint8Array; monthIndex: Int32Array } | undefined;
+
+function readCalendar(): NonNullable<typeof calendar> {
+  if (calendar) return calendar;
+  const shutdown = new Uint8Array(calendarDays);
+  const monthDays = new Uint8Array(calendarDays);
+  const monthIndex = new Int32Array(calendarDays);
+  for (let index = 0; index < calendarDays; index += 1) {
+    const date = new Date((calendarFirstDay + index) * dayMs);
+    const weekday = date.getUTCDay();
+    const month = date.getUTCMonth();
+    const dayOfMonth = date.getUTCDate();
+    const isHolidays = (month === 11 && dayOfMonth >= 24) || (month === 0 && dayOfMonth === 1);
+    shutdown[index] = weekday === 0 || weekday === 6 || isHolidays ? 1 : 0;
+    monthDays[index] = new Date(Date.UTC(date.getUTCFullYear(), month + 1, 0)).getUTCDate();
+    monthIndex[index] = date.getUTCFullYear() * 12 + month;
+  }
+  calendar = { shutdown, monthDays, monthIndex };
+  return calendar;
+}
+
+function readCalendarEntry(day: number): number {
+  const index = day - calendarFirstDay;
+  if (index < 0 || index >= calendarDays) throw new RangeError(`Day ${day} is outside the billing calendar.`);
+  return index;
+}
+
+/** Weekends and the year-end holidays, when development machines used to be shut down. */
+export function isSeasonalShutdown(day: number): boolean {
+  return readCalendar().shutdown[readCalendarEntry(day)] === 1;
+}
+
+export function countDaysInMonth(day: number): number {
+  return readCalendar().monthDays[readCalendarEntry(day)] ?? 30;
+}
+
+/** Year × 12 + month of a UTC day. */
+export function readMonthIndex(day: number): number {
+  return readCalendar().monthIndex[readCalendarEntry(day)] ?? 0;
+}
+
+function hasChangeWithin(
+  history: readonly { readonly fromMinute: number }[],
+  from: number,
+  to: number,
+): boolean {
+  for (let index = 1; index < history.length; index += 1) {
+    const minute = history[index]?.fromMinute ?? 0;
+    if (minute > from && minute < to) return true;
+  }
+  return false;
+}
+
+export class CostLedger {
+  private items: BilledItem[] | undefined;
+  private readonly itemsBySubscription = new Map<string, BilledItem[]>();
+  private readonly startDay: number;
+
+  constructor(
+    private readonly fleet: Fleet,
+    private readonly readNow: () => Date,
+    startedMs: number,
+  ) {
+    this.startDay = Math.floor(startedMs / dayMs);
+  }
+
+  /** The first day of the 13 months of history. */
+  get firstDay(): number {
+    return this.startDay - historyDays;
+  }
+
+  /** Days before this one follow the estate's seasonal pre-history; from it on, its recorded one. */
+  get recordedFromDay(): number {
+    return this.startDay - recordedHistoryDays;
+  }
+
+  readProfile(tenantIndex: number): BillingProfile {
+    return billingProfiles[tenantIndex] ?? { discount: 0, reservedShare: 0 };
+  }
+
+  readHorizon(): DataHorizon {
+    const refreshIndex = Math.floor(this.readNow().getTime() / (refreshPeriodHours * hourMs));
+    const endHour = refreshIndex * refreshPeriodHours;
+    return { endHour, lastDay: Math.floor((endHour - 1) / 24), refreshIndex };
+  }
+
+  /** Items of a subscription, or of one of its resource groups. */
+  listItems(subscriptionId: string, resourceGroupName?: string): readonly BilledItem[] {
+    this.items ??= this.buildItems();
+    const items = this.itemsBySubscription.get(subscriptionId.toLowerCase()) ?? [];
+    if (resourceGroupName === undefined) return items;
+    const wanted = resourceGroupName.toLowerCase();
+    return items.filter((item) => item.resourceGroupName.toLowerCase() === wanted);
+  }
+
+  /** Sends every line of an item over days [fromDay, toDay] (inclusive) to the sink. */
+  emitLines(
+    item: BilledItem,
+    fromDay: number,
+    toDay: number,
+    costType: CostType,
+    horizon: DataHorizon,
+    sink: LineSink,
+  ): void {
+    const first = Math.max(fromDay, this.firstDay);
+    const last = Math.min(toDay, horizon.lastDay);
+    if (item.kind === 'reservationPurchase') {
+      const reservation = item.reservation;
+      if (costType === 'AmortizedCost' || !reservation) return;
+      if (reservation.purchaseDay >= first && reservation.purchaseDay <= last) {
+        sink(reservation.purchaseDay, purchaseLine, reservation.purchaseMicro, microUnits);
+      }
+      return;
+    }
+    const machine = item.machine;
+    if (machine && machine.sizeHistory.length === 1 && machine.powerHistory.length === 1) {
+      this.emitSteadyMachine(item, machine, first, last, costType, horizon, sink);
+      return;
+    }
+    for (let day = first; day <= last; day += 1) {
+      const startHour = Math.max(day * 24, item.firstHour);
+      const endHour = Math.min(day * 24 + 24, horizon.endHour);
+      if (item.kind === 'virtualMachine') {
+        this.emitMachineDay(item, day, startHour, endHour, costType, horizon, sink);
+        continue;
+      }
+      if (startHour >= endHour) continue;
+      const hours = endHour - startHour;
+      if (item.kind === 'disk') {
+        const share = hours / (24 * countDaysInMonth(day));
+        const cost = Math.round(item.priceMicro * share);
+        sink(day, onDemandLine, this.settle(item, day, cost, horizon), Math.round(microUnits * share));
+      } else {
+        const cost = item.priceMicro * hours;
+        sink(
+          day,
+          onDemandLine,
+          this.settle(item, day, cost, horizon),
+          hours * item.unitsPerHour * microUnits,
+        );
+      }
+    }
+  }
+
+  // A machine never resized, started or stopped through the API: one size and state throughout.
+  private emitSteadyMachine(
+    item: BilledItem,
+    machine: VirtualMachineRecord,
+    first: number,
+    last: number,
+    costType: CostType,
+    horizon: DataHorizon,
+    sink: LineSink,
+  ): void {
+    const sizeName = machine.sizeHistory[0]?.size.name ?? '';
+    const isBilled = machine.powerHistory[0]?.state !== 'deallocated';
+    const hourlyMicro = readHourlyMicro(item, sizeName);
+    const reservation = item.reservation;
+    const isReservedSize = reservation !== undefined && reservation.size === sizeName;
+    const recordedFromDay = this.recordedFromDay;
+    for (let day = first; day <= last; day += 1) {
+      const startHour = Math.max(day * 24, item.firstHour);
+      const endHour = Math.min(day * 24 + 24, horizon.endHour);
+      let hours = isBilled && startHour < endHour ? endHour - startHour : 0;
+      if (hours > 0 && item.isDevelopment && day < recordedFromDay && isSeasonalShutdown(day)) hours = 0;
+      const isReservationActive =
+        reservation !== undefined &&
+        day >= reservation.purchaseDay &&
+        day < reservation.purchaseDay + reservationTermDays;
+      if (!isReservationActive) {
+        if (hours > 0)
+          sink(day, onDemandLine, this.settle(item, day, hours * hourlyMicro, horizon), hours * microUnits);
+        continue;
+      }
+      const coveredHours = isReservedSize ? hours : 0;
+      if (!isReservedSize && hours > 0) {
+        sink(day, onDemandLine, this.settle(item, day, hours * hourlyMicro, horizon), hours * microUnits);
+      }
+      if (costType === 'ActualCost') {
+        if (coveredHours > 0) sink(day, reservedUsageLine, 0, coveredHours * microUnits);
+      } else if (coveredHours > 0) {
+        sink(day, reservedUsageLine, readAmortizedShare(reservation, day), coveredHours * microUnits);
+      } else {
+        sink(day, unusedReservationLine, readAmortizedShare(reservation, day), 0);
+      }
+    }
+  }
+
+  private emitMachineDay(
+    item: BilledItem,
+    day: number,
+    startHour: number,
+    endHour: number,
+    costType: CostType,
+    horizon: DataHorizon,
+    sink: LineSink,
+  ): void {
+    const machine = item.machine;
+    if (!machine) return;
+    const reservation = item.reservation;
+    const isReservationActive =
+      reservation !== undefined &&
+      day >= reservation.purchaseDay &&
+      day < reservation.purchaseDay + reservationTermDays;
+    let onDemandHours = 0;
+    let onDemandMicro = 0;
+    let coveredHours = 0;
+    const addHours = (sizeName: string, hours: number) => {
+      if (isReservationActive && sizeName === reservation.size) {
+        coveredHours += hours;
+      } else {
+        onDemandHours += hours;
+        onDemandMicro += hours * readHourlyMicro(item, sizeName);
+      }
+    };
+    const isPreHistory = day < this.recordedFromDay;
+    if (startHour < endHour && !(isPreHistory && item.isDevelopment && isSeasonalShutdown(day))) {
+      const startMinute = startHour * 60;
+      const endMinute = endHour * 60;
+      if (
+        isPreHistory ||
+        (!hasChangeWithin(machine.sizeHistory, startMinute, endMinute) &&
+          !hasChangeWithin(machine.powerHistory, startMinute, endMinute))
+      ) {
+        // Azure bills a stopped (not deallocated) VM's compute; only deallocation ends the meter.
+        if (findHistoryEntry(machine.powerHistory, startMinute).state !== 'deallocated') {
+          addHours(findHistoryEntry(machine.sizeHistory, startMinute).size.name, endHour - startHour);
+        }
+      } else {
+        for (let hour = startHour; hour < endHour; hour += 1) {
+          const minute = hour * 60;
+          if (findHistoryEntry(machine.powerHistory, minute).state === 'deallocated') continue;
+          addHours(findHistoryEntry(machine.sizeHistory, minute).size.name, 1);
+        }
+      }
+    }
+    if (onDemandHours > 0) {
+      sink(day, onDemandLine, this.settle(item, day, onDemandMicro, horizon), onDemandHours * microUnits);
+    }
+    if (!isReservationActive) return;
+    if (costType === 'ActualCost') {
+      if (coveredHours > 0) sink(day, reservedUsageLine, 0, coveredHours * microUnits);
+      return;
+    }
+    const share = readAmortizedShare(reservation, day);
+    if (coveredHours > 0) sink(day, reservedUsageLine, share, coveredHours * microUnits);
+    else sink(day, unusedReservationLine, share, 0);
+  }
+
+  // Usage of the last few days is still being rated: it moves a little with each refresh.
+  private settle(item: BilledItem, day: number, costMicro: number, horizon: DataHorizon): number {
+    const age = horizon.lastDay - day;
+    if (age > settlingDays || costMicro === 0) return costMicro;
+    const swing =
+      (hashToUnit(item.streamKey, day, horizon.refreshIndex) - 0.5) *
+      settlingSwing *
+      ((settlingDays + 1 - age) / (settlingDays + 1));
+    return Math.round(costMicro * (1 + swing));
+  }
+
+  private buildItems(): BilledItem[] {
+    const items: BilledItem[] = [];
+    const reservationPrices = new Map<string, number>();
+    for (const price of listRetailPriceItems()) {
+      if (price.reservationTerm === '1 Year') {
+        reservationPrices.set(`${price.armSkuName}|${price.armRegionName}`, price.retailPrice);
+      }
+    }
+    const tenantIndexBySubscription = new Map<string, number>();
+    this.fleet.tenants.forEach((tenant, index) => {
+      for (const subscription of tenant.subscriptions) {
+        tenantIndexBySubscription.set(subscription.subscriptionId, index);
+      }
+    });
+    const seed = this.fleet.seed;
+    const seedKey = this.fleet.seedKey;
+    const startMinute = this.startDay * 24 * 60;
+    const describe = (resource: FleetResource, kind: BilledItem['kind']) => {
+      const tenantIndex = tenantIndexBySubscription.get(resource.subscriptionId) ?? 0;
+      const key = mixHash(hashText(resource.id.toLowerCase()));
+      // The estate grew over the year: about a third of it arrived during the 13 months.
+      const growthDraw = hashToUnit(seedKey, key, 1);
+      const arrivalDay =
+        growthDraw < 0.3
+          ? this.recordedFromDay -
+            1 -
+            Math.floor(hashToUnit(seedKey, key, 2) * (historyDays - recordedHistoryDays))
+          : Number.NEGATIVE_INFINITY;
+      return {
+        kind,
+        subscriptionId: resource.subscriptionId,
+        tenantIndex,
+        resourceGroupName: resource.resourceGroupName,
+        location: resource.location,
+        firstHour: Math.max(Math.ceil(resource.createdMs / hourMs), arrivalDay * 24),
+        isDevelopment: resource.tags.environment === 'dev',
+        hourlyMicroBySize: new Map<string, number>(),
+        discount: this.readProfile(tenantIndex).discount,
+        unitsPerHour: 1,
+        key,
+      };
+    };
+    for (const machine of this.fleet.virtualMachines) {
+      const base = describe(machine, 'virtualMachine');
+      const profile = this.readProfile(base.tenantIndex);
+      const regionMultiplier = findRegion(machine.location)?.priceMultiplier ?? 1;
+      const initialSize = findHistoryEntry(machine.sizeHistory, startMinute).size.name;
+      const isReserved =
+        !base.isDevelopment &&
+        findHistoryEntry(machine.powerHistory, startMinute).state === 'running' &&
+        base.firstHour === Math.ceil(machine.createdMs / hourMs) &&
+        hashToUnit(seedKey, base.key, 3) < profile.reservedShare;
+      const purchaseDay = this.startDay - 120 - Math.floor(hashToUnit(seedKey, base.key, 4) * 150);
+      const reservation: Reservation | undefined = isReserved
+        ? {
+            readId: remember(
+              () =>
+                `/providers/microsoft.capacity/reservationorders/${deriveGuid(seed, `reservation-order:${machine.id}`)}/reservations/${deriveGuid(seed, `reservation:${machine.id}`)}`,
+            ),
+            size: initialSize,
+            purchaseDay,
+            purchaseMicro: Math.round(
+              (reservationPrices.get(`${initialSize}|${machine.location}`) ?? 0) * microUnits,
+            ),
+          }
+        : undefined;
+      const readTags = () => machine.tags;
+      items.push({
+        ...base,
+        readResourceId: remember(() => machine.id.toLowerCase()),
+        serviceName: 'Virtual Machines',
+        meterCategory: 'Virtual Machines',
+        readTags,
+        streamKey: base.key,
+        machine,
+        ...(reservation ? { reservation } : {}),
+        priceMicro: 0,
+      });
+      if (reservation) {
+        items.push({
+          ...base,
+          kind: 'reservationPurchase',
+          readResourceId: reservation.readId,
+          resourceGroupName: '',
+          serviceName: 'Virtual Machines',
+          meterCategory: 'Virtual Machines',
+          readTags: () => ({}),
+          streamKey: mixHash(base.key ^ 0x5bd1e995),
+          reservation,
+          priceMicro: 0,
+        });
+      }
+      const groupId = `/subscriptions/${machine.subscriptionId}/resourcegroups/${machine.resourceGroupName}`;
+      const monthly = (base.isDevelopment ? standardSsdE10Monthly : premiumSsdP10Monthly) * regionMultiplier;
+      items.push({
+        ...base,
+        kind: 'disk',
+        readResourceId: remember(() =>
+          `${groupId}/providers/microsoft.compute/disks/${this.fleet.readOsDiskName(machine)}`.toLowerCase(),
+        ),
+        serviceName: 'Storage',
+        meterCategory: 'Storage',
+        readTags,
+        streamKey: mixHash(base.key ^ 0x27d4eb2f),
+        priceMicro: Math.round(monthly * (1 - base.discount) * microUnits),
+      });
+    }
+    for (const plan of this.fleet.appServicePlans) {
+      const base = describe(plan, 'hourly');
+      const regionMultiplier = findRegion(plan.location)?.priceMultiplier ?? 1;
+      const hourly = (appServicePlanHourly[plan.sku.name] ?? 0.1) * regionMultiplier;
+      items.push({
+        ...base,
+        readResourceId: remember(() => plan.id.toLowerCase()),
+        serviceName: 'Azure App Service',
+        meterCategory: 'Azure App Service',
+        readTags: () => plan.tags,
+        streamKey: base.key,
+        priceMicro: Math.round(hourly * plan.sku.capacity * (1 - base.discount) * microUnits),
+        unitsPerHour: plan.sku.capacity,
+      });
+    }
+    for (const database of this.fleet.sqlDatabases) {
+      const base = describe(database, 'hourly');
+      const regionMultiplier = findRegion(database.location)?.priceMultiplier ?? 1;
+      const vcoreHourly = sqlVcoreHourly[database.sku.tier];
+      const hourly =
+        (vcoreHourly === undefined ? sqlStandardS3Hourly : vcoreHourly * database.sku.capacity) *
+        regionMultiplier;
+      items.push({
+        ...base,
+        readResourceId: remember(() => database.id.toLowerCase()),
+        serviceName: 'SQL Database',
+        meterCategory: 'SQL Database',
+        readTags: () => database.tags,
+        streamKey: base.key,
+        priceMicro: Math.round(hourly * (1 - base.discount) * microUnits),
+      });
+    }
+    for (const item of items) {
+      const listed = this.itemsBySubscription.get(item.subscriptionId) ?? [];
+      listed.push(item);
+      this.itemsBySubscription.set(item.subscriptionId, listed);
+    }
+    return items;
+  }
+}
+
+function remember(read: () => string): () => string {
+  let value: string | undefined;
+  return () => {
+    value ??= read();
+    return value;
+  };
+}
+
+/** The reservation's cost on one day of its term: the purchase spread evenly, to the millionth. */
+export function readAmortizedShare(reservation: Reservation, day: number): number {
+  const index = day - reservation.purchaseDay;
+  const total = reservation.purchaseMicro;
+  return (
+    Math.floor(((index + 1) * total) / reservationTermDays) -
+    Math.floor((index * total) / reservationTermDays)
+  );
+}
