@@ -183,6 +183,17 @@ describe('Cost Management query over the fleet', () => {
     expect(roles).toContain('web');
     // Plans and databases carry no role tag: they come together untagged.
     expect(answer.properties.rows.some((row) => row[1] === '' && row[2] === '')).toBe(true);
+    const byCostCenter = await queryOk(subscriptionScope(contosoProduction), {
+      type: 'ActualCost',
+      timeframe: 'TheLastMonth',
+      dataset: { aggregation: costAggregation, grouping: [{ type: 'TagKey', name: 'costcenter' }] },
+    });
+    expect(byCostCenter.properties.rows.length).toBeGreaterThan(1);
+    expect(
+      byCostCenter.properties.rows.every(
+        (row) => row[1] === 'costcenter' && /^CC-\d{4}$/.test(String(row[2])),
+      ),
+    ).toBe(true);
   });
 
   it('pages 1,000 rows at a time through a nextLink that takes the same body', async () => {

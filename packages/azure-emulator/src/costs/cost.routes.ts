@@ -12,7 +12,8 @@ import { parseQueryDefinition, QueryDefinitionError, runQuery, type QueryResult 
 // these routes check Cost Management's own right and its query budget.
 
 export const costQueryPageSize = 1000;
-const cachedResults = 16;
+// Only answers of several pages are kept, for their nextLinks; a few, since one can be large.
+const cachedResults = 4;
 
 export interface CostScope {
   readonly subscriptionId: string;
@@ -130,7 +131,7 @@ export function registerCostRoutes(router: Router, services: EmulatorServices, l
       const cached = results.get(key);
       result =
         cached ?? runQuery(ledger, ledger.listItems(scope.subscriptionId, scope.resourceGroupName), query);
-      if (!cached) {
+      if (!cached && result.rows.length > costQueryPageSize) {
         if (results.size >= cachedResults) results.delete(results.keys().next().value ?? '');
         results.set(key, result);
       }

@@ -234,6 +234,24 @@ const sqlDatabaseSkus: readonly SqlDatabaseSku[] = [
   { name: 'Standard', tier: 'Standard', family: undefined, capacity: 100, serviceObjective: 'S3' },
 ];
 
+// Who pays: the team by role, the cost centre by application, so tag groupings mean something.
+const teamsByRole: Readonly<Record<string, string>> = {
+  web: 'web-platform',
+  api: 'web-platform',
+  app: 'product',
+  worker: 'data',
+  batch: 'data',
+  etl: 'data',
+  sql: 'data-platform',
+  cache: 'data-platform',
+  build: 'devops',
+  jump: 'devops',
+};
+
+function describeCostCenter(application: string): string {
+  return `CC-${1000 + (hashText(`costcenter:${application}`) % 900)}`;
+}
+
 const secretAlphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789~._-';
 const hexAlphabet = '0123456789abcdef';
 const creationWindowStartMs = Date.UTC(2023, 0, 1);
@@ -361,7 +379,13 @@ function generateVirtualMachines(
       subscriptionId: subscription.subscriptionId,
       resourceGroupName: group.name,
       location: region.name,
-      tags: { application, environment: plan.environment, role: role.name },
+      tags: {
+        application,
+        environment: plan.environment,
+        role: role.name,
+        team: teamsByRole[role.name] ?? 'product',
+        costcenter: describeCostCenter(application),
+      },
       createdMs: drawCreatedMs(random),
       streamKey: mixHash(hashText(id.toLowerCase())),
       workload,
@@ -407,7 +431,12 @@ function generatePlatformServices(
       subscriptionId: subscription.subscriptionId,
       resourceGroupName: group.name,
       location: region.name,
-      tags: { application, environment: plan.environment },
+      tags: {
+        application,
+        environment: plan.environment,
+        team: 'product',
+        costcenter: describeCostCenter(application),
+      },
       createdMs: drawCreatedMs(random),
       streamKey: mixHash(hashText(id.toLowerCase())),
       workload: createWorkloadProfile(
@@ -459,7 +488,12 @@ function generatePlatformServices(
         subscriptionId: subscription.subscriptionId,
         resourceGroupName: group.name,
         location: region.name,
-        tags: { application, environment: plan.environment },
+        tags: {
+          application,
+          environment: plan.environment,
+          team: 'data-platform',
+          costcenter: describeCostCenter(application),
+        },
         createdMs: drawCreatedMs(random),
         streamKey: mixHash(hashText(id.toLowerCase())),
         workload: createWorkloadProfile(
