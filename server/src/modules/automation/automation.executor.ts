@@ -87,6 +87,8 @@ interface Run {
   attempts: number;
   credentials: CloudCredentials;
   signal: AbortSignal | undefined;
+  // The VM as this run read it before acting; undefined for a run that resumed another's work.
+  observed?: CloudVirtualMachineState;
 }
 
 export class AutomationExecutor {
@@ -195,6 +197,7 @@ export class AutomationExecutor {
       step: firstStep(change.kind),
     };
     run.change = prepared;
+    run.observed = machine;
     if (decision.isDone) {
       await this.succeed(run, machine, 'Nothing to change: the VM is already so');
       return false;
@@ -335,10 +338,14 @@ export class AutomationExecutor {
     }
   }
 
-  // Reads the VM back: the size must be the new one and the power state what it was.
+  // The VM after the change. A run that did it all in one step from a VM it read itself knows it
+  // from Azure's answers (the operation succeeded on the size it asked for), which saves a read of
+  // the subscription's budget per change; one that resumed, or went through a deallocation, reads it
+  // back: the size must be the new one and the power state what it was.
   private async verify(run: Run): Promise<void> {
-    const { change } = run;
-    const machine = await this.readSettledMachine(run);
+    const { change, observed } = run;
+    const isKnown = observed !== undefined && !change.needsDeallocation;
+    const machine = isKnown ? describeOutcome(change, observed) : await this.readSettledMachine(run);
     if (change.kind === 'resize' || change.kind === 'rollback') {
       if (!sameSize(machine.size, change.newSize)) {
         throw new CloudError(
@@ -648,6 +655,13 @@ function isBusy(machine: CloudVirtualMachineState): boolean {
     machine.provisioningState !== null &&
     !['succeeded', 'failed'].includes(machine.provisioningState.toLowerCase())
   );
+}
+
+// What a VM is after a single step Azure reported done.
+function describeOutcome(change: ChangeRow, before: CloudVirtualMachineState): CloudVirtualMachineState {
+  if (change.kind === 'deallocate') return { ...before, powerState: 'deallocated' };
+  if (change.kind === 'start') return { ...before, powerState: 'running' };
+  return { ...before, size: change.newSize };
 }
 
 function firstStep(kind: ChangeRow['kind']): Step {
