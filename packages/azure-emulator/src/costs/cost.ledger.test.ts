@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { findVirtualMachineSize } from '../catalog/sku.catalog';
+import { generateFleet } from '../fleet/fleet.generator';
+import {
+  CostLedger,
+  dayMs,
+  hourMs,
+  isSeasonalShutdown,
+  microUnits,
+  readAmortizedShare,
+  recordedHistoryDays,
+  type BilledItem,
+  type CostType,
+} from './cost.ledger';
+import { parseQueryDefinition, runQuery } from './cost.query';
+
+const startMs = Date.UTC(2026, 10, 24, 21, 10);
+
+function createLedger(seed = 42, fleetSize = 60, readNow = () => new Date(startMs)) {
+  const fleet = generateFleet({ seed, fleetSize });
+  return { fleet, ledger: new CostLedger(fleet, readNow, startMs) };
+}
+
+function readDailyLines(
+  ledger: CostLedger,
+  item: BilledItem,
+  fromDay: number,
+  toDay: number,
+  type: CostType,
+) {
+  const lines: { day: number; line: number; cost: number; quantity: number }[] = [];
+  ledger.emitLines(item, fromDay, toDay, type, ledger.readHorizon(), (day, line, cost, quantity) =>
+    lines.push({ day, line, cost, quantity }),
+  );
+  return lines;
+}
+
+const everything = {
+  type: 'AmortizedCost',
+  timeframe: 'Custom',
+  timePeriod: { from: '2025-11-25T00:00:00Z', to: '2026-11-24T00:00:00Z' },
+  dataset: { granularity: 'Monthly', aggregation: { totalCost: { name: 'Cost', function: 'Sum' } } },
+};
+
+describe('the cost ledger', () => {
+  it('is a pure function of the seed and the clock: two emulators bill the same, another seed not', () => {
+    const first = createLedger();
+    const second = createLedger();
+    const other = createLedger(7);
+    const run = ({ fleet, ledger }: ReturnType<typeof createLedger>) =>
+      runQuery(
+        ledger,
+        ledger.listItems(fleet.tenants[0]?.subscriptions[0]?.subscriptionId ?? ''),
+        parseQueryDefinition(everything, new Date(startMs), ledger.firstDay),
+      ).rows;
+    expect(run(first)).toEqual(run(second));
+    expect(run(first)).not.toEqual(run(other));
+  });
+
+  it('spreads a reservation over its 365 days to the millionth', () => {
+    const reservation = {
+      readId: () => 'r',
+      size: 'Standard_D4s_v5',
+      purchaseDay: 20_000,
+      purchaseMicro: 1_234_567_891,
+    };
+    const shares = Array.from({ length: 365 }, (_, index) => readAmortizedShare(reservation, 20_000 + index));
+    expect(shares.reduce((sum, share) => sum + share, 0)).toBe(reservation.purchaseMicro);
+    expect(Math.max(...shares) - Math.min(...shares)).toBeLessThanOrEqual(1);
+  });
+
+  it('bills a stopped machine but not a deallocated one, from the hour the change was recorded', () => {
+    const { fleet, ledger } = createLedger();
+    const item = ledger
+      .listItems(fleet.tenants[1]?.subscriptions[0]?.subscriptionId ?? '')
+      .find(
+        (candidate) =>
+          candidate.kind === 'virtualMachine' &&
+          !candidate.reservation &&
+          candidate.machine?.powerHistory[0]?.state === 'running',
+      );
+    const machine = item?.machine;
+    if (!item || !machine) throw new Error('Fabrikam has a running machine');
+    const day = Math.floor(startMs / dayMs) - 2;
+    fleet.recordPowerState(machine, 'stopped', day * dayMs + 6 * hourMs);
+    fleet.recordPowerState(machine, 'deallocated', day * dayMs + 9 * hourMs + 30_000);
+    fleet.recordPowerState(machine, 'running', day * dayMs + 18 * hourMs);
+    const [line] = readDailyLines(ledger, item, day, day, 'ActualCost');
+    // Hours 0-9 running or stopped; 10-17 deallocated (the change at 09:00:30 counts from 09:01).
+    expect(line?.quantity).toBe(16 * microUnits);
+  });
+
+  it('grew over the year and shut development machines down on weekends before the recorded month', () => {
+    const { fleet, ledger } = createLedger(42, 400);
+    const development = fleet.tenants[0]?.subscriptions[1]?.subscriptionId ?? '';
+    const machineItem = ledger
+      .listItems(development)
+      .find(
+        (candidate) =>
+          candidate.kind === 'virtualMachine' &&
+          candidate.machine?.powerHistory[0]?.state === 'running' &&
+          candidate.firstHour < ledger.firstDay * 24,
+      );
+    if (!machineItem) throw new Error('Development has a machine running all year');
+    const early = ledger.recordedFromDay - 60;
+    const billedDays = new Set(
+      readDailyLines(ledger, machineItem, early, early + 13, 'ActualCost').map((line) => line.day),
+    );
+    for (let day = early; day <= early + 13; day += 1)
+      expect(billedDays.has(day)).toBe(!isSeasonalShutdown(day));
+    const recent = ledger.recordedFromDay;
+    expect(readDailyLines(ledger, machineItem, recent, recent + 6, 'ActualCost')).toHaveLength(7);
+    expect(recordedHistoryDays).toBe(30);
+
+    const arrivals = ledger
+      .listItems(fleet.tenants[0]?.subscriptions[0]?.subscriptionId ?? '')
+      .filter((candidate) => candidate.firstHour > ledger.firstDay * 24);
+    expect(arrivals.length).toBeGreaterThan(0);
+  });
+
+  it('prices an hour at the size the machine had in it', () => {
+    const { fleet, ledger } = createLedger();
+    const item = ledger
+      .listItems(fleet.tenants[1]?.subscriptions[0]?.subscriptionId ?? '')
+      .find(
+        (candidate) =>
+          candidate.kind === 'virtualMachine' &&
+          !candidate.reservation &&
+          candidate.machine?.powerHistory[0]?.state === 'running',
+      );
+    const machine = item?.machine;
+    const bigger = findVirtualMachineSize('Standard_E16s_v5');
+    if (!item || !machine || !bigger) throw new Error('Fabrikam has a running machine');
+    const day = Math.floor(startMs / dayMs) - 5;
+    const [before] = readDailyLines(ledger, item, day, day, 'ActualCost');
+    fleet.recordResize(machine, bigger, day * dayMs + 12 * hourMs);
+    const [after] = readDailyLines(ledger, item, day, day, 'ActualCost');
+    expect(after?.quantity).toBe(before?.quantity);
+    expect(after?.cost).not.toBe(before?.cost);
+  });
+});
