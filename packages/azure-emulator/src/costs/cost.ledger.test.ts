@@ -29,8 +29,15 @@ function readDailyLines(
   type: CostType,
 ) {
   const lines: { day: number; line: number; cost: number; quantity: number }[] = [];
-  ledger.emitLines(item, fromDay, toDay, type, ledger.readHorizon(), (day, line, cost, quantity) =>
-    lines.push({ day, line, cost, quantity }),
+  ledger.emitLines(
+    item,
+    fromDay,
+    toDay,
+    type,
+    ledger.readHorizon(),
+    (runFrom, runTo, line, cost, quantity) => {
+      for (let day = runFrom; day <= runTo; day += 1) lines.push({ day, line, cost, quantity });
+    },
   );
   return lines;
 }

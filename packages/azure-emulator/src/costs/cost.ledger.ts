@@ -94,7 +94,6 @@ export interface BilledItem {
   readonly priceMicro: number;
   /** Units an hour of an hourly item counts (plan instances, for instance). */
   readonly unitsPerHour: number;
-  readonly hourlyMicroBySize: Map<string, number>;
   readonly discount: number;
 }
 
@@ -108,16 +107,67 @@ export interface DataHorizon {
   readonly refreshIndex: number;
 }
 
-export type LineSink = (day: number, line: number, costMicro: number, quantityMicro: number) => void;
+type LineSink = (day: number, line: number, costMicro: number, quantityMicro: number) => void;
+
+/** Receives a line repeated unchanged on each day of [fromDay, toDay]. */
+export type RunSink = (
+  fromDay: number,
+  toDay: number,
+  line: number,
+  costMicroPerDay: number,
+  quantityMicroPerDay: number,
+) => void;
+
+// Most items bill the same every day for months: the day loop stays (a few additions a day) but
+// the reader gets one call per unchanged stretch instead of one per day.
+class RunCoalescer {
+  private readonly fromDays = new Float64Array(costLines.length);
+  private readonly toDays = new Float64Array(costLines.length).fill(Number.NaN);
+  private readonly costs = new Float64Array(costLines.length);
+  private readonly quantities = new Float64Array(costLines.length);
+  private target: RunSink = () => undefined;
+  readonly add: LineSink = (day, line, costMicro, quantityMicro) => {
+    const toDay = this.toDays[line] ?? Number.NaN;
+    if (toDay === day - 1 && this.costs[line] === costMicro && this.quantities[line] === quantityMicro) {
+      this.toDays[line] = day;
+      return;
+    }
+    this.flushLine(line);
+    this.fromDays[line] = day;
+    this.toDays[line] = day;
+    this.costs[line] = costMicro;
+    this.quantities[line] = quantityMicro;
+  };
+
+  start(target: RunSink): void {
+    this.target = target;
+    this.toDays.fill(Number.NaN);
+  }
+
+  finish(): void {
+    for (let line = 0; line < costLines.length; line += 1) this.flushLine(line);
+  }
+
+  private flushLine(line: number): void {
+    const toDay = this.toDays[line] ?? Number.NaN;
+    if (Number.isNaN(toDay)) return;
+    this.target(this.fromDays[line] ?? toDay, toDay, line, this.costs[line] ?? 0, this.quantities[line] ?? 0);
+    this.toDays[line] = Number.NaN;
+  }
+}
+
+// Hourly prices after discount by discount, region and size: a handful for any fleet.
+const hourlyMicroPrices = new Map<string, number>();
 
 function readHourlyMicro(item: BilledItem, sizeName: string): number {
-  let price = item.hourlyMicroBySize.get(sizeName);
+  const key = `${item.discount}|${item.location}|${sizeName}`;
+  let price = hourlyMicroPrices.get(key);
   if (price === undefined) {
     const size = findVirtualMachineSize(sizeName);
     price = size
       ? Math.round(computeLinuxHourlyPrice(size, item.location) * (1 - item.discount) * microUnits)
       : 0;
-    item.hourlyMicroBySize.set(sizeName, price);
+    hourlyMicroPrices.set(key, price);
   }
   return price;
 }
@@ -182,6 +232,7 @@ export class CostLedger {
   private items: BilledItem[] | undefined;
   private readonly itemsBySubscription = new Map<string, BilledItem[]>();
   private readonly startDay: number;
+  private readonly coalescer = new RunCoalescer();
 
   constructor(
     private readonly fleet: Fleet,
@@ -220,8 +271,21 @@ export class CostLedger {
     return items.filter((item) => item.resourceGroupName.toLowerCase() === wanted);
   }
 
-  /** Sends every line of an item over days [fromDay, toDay] (inclusive) to the sink. */
+  /** Sends every line of an item over days [fromDay, toDay] (inclusive) to the sink, in runs. */
   emitLines(
+    item: BilledItem,
+    fromDay: number,
+    toDay: number,
+    costType: CostType,
+    horizon: DataHorizon,
+    sink: RunSink,
+  ): void {
+    this.coalescer.start(sink);
+    this.emitDays(item, fromDay, toDay, costType, horizon, this.coalescer.add);
+    this.coalescer.finish();
+  }
+
+  private emitDays(
     item: BilledItem,
     fromDay: number,
     toDay: number,
@@ -421,7 +485,6 @@ export class CostLedger {
         location: resource.location,
         firstHour: Math.max(Math.ceil(resource.createdMs / hourMs), arrivalDay * 24),
         isDevelopment: resource.tags.environment === 'dev',
-        hourlyMicroBySize: new Map<string, number>(),
         discount: this.readProfile(tenantIndex).discount,
         unitsPerHour: 1,
         key,

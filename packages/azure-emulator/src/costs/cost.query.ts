@@ -336,23 +336,37 @@ export function runQuery(
   const touched = new Uint8Array(lineCount * bucketCount);
   const accumulated = new Map<string, Accumulated>();
   const lineStates: (boolean | undefined)[] = [];
-  const sink = (day: number, line: number, costMicro: number, quantityMicro: number) => {
+  const addRun = (line: number, bucket: number, costMicro: number, quantityMicro: number) => {
+    const cell = line * bucketCount + bucket;
+    costs[cell] = (costs[cell] ?? 0) + costMicro;
+    quantities[cell] = (quantities[cell] ?? 0) + quantityMicro;
+    touched[cell] = 1;
+  };
+  const sink = (runFrom: number, runTo: number, line: number, costMicro: number, quantityMicro: number) => {
     let isIncluded = lineStates[line];
     if (isIncluded === undefined) {
       isIncluded = query.matches(currentItem, line);
       lineStates[line] = isIncluded;
     }
     if (!isIncluded) return;
-    const bucket =
-      granularity === 'Daily'
-        ? day - fromDay
-        : granularity === 'Monthly'
-          ? readMonthIndex(day) - firstMonth
-          : 0;
-    const cell = line * bucketCount + bucket;
-    costs[cell] = (costs[cell] ?? 0) + costMicro;
-    quantities[cell] = (quantities[cell] ?? 0) + quantityMicro;
-    touched[cell] = 1;
+    if (granularity === 'None') {
+      const days = runTo - runFrom + 1;
+      addRun(line, 0, costMicro * days, quantityMicro * days);
+      return;
+    }
+    for (let day = runFrom; day <= runTo; day += 1) {
+      if (granularity === 'Daily') {
+        addRun(line, day - fromDay, costMicro, quantityMicro);
+        continue;
+      }
+      // A month's days together: from this day to the run's end or the month's last day.
+      const monthIndex = readMonthIndex(day);
+      let lastDay = day;
+      while (lastDay < runTo && readMonthIndex(lastDay + 1) === monthIndex) lastDay += 1;
+      const days = lastDay - day + 1;
+      addRun(line, monthIndex - firstMonth, costMicro * days, quantityMicro * days);
+      day = lastDay;
+    }
   };
   let currentItem: BilledItem = items[0] as BilledItem;
   for (const item of items) {
