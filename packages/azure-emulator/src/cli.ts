@@ -47,8 +47,10 @@ function describeEmulator(emulator: AzureEmulator, connectionFile: string): stri
           : principal.readSubscriptionIds.length > 0
             ? 'read only'
             : 'no access';
+      const costs =
+        principal.readSubscriptionIds.length > 0 && !principal.canReadCosts ? ', no cost read' : '';
       lines.push(
-        `  principal ${principal.displayName} (${rights})  tenantId=${tenant.tenantId}  applicationId=${principal.applicationId}  secret=${principal.secret}`,
+        `  principal ${principal.displayName} (${rights}${costs})  tenantId=${tenant.tenantId}  applicationId=${principal.applicationId}  secret=${principal.secret}`,
       );
     }
     lines.push('');

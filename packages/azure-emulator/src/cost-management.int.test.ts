@@ -411,6 +411,21 @@ describe('Cost Management query over the fleet', () => {
     }
   });
 
+  it('answers no rows for a period outside the 13 months of history', async () => {
+    for (const [from, to] of [
+      ['2020-01-01T00:00:00Z', '2020-03-01T00:00:00Z'],
+      ['2090-01-01T00:00:00Z', '2090-02-01T00:00:00Z'],
+    ]) {
+      const answer = await queryOk(subscriptionScope(contosoProduction), {
+        type: 'ActualCost',
+        timeframe: 'Custom',
+        timePeriod: { from, to },
+        dataset: { granularity: 'Monthly', aggregation: costAggregation },
+      });
+      expect(answer.properties.rows).toEqual([]);
+    }
+  });
+
   it('refuses 403 AuthorizationFailed to a principal without Cost Management read, which still reads VMs', async () => {
     const noCosts = await kit.readToken(0, 2);
     const refused = await query(

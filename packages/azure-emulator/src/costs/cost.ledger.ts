@@ -196,10 +196,10 @@ function readCalendar(): NonNullable<typeof calendar> {
   return calendar;
 }
 
+// A day outside the calendar holds no data (the history is 13 months back from the clock), so
+// its nearest calendar day answers for it.
 function readCalendarEntry(day: number): number {
-  const index = day - calendarFirstDay;
-  if (index < 0 || index >= calendarDays) throw new RangeError(`Day ${day} is outside the billing calendar.`);
-  return index;
+  return Math.min(calendarDays - 1, Math.max(0, day - calendarFirstDay));
 }
 
 /** Weekends and the year-end holidays, when development machines used to be shut down. */

@@ -324,12 +324,14 @@ export function runQuery(
   const horizon = ledger.readHorizon();
   const { fromDay, toDay, granularity } = query;
   const firstMonth = readMonthIndex(fromDay);
-  const bucketCount =
+  const bucketCount = Math.max(
+    1,
     granularity === 'Daily'
-      ? Math.max(1, toDay - fromDay + 1)
+      ? toDay - fromDay + 1
       : granularity === 'Monthly'
         ? readMonthIndex(toDay) - firstMonth + 1
-        : 1;
+        : 1,
+  );
   const lineCount = costLines.length;
   const costs = new Float64Array(lineCount * bucketCount);
   const quantities = new Float64Array(lineCount * bucketCount);
