@@ -103,21 +103,27 @@ describe('toCloudResources', () => {
 });
 
 describe('toVirtualMachineState', () => {
-  it('reads the size and power state of a VM read back', () => {
+  it('reads the size, power state and provisioning state of a VM read back', () => {
     const body = JSON.stringify({
       properties: {
         hardwareProfile: { vmSize: 'Standard_B2s' },
+        provisioningState: 'Updating',
         instanceView: {
           statuses: [{ code: 'ProvisioningState/succeeded' }, { code: 'PowerState/deallocated' }],
         },
       },
     });
-    expect(toVirtualMachineState(body)).toEqual({ size: 'Standard_B2s', powerState: 'deallocated' });
+    expect(toVirtualMachineState(body)).toEqual({
+      size: 'Standard_B2s',
+      powerState: 'deallocated',
+      provisioningState: 'Updating',
+    });
   });
 
   it('says null for what the answer leaves out, and refuses an answer that is not JSON', () => {
-    expect(toVirtualMachineState('{}')).toEqual({ size: null, powerState: null });
-    expect(toVirtualMachineState(undefined)).toEqual({ size: null, powerState: null });
+    const unknown = { size: null, powerState: null, provisioningState: null };
+    expect(toVirtualMachineState('{}')).toEqual(unknown);
+    expect(toVirtualMachineState(undefined)).toEqual(unknown);
     expect(() => toVirtualMachineState('<html>')).toThrow(SyntaxError);
   });
 });
@@ -169,6 +175,7 @@ describe('reads through a client', () => {
     ).toEqual({
       size: 'Standard_B1s',
       powerState: null,
+      provisioningState: null,
     });
     expect(urls[0]).toContain('$expand=instanceView');
     await expect(
