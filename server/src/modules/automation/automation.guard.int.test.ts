@@ -2,6 +2,8 @@
 // new size in the metrics the emulator serves, collection stores them, the guard restores the size.
 import { readCurrentSize } from '@cloudtrim/azure-emulator/arm/arm.views';
 import { listSizesOfferedInRegion } from '@cloudtrim/azure-emulator/catalog/sku.catalog';
+import { generateFleet } from '@cloudtrim/azure-emulator/fleet/fleet.generator';
+import type { Fleet, VirtualMachineRecord } from '@cloudtrim/azure-emulator/fleet/fleet.model';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/database';
@@ -11,8 +13,40 @@ import { createUser, type TestUser } from '../../../test/helper';
 
 const minuteMs = 60_000;
 const hourMs = 60 * minuteMs;
-// A whole minute, so the emulator's minutes and the collection's windows line up.
-let clockMs = Math.floor(Date.now() / minuteMs) * minuteMs;
+const fleetOptions = { seed: 42, fleetSize: 24 };
+
+// A smaller size of the VM's family on which its demand over the three hours from startMs stays
+// above 90% of the new size's vCPUs, if there is one.
+function findOverloadingSize(fleet: Fleet, machine: VirtualMachineRecord, startMs: number) {
+  const current = readCurrentSize(machine);
+  let leastCores = Number.POSITIVE_INFINITY;
+  for (let minute = 0; minute <= 3 * 60; minute += 5) {
+    const demand = fleet.demandAt(machine.id, new Date(startMs + minute * minuteMs));
+    leastCores = Math.min(leastCores, demand.cpuCores);
+  }
+  const smaller = listSizesOfferedInRegion(machine.location)
+    .filter((size) => size.family === current.family && size.vcpus < current.vcpus)
+    .find((size) => leastCores / size.vcpus > 0.9);
+  return smaller && { previous: current.name, target: smaller.name };
+}
+
+// The fleet's load follows the time of day, and at night no VM may be busy enough to overload a
+// smaller size: the clock starts at the latest whole hour of the last two days when one is.
+function findBusyHour(): number {
+  const fleet = generateFleet(fleetOptions);
+  const subscriptionIds = new Set(fleet.tenants[0]!.subscriptions.map((item) => item.subscriptionId));
+  const lastHourMs = Math.floor(Date.now() / hourMs) * hourMs;
+  for (let startMs = lastHourMs; startMs > lastHourMs - 48 * hourMs; startMs -= hourMs) {
+    const busy = fleet.virtualMachines.filter(
+      (machine) =>
+        subscriptionIds.has(machine.subscriptionId) && findOverloadingSize(fleet, machine, startMs),
+    );
+    if (busy.length > 0) return startMs;
+  }
+  throw new Error('no hour of the last two days when a VM would overload a smaller size');
+}
+
+let clockMs = findBusyHour();
 const readClock = () => new Date(clockMs);
 
 let context: CloudTestContext;
@@ -23,7 +57,7 @@ let tenantId: string;
 beforeAll(async () => {
   context = await createCloudTestContext({
     now: readClock,
-    emulator: { fleetSize: 24, operationDurationMs: 100, now: readClock },
+    emulator: { ...fleetOptions, operationDurationMs: 100, now: readClock },
   });
   db = context.container.database.db;
   owner = await createUser(context);
@@ -33,8 +67,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => context.close());
 
-// A running VM and a smaller size of its family on which its demand over the next hours stays
-// above 90% of the new size's vCPUs.
+// A running VM of the tenant and a smaller size of its family that its load would overload.
 async function findVmTooBigToShrink() {
   const rows = await db
     .select()
@@ -48,16 +81,8 @@ async function findVmTooBigToShrink() {
     );
   for (const resource of rows) {
     const machine = context.emulator.fleet.findVirtualMachine(resource.armId)!;
-    const current = readCurrentSize(machine);
-    let leastCores = Number.POSITIVE_INFINITY;
-    for (let minute = 0; minute <= 3 * 60; minute += 5) {
-      const demand = context.emulator.fleet.demandAt(machine.id, new Date(clockMs + minute * minuteMs));
-      leastCores = Math.min(leastCores, demand.cpuCores);
-    }
-    const smaller = listSizesOfferedInRegion(resource.region)
-      .filter((size) => size.family === current.family && size.vcpus < current.vcpus)
-      .find((size) => leastCores / size.vcpus > 0.9);
-    if (smaller) return { resource, previous: current.name, target: smaller.name };
+    const sizes = findOverloadingSize(context.emulator.fleet, machine, clockMs);
+    if (sizes) return { resource, ...sizes };
   }
   throw new Error('no running VM whose load would overload a smaller size of its family');
 }
