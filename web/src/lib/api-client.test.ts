@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { z } from 'zod';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, requestJson, requestVoid } from './api-client';
+import { ApiError, requestBlob, requestJson, requestVoid } from './api-client';
 import { clearSession, sessionStorageKeys } from './session';
 import { getStatus401, setStatus401 } from './status-401';
 
@@ -54,6 +54,29 @@ describe('requestJson', () => {
   it('refuses an answer that does not match the contract', async () => {
     fetchMock.mockResolvedValueOnce(answer(200, { unexpected: true }));
     await expect(requestJson('/api/v1/thing', z.object({ Data: z.array(z.number()) }))).rejects.toThrow();
+  });
+});
+
+describe('requestBlob', () => {
+  it('asks for the media type it names, with the bearer, and hands back the file', async () => {
+    fetchMock.mockResolvedValueOnce(
+      new Response('A,B\n1,2\n', { status: 200, headers: { 'Content-Type': 'text/csv' } }),
+    );
+    const file = await requestBlob('/api/v1/cost/export?from=2026-11-01&to=2026-11-30', {
+      accept: 'text/csv',
+    });
+    expect(await file.text()).toBe('A,B\n1,2\n');
+    expect(file.type).toBe('text/csv');
+    expect(readSentHeaders().get('Accept')).toBe('text/csv');
+    expect(readSentHeaders().get('Authorization')).toBe('Bearer stored-token');
+  });
+
+  it('fails like every call, with the status and the server message', async () => {
+    fetchMock.mockResolvedValueOnce(answer(400, { message: 'from must not be after to.' }));
+    await expect(requestBlob('/api/v1/cost/export?from=2026-12-01&to=2026-11-01')).rejects.toMatchObject({
+      status: 400,
+      message: 'from must not be after to.',
+    });
   });
 });
 

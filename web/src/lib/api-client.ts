@@ -27,13 +27,15 @@ export interface RequestOptions {
   isAuthenticated?: boolean;
   /** A 401 sets the global Status401 state (default: when authenticated). Log-out calls turn it off. */
   canExpireSession?: boolean;
+  /** The media type asked for (default JSON). */
+  accept?: string;
   signal?: AbortSignal;
 }
 
 async function send(path: string, options: RequestOptions): Promise<Response> {
-  const { method = 'GET', body, isAuthenticated = true, signal } = options;
+  const { method = 'GET', body, isAuthenticated = true, accept = 'application/json', signal } = options;
   const canExpireSession = options.canExpireSession ?? isAuthenticated;
-  const headers = new Headers({ Accept: 'application/json' });
+  const headers = new Headers({ Accept: accept });
   if (body !== undefined) headers.set('Content-Type', 'application/json');
   const token = isAuthenticated ? readToken() : null;
   if (token) headers.set('Authorization', `Bearer ${token}`);
@@ -94,6 +96,12 @@ export async function requestAnswer<Answer>(
 ): Promise<Answer> {
   const response = await send(path, options);
   return read(await readBody(response));
+}
+
+/** Calls the API for a file (a CSV export), with the same token and failures as every other call. */
+export async function requestBlob(path: string, options: RequestOptions = {}): Promise<Blob> {
+  const response = await send(path, options);
+  return response.blob();
 }
 
 /** Calls the API for its effect; whatever the answer holds is not read. */
