@@ -31,6 +31,7 @@ import { activityRoutes } from './modules/activity/activity.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { automationRoutes } from './modules/automation/automation.routes';
 import { captchaRoutes } from './modules/captcha/captcha.routes';
+import { costRoutes } from './modules/costs/costs.routes';
 import { metricRoutes } from './modules/metrics/metrics.routes';
 import { passwordRoutes } from './modules/password/password.routes';
 import { recommendationRoutes } from './modules/recommendations/recommendations.routes';
@@ -122,6 +123,7 @@ export async function buildApp(
   await app.register(recommendationRoutes(container.recommendations));
   await app.register(teamSettingsRoutes(container.recommendations));
   await app.register(automationRoutes(container.automation.service));
+  await app.register(costRoutes(container.costs));
 
   await registerWebApp(app, options.webRoot ?? defaultWebRoot);
   return app;

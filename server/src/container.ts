@@ -26,6 +26,8 @@ import { AutomationService } from './modules/automation/automation.service';
 import { createCaptchaProvider } from './modules/captcha/captcha-provider.factory';
 import { CaptchaRepository } from './modules/captcha/captcha.repository';
 import { CaptchaService } from './modules/captcha/captcha.service';
+import { CostsRepository } from './modules/costs/costs.repository';
+import { CostsService } from './modules/costs/costs.service';
 import { DemoService } from './modules/demo/demo.service';
 import { InventoryRepository } from './modules/inventory/inventory.repository';
 import { InventoryService } from './modules/inventory/inventory.service';
@@ -204,6 +206,7 @@ export function createContainer({
     recommendations,
     automation,
     activeHours: new ActiveHoursService(runTransaction, automationService, activity, now),
+    costs: new CostsService(new CostsRepository(db), tenants, cloudProvider, activity, work, now),
   };
 }
 

@@ -32,6 +32,8 @@ export interface CloudResource {
   sku: string | null;
   // 'running', 'stopped', 'deallocated', … for virtual machines; null where Azure has none.
   powerState: string | null;
+  // Azure's tags on the resource ({} when it has none).
+  tags: Record<string, string>;
   // Virtual machines only: what a new size must still carry.
   vmRequirements?: CloudVmRequirements;
 }
@@ -110,6 +112,33 @@ export interface RetailPrice {
   type: string;
 }
 
+// One query of Cost Management: a subscription's cost per resource and service, by day or month.
+export interface CostQuery {
+  subscriptionId: string;
+  costType: 'ActualCost' | 'AmortizedCost';
+  granularity: 'Daily' | 'Monthly';
+  // UTC days, YYYY-MM-DD, both included.
+  from: string;
+  to: string;
+}
+
+export interface CostRow {
+  // The UTC day (Daily) or the month's first day (Monthly), YYYY-MM-DD.
+  date: string;
+  // Lower case, as Cost Management reports it; '' for a charge of no resource.
+  resourceId: string;
+  serviceName: string;
+  cost: number;
+  usageQuantity: number;
+  currency: string;
+}
+
+export interface CostPage {
+  rows: CostRow[];
+  // The next page of the same query, or null after the last.
+  nextLink: string | null;
+}
+
 // A virtual machine as the executor reads it back.
 export interface CloudVirtualMachineState {
   size: string | null;
@@ -180,6 +209,14 @@ export interface CloudProvider {
     options?: CloudCallOptions,
   ): Promise<MetricSeries[]>;
   listRetailPrices(query: RetailPriceQuery, options?: CloudCallOptions): Promise<RetailPrice[]>;
+  // One page of a cost query (nextLink: a later page of the same query). Throttled, it throws a
+  // CloudError 'throttled' carrying the wait Cost Management asked for; it never waits itself.
+  queryCosts(
+    credentials: CloudCredentials,
+    query: CostQuery,
+    nextLink: string | null,
+    options?: CloudCallOptions,
+  ): Promise<CostPage>;
   getVirtualMachine(
     credentials: CloudCredentials,
     resourceId: string,
@@ -227,6 +264,8 @@ export class CloudError extends Error {
     readonly statusCode?: number,
     // Azure's own error code ('OperationNotAllowed', 'QuotaExceeded', …) when it gave one.
     readonly code?: string,
+    // Throttled: how long Azure asked the caller to wait before the next call, in seconds.
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'CloudError';

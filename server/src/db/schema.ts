@@ -228,6 +228,8 @@ export const resources = pgTable(
     // record their state first, so a sync sees none): active hours leave such a VM alone until the
     // next boundary.
     powerStateChangedAt: instant('power_state_changed_at'),
+    // The resource's Azure tags as inventory last read them; cost by tag groups by these.
+    tags: jsonb('tags').$type<Record<string, string>>().notNull().default({}),
     createdAt: createdAt(),
   },
   (table) => [
@@ -509,3 +511,80 @@ export const automationLogs = pgTable(
     index('automation_log_team_resource_idx').on(table.teamId, sql`lower(${table.resourceArmId})`, table.id),
   ],
 );
+
+// The bill, as Cost Management reports it: per subscription, resource and service, by day (the last
+// 90 days and every re-read of the days still settling) and by month (13 months). Actual and
+// amortized cost come from two queries; each column remembers the read that wrote it, so a re-read
+// of a period replaces it (what the new read no longer reports is zeroed), never adds to it.
+function costColumns() {
+  return {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    // Azure's subscription id and the resource's ARM id, lower case as Cost Management reports them.
+    subscriptionId: text('subscription_id').notNull(),
+    resourceId: text('resource_id').notNull(),
+    serviceName: text('service_name').notNull(),
+    resourceGroup: text('resource_group').notNull(),
+    actualCost: doublePrecision('actual_cost').notNull().default(0),
+    amortizedCost: doublePrecision('amortized_cost').notNull().default(0),
+    usageQuantity: doublePrecision('usage_quantity').notNull().default(0),
+    currency: text('currency').notNull(),
+    actualReadId: uuid('actual_read_id'),
+    amortizedReadId: uuid('amortized_read_id'),
+  };
+}
+
+export const costDays = pgTable(
+  'cost_day',
+  { ...costColumns(), day: date('day').notNull() },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.subscriptionId, table.day, table.resourceId, table.serviceName] }),
+    index('cost_day_tenant_day_idx').on(table.tenantId, table.day),
+    index('cost_day_resource_idx').on(table.tenantId, table.resourceId, table.day),
+  ],
+);
+
+export const costMonths = pgTable(
+  'cost_month',
+  { ...costColumns(), month: date('month').notNull() },
+  (table) => [
+    primaryKey({
+      columns: [table.tenantId, table.subscriptionId, table.month, table.resourceId, table.serviceName],
+    }),
+    index('cost_month_tenant_month_idx').on(table.tenantId, table.month),
+  ],
+);
+
+// Where reading a subscription's bill stands: the reads still to make (the backfill, or the
+// refresh of the settling days), the one under way with its next page, and Cost Management's wait.
+export const costSyncs = pgTable(
+  'cost_sync',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    subscriptionId: text('subscription_id').notNull(),
+    // The reads still to make, in order; the first is under way once it carries a read id.
+    plan: jsonb('plan').$type<CostRead[]>().notNull().default([]),
+    // No call before this: Cost Management's retry-after, kept across processes and restarts.
+    notBefore: instant('not_before'),
+    backfilledAt: instant('backfilled_at'),
+    refreshedAt: instant('refreshed_at'),
+    // The principal may not read costs: said once, then asked again only daily.
+    deniedAt: instant('denied_at'),
+    lastError: text('last_error'),
+    updatedAt: instant('updated_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.subscriptionId] })],
+);
+
+export interface CostRead {
+  granularity: 'Daily' | 'Monthly';
+  costType: 'ActualCost' | 'AmortizedCost';
+  from: string;
+  to: string;
+  // Set when the read starts: what its rows are written with, and the page it has reached.
+  readId?: string;
+  nextLink?: string | null;
+}

@@ -14,12 +14,15 @@ export const metricsBackfillJob = { name: 'metrics-backfill', payload: tenantJob
 export const metricsPurgeJob = { name: 'metrics-purge', payload: emptyJobPayload };
 export const pricingRefreshJob = { name: 'pricing-refresh', payload: emptyJobPayload };
 export const recommendationsAnalyseJob = { name: 'recommendations-analyse', payload: tenantJobPayload };
+export const costSyncJob = { name: 'cost-sync', payload: tenantJobPayload };
+export const costSyncAllJob = { name: 'cost-sync-all', payload: emptyJobPayload };
 
 export interface CloudWorkQueue {
   enqueueInventorySync(tenantId: string): Promise<void>;
   enqueueMetricsCollection(tenantId: string): Promise<void>;
   enqueueMetricsBackfill(tenantId: string): Promise<void>;
   enqueueRecommendationsAnalysis(tenantId: string): Promise<void>;
+  enqueueCostSync(tenantId: string): Promise<void>;
 }
 
 // One queued job per tenant and kind at a time (stately queues keyed by tenant): a schedule that
@@ -41,5 +44,9 @@ export class PgBossCloudWorkQueue implements CloudWorkQueue {
 
   async enqueueRecommendationsAnalysis(tenantId: string): Promise<void> {
     await this.queue.send(recommendationsAnalyseJob, { tenantId }, { singletonKey: tenantId });
+  }
+
+  async enqueueCostSync(tenantId: string): Promise<void> {
+    await this.queue.send(costSyncJob, { tenantId }, { singletonKey: tenantId });
   }
 }

@@ -5,7 +5,15 @@ import { activeHoursJob, createActiveHoursJob } from './active-hours.job';
 import { automationDispatchJob, automationGuardJob } from './automation-work';
 import { createAutomationExecuteJob } from './automation-execute.job';
 import { createAutomationDispatchJob, createAutomationGuardJob } from './automation-schedule.job';
-import { inventorySyncAllJob, metricsCollectAllJob, metricsPurgeJob, pricingRefreshJob } from './cloud-work';
+import {
+  costSyncAllJob,
+  inventorySyncAllJob,
+  metricsCollectAllJob,
+  metricsPurgeJob,
+  pricingRefreshJob,
+} from './cloud-work';
+import { createCostSyncAllJob } from './cost-sync-all.job';
+import { createCostSyncJob } from './cost-sync.job';
 import type { JobDefinition, ScheduledJob } from './queue';
 import { createInventorySyncAllJob } from './inventory-sync-all.job';
 import { createInventorySyncJob } from './inventory-sync.job';
@@ -42,6 +50,8 @@ function createCloudJobs(container: Container): JobDefinition<z.ZodType>[] {
     createAutomationDispatchJob(container),
     createAutomationGuardJob(container),
     createActiveHoursJob(container),
+    createCostSyncJob(container),
+    createCostSyncAllJob(container),
   ];
 }
 
@@ -54,4 +64,5 @@ export const scheduledJobs: ScheduledJob[] = [
   { name: automationDispatchJob.name, cron: '* * * * *' },
   { name: automationGuardJob.name, cron: '*/5 * * * *' },
   { name: activeHoursJob.name, cron: '* * * * *' },
+  { name: costSyncAllJob.name, cron: '* * * * *' },
 ];

@@ -21,6 +21,7 @@ import tls from 'node:tls';
 import type { AzureConfig } from '../../config';
 import type { CloudCredentials } from '../cloud-provider';
 import { readSubscriptionId } from './azure-arm';
+import { createCostPipeline } from './azure-costs';
 
 // The SDK's retry policy waits out Retry-After on 429 and 503 (its throttling strategy) and backs
 // off exponentially on other transient failures; the operation deadline bounds the whole.
@@ -50,6 +51,7 @@ interface PrincipalClients {
   computeClients: Map<string, ComputeManagementClient>;
   monitorClients: Map<string, MonitorClient>;
   metricsClients: Map<string, RegionalMetricsClient>;
+  costPipeline?: Pipeline;
 }
 
 export class AzureClients {
@@ -131,6 +133,13 @@ export class AzureClients {
       });
       return { client, endpoint };
     });
+  }
+
+  // Cost Management's query pipeline (azure-costs): Resource Manager's token, no wait on a 429.
+  getCostPipeline(credentials: CloudCredentials): Pipeline {
+    const principal = this.getPrincipal(credentials);
+    principal.costPipeline ??= createCostPipeline(principal.credential, this.scope, this.agent, retryOptions);
+    return principal.costPipeline;
   }
 
   // Drops every credential of the principal (whatever its secret) and the clients made with them.

@@ -17,6 +17,8 @@ import type {
   CloudVirtualMachineState,
   CloudVmSku,
   CloudWriteAccess,
+  CostPage,
+  CostQuery,
   MetricBatch,
   MetricSeries,
   MetricWindow,
@@ -26,6 +28,7 @@ import type {
 import { readSubscriptionId } from './azure-arm';
 import { readRetailPrices, readVmSkus } from './azure-catalog';
 import { AzureClients } from './azure-clients';
+import { sendCostQuery } from './azure-costs';
 import { toCloudError } from './azure-errors';
 import { checkBatchSize, readMetricBatch, readResourceMetrics } from './azure-metrics';
 import { readVirtualMachineWriteAccess } from './azure-permissions';
@@ -153,6 +156,24 @@ export class AzureGateway implements CloudProvider {
         this.clients.httpClient,
         this.config.pricesUrl,
         query,
+        abortSignal,
+      ),
+    );
+  }
+
+  async queryCosts(
+    credentials: CloudCredentials,
+    query: CostQuery,
+    nextLink: string | null,
+    options?: CloudCallOptions,
+  ): Promise<CostPage> {
+    return this.run(`Reading the costs of subscription ${query.subscriptionId}`, options, (abortSignal) =>
+      sendCostQuery(
+        this.clients.getCostPipeline(credentials),
+        this.clients.httpClient,
+        this.config.resourceManagerUrl,
+        query,
+        nextLink,
         abortSignal,
       ),
     );

@@ -29,6 +29,7 @@ export interface GenericResourceItem {
   type?: string;
   location?: string;
   sku?: { name?: string };
+  tags?: Record<string, unknown>;
 }
 
 export interface VirtualMachineItem {
@@ -138,10 +139,16 @@ export function toCloudResources(
       region: (resource.location ?? '').toLowerCase(),
       sku: machine?.properties?.hardwareProfile?.vmSize ?? resource.sku?.name ?? null,
       powerState: isVirtualMachine ? readPowerState(machine?.properties?.instanceView?.statuses) : null,
+      tags: readTags(resource.tags),
       ...(isVirtualMachine ? { vmRequirements: readVmRequirements(machine?.properties) } : {}),
     });
   }
   return resources;
+}
+
+// Tag values are text in ARM; anything else a caller wrote is kept as its text.
+function readTags(tags: Record<string, unknown> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(tags ?? {}).map(([key, value]) => [key, String(value ?? '')]));
 }
 
 export function toVirtualMachineState(body: string | undefined): CloudVirtualMachineState {

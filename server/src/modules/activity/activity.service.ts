@@ -11,6 +11,7 @@ export const activityServiceNames = {
   tenants: 'Tenants',
   resources: 'Resources',
   recommendations: 'Recommendations',
+  costs: 'Costs',
 } as const;
 
 const cachedPageLimit = 1_000;

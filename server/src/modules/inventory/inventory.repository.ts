@@ -15,6 +15,7 @@ export interface InventoryResource {
   region: string;
   sku: string | null;
   powerState: string | null;
+  tags: Record<string, string>;
   // Virtual machines only (null otherwise, or where Azure does not say): what sizing must respect.
   osType: 'Linux' | 'Windows' | null;
   dataDiskCount: number | null;
@@ -106,7 +107,7 @@ export class InventoryRepository {
           with upserted as (
             insert into resource (tenant_id, subscription_id, arm_id, name, type, category, subcategory,
                                   resource_group, region, sku, power_state, os_type, data_disk_count,
-                                  nic_count, has_premium_disk, has_accelerated_networking, last_read)
+                                  nic_count, has_premium_disk, has_accelerated_networking, tags, last_read)
             select ${tenantId}::uuid, ${subscriptionRowId}::uuid, listed.*, ${readAt.toISOString()}::timestamptz
             from unnest(
               ${sql.param(chunk.map((resource) => resource.armId))}::text[],
@@ -122,7 +123,8 @@ export class InventoryRepository {
               ${sql.param(chunk.map((resource) => resource.dataDiskCount))}::smallint[],
               ${sql.param(chunk.map((resource) => resource.nicCount))}::smallint[],
               ${sql.param(chunk.map((resource) => resource.hasPremiumDisk))}::boolean[],
-              ${sql.param(chunk.map((resource) => resource.hasAcceleratedNetworking))}::boolean[]
+              ${sql.param(chunk.map((resource) => resource.hasAcceleratedNetworking))}::boolean[],
+              ${sql.param(chunk.map((resource) => JSON.stringify(resource.tags)))}::jsonb[]
             ) as listed
             on conflict (tenant_id, lower(arm_id)) do update set
               subscription_id = excluded.subscription_id,
@@ -145,6 +147,7 @@ export class InventoryRepository {
               nic_count = excluded.nic_count,
               has_premium_disk = excluded.has_premium_disk,
               has_accelerated_networking = excluded.has_accelerated_networking,
+              tags = excluded.tags,
               last_read = excluded.last_read
             returning (xmax = 0) as is_inserted
           )

@@ -143,6 +143,7 @@ function toInventoryResource(resource: CloudResource): InventoryResource {
     region: resource.region,
     sku: resource.sku,
     powerState: resource.powerState,
+    tags: resource.tags,
     osType: resource.vmRequirements?.osType ?? null,
     dataDiskCount: resource.vmRequirements?.dataDiskCount ?? null,
     nicCount: resource.vmRequirements?.nicCount ?? null,

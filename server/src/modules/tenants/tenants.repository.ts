@@ -18,6 +18,8 @@ export interface TenantSummary {
   lastSyncAt: Date | null;
   resourceCount: number;
   canWrite: boolean | null;
+  // False once Cost Management refused the principal on a subscription, until it reads again.
+  canReadCosts: boolean;
 }
 
 export interface NewTenant {
@@ -52,6 +54,9 @@ export class TenantsRepository {
         lastSyncAt: tenants.lastSyncAt,
         resourceCount: tenants.resourceCount,
         canWrite: tenants.canWrite,
+        canReadCosts: sql<boolean>`not exists (
+          select 1 from cost_sync where cost_sync.tenant_id = ${tenants.id} and cost_sync.denied_at is not null
+        )`,
       })
       .from(tenants)
       .where(eq(tenants.teamId, teamId))

@@ -14,7 +14,7 @@ import { badRequest, conflict, forbidden, HttpError, notFound, tooManyRequests }
 import type { SecretBox } from '../../lib/secret-box';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
 import type { ThrottleRule, ThrottleService } from '../throttle/throttle.service';
-import type { TenantsRepository, TenantRow } from './tenants.repository';
+import type { TenantsRepository, TenantRow, TenantSummary } from './tenants.repository';
 
 export const tenantNoSubscriptionsText =
   'The service principal signed in but can read no subscription. Grant it the Reader role on at least one subscription and try again.';
@@ -26,6 +26,15 @@ export const writeRoleName = 'Virtual Machine Contributor';
 export const tenantReadOnlyStatus = `Read only: grant the ${writeRoleName} role to apply recommendations`;
 
 export const tenantReadOnlyText = `This tenant's service principal can only read. Grant it the ${writeRoleName} role on its subscriptions, then try again.`;
+
+// The Status a tenant that syncs well but may not read its bill shows in place of 'OK'.
+export const tenantNoCostsStatus = 'No costs: grant the Cost Management Reader role to see the bill';
+
+function describeStatus(row: TenantSummary): string {
+  if (row.status !== tenantOkStatus) return row.status;
+  if (row.canWrite === false) return tenantReadOnlyStatus;
+  return row.canReadCosts ? row.status : tenantNoCostsStatus;
+}
 
 // Each failed check of a service principal asks Entra ID about a secret: bounded, so a signed-in
 // user cannot test stolen secrets through us. A check that succeeds is not counted.
@@ -81,7 +90,7 @@ export class TenantsService {
       TenantId: row.azureTenantId,
       ApplicationId: row.applicationId,
       ServicePrincipalSecret: row.hasSecret ? 'Set' : 'None',
-      Status: row.status === tenantOkStatus && row.canWrite === false ? tenantReadOnlyStatus : row.status,
+      Status: describeStatus(row),
       Healthy: row.isHealthy ? 1 : 0,
       Active: row.isActive ? 1 : 0,
       LastSync: row.lastSyncAt?.toISOString() ?? null,

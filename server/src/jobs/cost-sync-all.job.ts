@@ -1,0 +1,17 @@
+import type { Container } from '../container';
+import { costSyncAllJob } from './cloud-work';
+import type { JobDefinition } from './queue';
+
+// The schedule's fan-out: a cost-sync job for each tenant whose bill has a read due.
+export function createCostSyncAllJob({
+  costs,
+}: Pick<Container, 'costs'>): JobDefinition<typeof costSyncAllJob.payload> {
+  return {
+    ...costSyncAllJob,
+    expireInSeconds: 60,
+    retryLimit: 0,
+    handle: async () => {
+      await costs.enqueueDueTenants();
+    },
+  };
+}

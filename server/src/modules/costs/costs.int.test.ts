@@ -1,0 +1,246 @@
+// Reading the bill from the emulator's Cost Management into PostgreSQL, and the cost calls over it:
+// totals equal to Azure's for the same scope, type and days, to the cent; a re-read replaces; an
+// interrupted backfill resumes without gaps or doubles; throttles are waited out; scopes are the team's.
+import { parseQueryDefinition, runQuery } from '@cloudtrim/azure-emulator/costs/cost.query';
+import { focusColumns } from '@cloudtrim/contracts/costs';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
+import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
+import { planBackfill } from './costs.plan';
+
+const hourMs = 3_600_000;
+const dayMs = 24 * hourMs;
+let clockMs = Date.UTC(2026, 10, 24, 15, 0);
+const readClock = () => new Date(clockMs);
+const formatDay = (time: number) => new Date(time).toISOString().slice(0, 10);
+
+let context: CloudTestContext;
+let owner: TestUser;
+let token: string;
+let tenantId: string;
+
+// Azure's total for a subscription, cost type and days, from the emulator's own query.
+function readAzureTotal(
+  subscriptionId: string,
+  type: 'ActualCost' | 'AmortizedCost',
+  from: string,
+  to: string,
+) {
+  const ledger = context.emulator.costs;
+  const query = parseQueryDefinition(
+    {
+      type,
+      timeframe: 'Custom',
+      timePeriod: { from: `${from}T00:00:00Z`, to: `${to}T23:59:59Z` },
+      dataset: { granularity: 'None', aggregation: { total: { name: 'Cost', function: 'Sum' } } },
+    },
+    readClock(),
+    ledger.firstDay,
+  );
+  return Number(runQuery(ledger, ledger.listItems(subscriptionId), query).rows[0]?.[0] ?? 0);
+}
+
+async function readStoredTotal(
+  table: 'cost_day' | 'cost_month',
+  column: 'actual_cost' | 'amortized_cost',
+  subscriptionId: string,
+  from: string,
+  to: string,
+) {
+  const dateColumn = table === 'cost_day' ? 'day' : 'month';
+  const result = await context.container.database.db.execute<{ total: number }>(sql`
+    select coalesce(sum(${sql.raw(column)}), 0)::float8 as total from ${sql.raw(table)}
+    where tenant_id = ${tenantId}::uuid and subscription_id = ${subscriptionId}
+      and ${sql.raw(dateColumn)} between ${from}::date and ${to}::date
+  `);
+  return result.rows[0]!.total;
+}
+
+async function readCostRowCount() {
+  const result = await context.container.database.db.execute<{ count: number }>(
+    sql`select count(*)::int as count from cost_day where tenant_id = ${tenantId}::uuid`,
+  );
+  return result.rows[0]!.count;
+}
+
+const subscriptionIdsOf = () => context.emulator.tenants[0]!.subscriptions.map((item) => item.subscriptionId);
+
+async function get(url: string, authorization = token) {
+  return context.app.inject({
+    method: 'GET',
+    url,
+    headers: { ...bearer(authorization), 'content-type': 'application/json' },
+  });
+}
+
+beforeAll(async () => {
+  context = await createCloudTestContext({
+    now: readClock,
+    emulator: {
+      fleetSize: 24,
+      now: readClock,
+      // Two queries at once, then one a second: throttled often, but quickly over.
+      throttleLimits: { costQueryCapacity: 2, costQueryRefillPerMinute: 60 },
+    },
+  });
+  owner = await createUser(context);
+  token = await logIn(context, owner);
+  tenantId = await connectTenant(context, owner.teamId, 0, 0);
+  await context.container.inventory.syncTenant(tenantId);
+}, 60_000);
+afterAll(() => context.close());
+
+describe('reading the bill', () => {
+  it('resumes an interrupted backfill without gaps or doubles, waiting out every throttle', async () => {
+    const stop = new AbortController();
+    const interrupted = context.container.costs.syncTenant(tenantId, { signal: stop.signal });
+    // The worker is stopped after a few pages, in the middle of its plan.
+    while (context.emulator.stats.calls.costs < 5) await new Promise((resolve) => setTimeout(resolve, 20));
+    stop.abort();
+    await interrupted;
+    expect(await readCostRowCount()).toBeGreaterThan(0);
+
+    const calls = context.emulator.stats.calls.costs;
+    const summary = await context.container.costs.syncTenant(tenantId, {
+      signal: AbortSignal.timeout(120_000),
+    });
+    expect(summary!.pagesRead).toBeGreaterThanOrEqual(
+      planBackfill(readClock()).length * subscriptionIdsOf().length - 5,
+    );
+    // Each 429 was followed by a wait of its retry-after, so at most one for each query let through.
+    const throttled = context.emulator.stats.throttled;
+    expect(throttled).toBeGreaterThan(0);
+    expect(throttled).toBeLessThanOrEqual(context.emulator.stats.calls.costs - calls);
+  }, 180_000);
+
+  it('holds what Azure reports for the same subscription, type and days, to the cent', async () => {
+    const today = Date.UTC(2026, 10, 24);
+    const ranges = [
+      [formatDay(today - 30 * dayMs), formatDay(today)],
+      [formatDay(today - 89 * dayMs), formatDay(today - 60 * dayMs)],
+    ] as const;
+    for (const subscriptionId of subscriptionIdsOf()) {
+      for (const [from, to] of ranges) {
+        expect(await readStoredTotal('cost_day', 'actual_cost', subscriptionId, from, to)).toBeCloseTo(
+          readAzureTotal(subscriptionId, 'ActualCost', from, to),
+          2,
+        );
+        expect(await readStoredTotal('cost_day', 'amortized_cost', subscriptionId, from, to)).toBeCloseTo(
+          readAzureTotal(subscriptionId, 'AmortizedCost', from, to),
+          2,
+        );
+      }
+      // Thirteen months by month: November 2025 to this month so far.
+      expect(
+        await readStoredTotal('cost_month', 'amortized_cost', subscriptionId, '2025-11-01', '2026-11-30'),
+      ).toBeCloseTo(readAzureTotal(subscriptionId, 'AmortizedCost', '2025-11-01', '2026-11-24'), 2);
+    }
+  });
+
+  it('re-reads the settling days after Azure refreshes, replacing them, never adding', async () => {
+    const rowsBefore = await readCostRowCount();
+    clockMs += 5 * hourMs;
+    await context.container.costs.syncTenant(tenantId, { signal: AbortSignal.timeout(60_000) });
+    const [subscriptionId] = subscriptionIdsOf();
+    const from = formatDay(Date.UTC(2026, 10, 1));
+    const to = formatDay(Date.UTC(2026, 10, 24));
+    expect(await readStoredTotal('cost_day', 'actual_cost', subscriptionId!, from, to)).toBeCloseTo(
+      readAzureTotal(subscriptionId!, 'ActualCost', from, to),
+      2,
+    );
+    expect(await readCostRowCount()).toBe(rowsBefore);
+  }, 90_000);
+});
+
+describe('the cost calls', () => {
+  it('answers the bill grouped by service, by day, with a total equal to its rows', async () => {
+    const response = await get(
+      '/api/v1/cost?from=2026-11-01&to=2026-11-24&groupBy=service&granularity=daily',
+    );
+    expect(response.statusCode).toBe(200);
+    const body = response.json<{
+      Data: { Date: string; Group: string; Cost: number }[];
+      Total: number;
+      Currency: string;
+    }>();
+    expect(body.Currency).toBe('USD');
+    expect(new Set(body.Data.map((point) => point.Group))).toContain('Virtual Machines');
+    expect(body.Data.every((point) => point.Date >= '2026-11-01' && point.Date <= '2026-11-24')).toBe(true);
+    const sum = body.Data.reduce((total, point) => total + point.Cost, 0);
+    expect(sum).toBeCloseTo(body.Total, 0);
+    const azure = subscriptionIdsOf().reduce(
+      (total, subscriptionId) =>
+        total + readAzureTotal(subscriptionId, 'ActualCost', '2026-11-01', '2026-11-24'),
+      0,
+    );
+    expect(body.Total).toBeCloseTo(azure, 1);
+
+    const byTag = await get(
+      '/api/v1/cost?from=2026-11-01&to=2026-11-24&groupBy=tag:team&granularity=none&costType=amortized',
+    );
+    const tagged = byTag.json<{ Data: { Group: string; Cost: number }[]; Total: number }>();
+    expect(tagged.Data.filter((point) => point.Group !== '').length).toBeGreaterThan(1);
+  });
+
+  it('answers this month against last month, and one resource by day', async () => {
+    const summary = (await get('/api/v1/cost/summary')).json<Record<string, number | string>>();
+    expect(summary).toMatchObject({ Currency: 'USD', RealizedSavingsYearToDate: 0 });
+    expect(summary.MonthToDate).toBeGreaterThan(0);
+    expect(summary.LastMonthSameDays).toBeGreaterThan(0);
+    expect(summary.ForecastMonthEnd).toBeGreaterThan(summary.MonthToDate as number);
+
+    const machine = context.emulator.fleet.virtualMachines.find(
+      (candidate) => candidate.subscriptionId === subscriptionIdsOf()[0],
+    )!;
+    const resource = await get(`/api/v1/cost/resource?resourceId=${encodeURIComponent(machine.id)}`);
+    expect(resource.statusCode).toBe(200);
+    const days = resource.json<{ Data: { Date: string; Cost: number }[]; MonthToDate: number }>();
+    expect(days.Data.length).toBeGreaterThan(20);
+    expect(days.MonthToDate).toBeCloseTo(
+      days.Data.filter((day) => day.Date >= '2026-11-01').reduce((total, day) => total + day.Cost, 0),
+      1,
+    );
+  });
+
+  it('exports FOCUS 1.0 columns whose BilledCost adds up to the bill', async () => {
+    const response = await get('/api/v1/cost/export?from=2026-11-01&to=2026-11-24');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('text/csv');
+    const [header, ...lines] = response.body.trim().split('\r\n');
+    expect(header).toBe(focusColumns.join(','));
+    const billed = lines.reduce((total, line) => total + Number(line.split(',')[0]), 0);
+    const total = (await get('/api/v1/cost?from=2026-11-01&to=2026-11-24&granularity=none')).json<{
+      Total: number;
+    }>().Total;
+    expect(billed).toBeCloseTo(total, 0);
+  });
+
+  it('refuses a bad range or grouping with 400 and another team’s scope with 404', async () => {
+    const cases = [
+      ['/api/v1/cost?from=2026-11-10&to=2026-11-01', 'from'],
+      ['/api/v1/cost?from=2025-01-01&to=2026-11-01', 'to'],
+      ['/api/v1/cost?from=2026-11-01&to=2026-11-10&groupBy=colour', 'groupBy'],
+      ['/api/v1/cost?from=2026-11-31&to=2026-12-01', 'from'],
+    ] as const;
+    for (const [url, field] of cases) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json<{ message: string }>().message.length).toBeGreaterThan(0);
+      expect(response.json<{ field?: string }>().field).toContain(field);
+    }
+    const stranger = await createUser(context);
+    const strangerToken = await logIn(context, stranger);
+    const response = await get(
+      `/api/v1/cost?from=2026-11-01&to=2026-11-10&tenantId=${tenantId}`,
+      strangerToken,
+    );
+    expect(response.statusCode).toBe(404);
+    const machine = context.emulator.fleet.virtualMachines[0]!;
+    expect(
+      (await get(`/api/v1/cost/resource?resourceId=${encodeURIComponent(machine.id)}`, strangerToken))
+        .statusCode,
+    ).toBe(404);
+    expect((await get('/api/v1/cost/summary', strangerToken)).json()).toMatchObject({ MonthToDate: 0 });
+  });
+});

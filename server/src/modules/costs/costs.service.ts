@@ -1,0 +1,455 @@
+// The bill from Azure Cost Management: read into PostgreSQL per subscription (a 13-month backfill,
+// then the settling days again after each Azure refresh), and answered by day, month or period,
+// grouped and filtered as the Cost Analysis screen asks.
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import {
+  costQuerySchema,
+  costSummaryQuerySchema,
+  focusColumns,
+  resourceCostDays,
+  resourceCostQuerySchema,
+  costExportQuerySchema,
+  type CostRequest,
+  type CostResponse,
+  type CostSummaryResponse,
+  type ResourceCostResponse,
+} from '@cloudtrim/contracts/costs';
+import type { CloudCallOptions, CloudError, CloudProvider, CostRow } from '../../cloud/cloud-provider';
+import { isCloudError } from '../../cloud/cloud-provider';
+import type { CostRead } from '../../db/schema';
+import type { CloudWorkQueue } from '../../jobs/cloud-work';
+import { badRequest, notFound } from '../../lib/http-errors';
+import { activityServiceNames, type ActivityService } from '../activity/activity.service';
+import type { TenantsService, TenantWork } from '../tenants/tenants.service';
+import {
+  dailyHistoryDays,
+  formatDay,
+  planBackfill,
+  planRefresh,
+  readToday,
+  refreshHours,
+} from './costs.plan';
+import type {
+  CostExportRow,
+  CostGrouping,
+  CostPageRow,
+  CostScope,
+  CostsRepository,
+  CostSyncRow,
+} from './costs.repository';
+
+const dayMs = 86_400_000;
+const hourMs = 3_600_000;
+// A refusal of Cost Management's read right is asked about again once a day.
+const deniedRetryHours = 24;
+// After an unforeseen Azure failure, a subscription's reads pause this long.
+const failureBackoffMs = 5 * 60_000;
+export const costReaderRoleName = 'Cost Management Reader';
+
+export interface CostSyncSummary {
+  pagesRead: number;
+  throttled: number;
+}
+
+export class CostsService {
+  constructor(
+    private readonly costs: CostsRepository,
+    private readonly tenants: TenantsService,
+    private readonly cloud: CloudProvider,
+    private readonly activity: ActivityService,
+    private readonly work: Pick<CloudWorkQueue, 'enqueueCostSync'>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  // The schedule's fan-out: a job for each tenant with a read due (one queued per tenant at most).
+  async enqueueDueTenants(): Promise<number> {
+    const now = this.now();
+    const tenantIds = await this.costs.listTenantsDue(
+      now,
+      new Date(now.getTime() - refreshHours * hourMs),
+      new Date(now.getTime() - deniedRetryHours * hourMs),
+    );
+    for (const tenantId of tenantIds) await this.work.enqueueCostSync(tenantId);
+    return tenantIds.length;
+  }
+
+  // Reads pages of the tenant's subscriptions in turn until their plans are done or the job's
+  // deadline comes. A throttled subscription waits out Cost Management's retry-after (kept in the
+  // database for every process) while the others go on; nothing is sent before it.
+  async syncTenant(tenantId: string, options: CloudCallOptions = {}): Promise<CostSyncSummary | undefined> {
+    const work = await this.tenants.openForWork(tenantId, 'cost-sync');
+    if (!work) return undefined;
+    await this.costs.ensureSyncs(tenantId);
+    const summary: CostSyncSummary = { pagesRead: 0, throttled: 0 };
+    for (;;) {
+      if (options.signal?.aborted) return summary;
+      const syncs = await this.costs.listSyncs(tenantId);
+      const now = this.now();
+      const due = syncs.filter((sync) => this.hasWorkNow(sync, now));
+      if (due.length === 0) {
+        const waitMs = this.readShortestWait(syncs, now);
+        if (waitMs === undefined) return summary;
+        try {
+          await delay(waitMs, undefined, { signal: options.signal });
+        } catch {
+          return summary;
+        }
+        continue;
+      }
+      for (const sync of due) {
+        const outcome = await this.readNextPage(work, sync, options);
+        if (outcome === 'read') summary.pagesRead += 1;
+        if (outcome === 'throttled') summary.throttled += 1;
+        if (options.signal?.aborted) return summary;
+      }
+    }
+  }
+
+  async readCosts(teamId: string, query: unknown): Promise<CostResponse> {
+    const request = parse(costQuerySchema, query);
+    await this.checkScope(teamId, request.tenantId, request.subscriptionId);
+    const scope = this.readScope(teamId, request);
+    const grouping: CostGrouping = request.groupBy.startsWith('tag:')
+      ? { kind: 'tag', name: request.groupBy.slice('tag:'.length) }
+      : { kind: request.groupBy as 'service' | 'resourceGroup' | 'subscription' | 'resource' };
+    const source = this.chooseSource(request);
+    const rows = await this.costs.sumCosts({
+      scope,
+      from: source === 'month' ? monthStart(request.from) : request.from,
+      to: request.to,
+      source,
+      bucket: request.granularity === 'daily' ? 'day' : request.granularity === 'monthly' ? 'month' : 'none',
+      grouping,
+      costType: request.costType,
+    });
+    const data = rows.map((row) => ({
+      Date: request.granularity === 'none' ? request.from : row.date,
+      Group: row.group,
+      Cost: roundCents(row.cost),
+    }));
+    return {
+      Data: data,
+      Total: roundCents(rows.reduce((sum, row) => sum + row.cost, 0)),
+      Currency: (await this.costs.readCurrency(scope)) ?? 'USD',
+    };
+  }
+
+  // This month so far against the same days of last month; the month's end at the run rate of the
+  // days so far (budgets and forecasts refine it).
+  async readSummary(teamId: string, query: unknown): Promise<CostSummaryResponse> {
+    const request = parse(costSummaryQuerySchema, query);
+    await this.checkScope(teamId, request.tenantId);
+    const scope: CostScope = { teamId, tenantId: request.tenantId };
+    const today = readToday(this.now());
+    const date = new Date(today);
+    const monthFirst = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+    const lastMonthFirst = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - 1, 1);
+    const daysInLastMonth = (monthFirst - lastMonthFirst) / dayMs;
+    const dayOfMonth = (today - monthFirst) / dayMs + 1;
+    const lastMonthSameDayEnd = lastMonthFirst + (Math.min(dayOfMonth, daysInLastMonth) - 1) * dayMs;
+    const sumPeriod = async (from: number, to: number) => {
+      const rows = await this.costs.sumCosts({
+        scope,
+        from: formatDay(from),
+        to: formatDay(to),
+        source: 'day',
+        bucket: 'none',
+        grouping: { kind: 'subscription' },
+        costType: 'actual',
+      });
+      return rows.reduce((sum, row) => sum + row.cost, 0);
+    };
+    const monthToDate = await sumPeriod(monthFirst, today);
+    const lastMonthSameDays = await sumPeriod(lastMonthFirst, lastMonthSameDayEnd);
+    const daysInMonth = (Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) - monthFirst) / dayMs;
+    // Today is partial: the run rate counts the complete days (or today alone on the 1st).
+    const completeDays = Math.max(1, dayOfMonth - 1);
+    const completeCost = dayOfMonth > 1 ? await sumPeriod(monthFirst, today - dayMs) : monthToDate;
+    return {
+      MonthToDate: roundCents(monthToDate),
+      LastMonthSameDays: roundCents(lastMonthSameDays),
+      ForecastMonthEnd: roundCents((completeCost / completeDays) * daysInMonth),
+      RealizedSavingsYearToDate: 0,
+      Currency: (await this.costs.readCurrency(scope)) ?? 'USD',
+    };
+  }
+
+  async readResourceCosts(teamId: string, query: unknown): Promise<ResourceCostResponse> {
+    const request = parse(resourceCostQuerySchema, query);
+    if (!(await this.costs.isTeamResource(teamId, request.resourceId.toLowerCase())))
+      throw notFound('Resource not found.');
+    const today = readToday(this.now());
+    const date = new Date(today);
+    const monthFirst = formatDay(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
+    const from = formatDay(today - (resourceCostDays - 1) * dayMs);
+    const earliest = monthFirst < from ? monthFirst : from;
+    const days = await this.costs.listResourceDays(
+      teamId,
+      request.resourceId.toLowerCase(),
+      earliest,
+      formatDay(today),
+    );
+    return {
+      Data: days
+        .filter((day) => day.date >= from)
+        .map((day) => ({ Date: day.date, Cost: roundCents(day.cost) })),
+      MonthToDate: roundCents(
+        days.filter((day) => day.date >= monthFirst).reduce((sum, day) => sum + day.cost, 0),
+      ),
+      Currency: days[0]?.currency ?? (await this.costs.readCurrency({ teamId })) ?? 'USD',
+    };
+  }
+
+  // FOCUS 1.0 rows (one per resource, service and day), streamed as CSV lines.
+  async *exportFocus(teamId: string, query: unknown): AsyncGenerator<string> {
+    const request = parse(costExportQuerySchema, query);
+    await this.checkScope(teamId, request.tenantId);
+    if (request.from > request.to) throw badRequest('from must not be after to.', 'from');
+    if ((Date.parse(request.to) - Date.parse(request.from)) / dayMs + 1 > dailyHistoryDays + 31) {
+      throw badRequest(`An export covers at most ${dailyHistoryDays + 31} days, the bill kept by day.`, 'to');
+    }
+    yield `${focusColumns.join(',')}\r\n`;
+    for await (const batch of this.costs.streamDays(teamId, request.from, request.to, request.tenantId)) {
+      yield batch.map((row) => toFocusLine(row)).join('');
+    }
+  }
+
+  private hasWorkNow(sync: CostSyncRow, now: Date): boolean {
+    if (sync.notBefore && sync.notBefore > now) return false;
+    if (sync.deniedAt && now.getTime() - sync.deniedAt.getTime() < deniedRetryHours * hourMs) return false;
+    if (sync.plan.length > 0) return true;
+    return !sync.refreshedAt || now.getTime() - sync.refreshedAt.getTime() >= refreshHours * hourMs;
+  }
+
+  // The wait until a throttled subscription with work may be asked again; undefined when none has.
+  private readShortestWait(syncs: CostSyncRow[], now: Date): number | undefined {
+    let shortest: number | undefined;
+    for (const sync of syncs) {
+      if (!sync.notBefore || sync.notBefore <= now) continue;
+      if (sync.deniedAt) continue;
+      const hasWork =
+        sync.plan.length > 0 ||
+        !sync.refreshedAt ||
+        now.getTime() - sync.refreshedAt.getTime() >= refreshHours * hourMs;
+      if (!hasWork) continue;
+      const wait = sync.notBefore.getTime() - now.getTime();
+      shortest = shortest === undefined ? wait : Math.min(shortest, wait);
+    }
+    return shortest;
+  }
+
+  private async readNextPage(
+    work: TenantWork,
+    sync: CostSyncRow,
+    options: CloudCallOptions,
+  ): Promise<'read' | 'throttled' | 'stopped'> {
+    const now = this.now();
+    const plan: CostRead[] =
+      sync.plan.length > 0 ? sync.plan : sync.backfilledAt ? planRefresh(now) : planBackfill(now);
+    const [first, ...rest] = plan;
+    const read = { ...first!, readId: first!.readId ?? randomUUID(), nextLink: first!.nextLink ?? null };
+    let page;
+    try {
+      page = await this.cloud.queryCosts(
+        work.credentials,
+        {
+          subscriptionId: sync.subscriptionId,
+          costType: read.costType,
+          granularity: read.granularity,
+          from: read.from,
+          to: read.to,
+        },
+        read.nextLink,
+        options,
+      );
+    } catch (caught) {
+      if (!isCloudError(caught)) throw caught;
+      const error: CloudError = caught;
+      if (error.kind === 'throttled') {
+        const waitMs = (error.retryAfterSeconds ?? 60) * 1000;
+        await this.costs.updateSync(
+          sync.tenantId,
+          sync.subscriptionId,
+          { plan, notBefore: new Date(now.getTime() + waitMs) },
+          now,
+        );
+        return 'throttled';
+      }
+      if (error.kind === 'authorization') {
+        await this.recordDenied(work, sync, plan, now);
+        return 'stopped';
+      }
+      if (error.kind === 'timeout' && options.signal?.aborted) return 'stopped';
+      await this.costs.updateSync(
+        sync.tenantId,
+        sync.subscriptionId,
+        { plan, notBefore: new Date(now.getTime() + failureBackoffMs), lastError: error.message },
+        now,
+      );
+      return 'stopped';
+    }
+    const nextPlan = page.nextLink ? [{ ...read, nextLink: page.nextLink }, ...rest] : rest;
+    const isDone = nextPlan.length === 0;
+    await this.costs.writePage(
+      sync.tenantId,
+      sync.subscriptionId,
+      read,
+      toPageRows(page.rows),
+      nextPlan,
+      {
+        notBefore: null,
+        deniedAt: null,
+        lastError: null,
+        ...(isDone ? { refreshedAt: now, ...(sync.backfilledAt ? {} : { backfilledAt: now }) } : {}),
+      },
+      now,
+    );
+    return 'read';
+  }
+
+  // Said once in Recent Activity (the tenant's Status says it for as long as it lasts).
+  private async recordDenied(
+    work: TenantWork,
+    sync: CostSyncRow,
+    plan: CostRead[],
+    now: Date,
+  ): Promise<void> {
+    await this.costs.updateSync(sync.tenantId, sync.subscriptionId, { plan, deniedAt: now }, now);
+    if (sync.deniedAt) return;
+    await this.activity.record([
+      {
+        teamId: work.tenant.teamId,
+        tenantId: work.tenant.id,
+        serviceName: activityServiceNames.costs,
+        resourceArmId: null,
+        logText: `The service principal of tenant "${work.tenant.friendlyName}" may not read the costs of subscription ${sync.subscriptionId}: grant it the ${costReaderRoleName} role to see the bill`,
+      },
+    ]);
+  }
+
+  // Another team's tenant or subscription is not found, as every other call answers it.
+  private async checkScope(teamId: string, tenantId?: string, subscriptionId?: string): Promise<void> {
+    if (!tenantId && !subscriptionId) return;
+    if (!(await this.costs.isTeamScope(teamId, tenantId, subscriptionId)))
+      throw notFound('Tenant or subscription not found.');
+  }
+
+  private readScope(teamId: string, request: CostRequest): CostScope {
+    const [tagName, ...tagValue] = request.tag?.split('=') ?? [];
+    return {
+      teamId,
+      tenantId: request.tenantId,
+      subscriptionId: request.subscriptionId,
+      resourceGroup: request.resourceGroup,
+      service: request.service,
+      tag: tagName === undefined ? undefined : { name: tagName, value: tagValue.join('=') },
+    };
+  }
+
+  // Days come from the daily rows while the range lies within the days kept by day; a longer range,
+  // or a monthly answer reaching past them, comes from the monthly rows (whole months).
+  private chooseSource(request: CostRequest): 'day' | 'month' {
+    const oldestDaily = formatDay(readToday(this.now()) - (dailyHistoryDays - 1) * dayMs);
+    if (request.granularity === 'daily') return 'day';
+    if (request.granularity === 'monthly')
+      return request.from >= monthStart(oldestDaily) && request.from >= oldestDaily ? 'day' : 'month';
+    return request.from >= oldestDaily ? 'day' : 'month';
+  }
+}
+
+function parse<Output>(
+  schema: {
+    safeParse(
+      input: unknown,
+    ):
+      | { success: true; data: Output }
+      | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
+  },
+  input: unknown,
+): Output {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  throw badRequest(issue.message, issue.path.map(String).join('.') || undefined);
+}
+
+function monthStart(day: string): string {
+  return `${day.slice(0, 7)}-01`;
+}
+
+function roundCents(amount: number): number {
+  return Math.round(amount * 100) / 100;
+}
+
+// Rows of one key summed (ids compared lower case, so one resource is one row), each with its group.
+export function toPageRows(rows: CostRow[]): CostPageRow[] {
+  const byKey = new Map<string, CostPageRow>();
+  for (const row of rows) {
+    const key = `${row.date}|${row.resourceId}|${row.serviceName}`;
+    const existing = byKey.get(key);
+    if (existing) {
+      existing.cost += row.cost;
+      existing.usageQuantity += row.usageQuantity;
+      continue;
+    }
+    byKey.set(key, {
+      date: row.date,
+      resourceId: row.resourceId,
+      resourceGroup: readResourceGroup(row.resourceId),
+      serviceName: row.serviceName,
+      cost: row.cost,
+      usageQuantity: row.usageQuantity,
+      currency: row.currency,
+    });
+  }
+  return [...byKey.values()];
+}
+
+function readResourceGroup(resourceId: string): string {
+  return /\/resourcegroups\/([^/]+)/i.exec(resourceId)?.[1]?.toLowerCase() ?? '';
+}
+
+function toFocusLine(row: CostExportRow): string {
+  const next = formatDay(Date.parse(row.day) + dayMs);
+  const isPurchase = row.resourceId.includes('/microsoft.capacity/reservationorders/');
+  const values = [
+    row.actualCost,
+    row.amortizedCost,
+    row.listCost,
+    row.currency,
+    `${row.day}T00:00:00Z`,
+    `${next}T00:00:00Z`,
+    isPurchase ? 'Purchase' : 'Usage',
+    row.usageQuantity,
+    row.serviceName === 'Virtual Machines' ? 'Hours' : 'Units',
+    row.resourceId,
+    row.resourceName ?? row.resourceId.split('/').at(-1) ?? '',
+    row.resourceType ?? '',
+    row.region ?? '',
+    row.serviceName,
+    readServiceCategory(row.serviceName),
+    row.subscriptionId,
+    row.subscriptionName ?? '',
+    JSON.stringify(row.tags),
+  ];
+  return `${values.map(toCsvField).join(',')}\r\n`;
+}
+
+// FOCUS 1.0's ServiceCategory for the services an Azure estate bills.
+function readServiceCategory(serviceName: string): string {
+  const name = serviceName.toLowerCase();
+  if (name.includes('virtual machine') || name.includes('app service') || name.includes('functions'))
+    return 'Compute';
+  if (name.includes('storage') || name.includes('disk')) return 'Storage';
+  if (name.includes('sql') || name.includes('cosmos') || name.includes('database')) return 'Databases';
+  if (name.includes('network') || name.includes('bandwidth') || name.includes('ip')) return 'Networking';
+  return 'Other';
+}
+
+function toCsvField(value: string | number): string {
+  const text = typeof value === 'number' ? String(Math.round(value * 1e6) / 1e6) : value;
+  // Formula characters are quoted with a leading apostrophe so a spreadsheet does not run them.
+  const safe = /^[=+\-@\t\r]/.test(text) && typeof value === 'string' ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
