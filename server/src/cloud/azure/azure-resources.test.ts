@@ -31,9 +31,17 @@ describe('toCloudSubscriptions', () => {
 });
 
 describe('toCloudResources', () => {
-  it('joins a VM to its size, power state and requirements by id in any letter case', () => {
+  it('joins a VM to its size, power state and requirements by id in any letter case, with its tags as text', () => {
     const [resource] = toCloudResources(
-      [{ id: vmId, name: 'vm-1', type: 'Microsoft.Compute/virtualMachines', location: 'EastUS' }],
+      [
+        {
+          id: vmId,
+          name: 'vm-1',
+          type: 'Microsoft.Compute/virtualMachines',
+          location: 'EastUS',
+          tags: { team: 'web', costcenter: 4711 },
+        },
+      ],
       [
         {
           id: vmId.toUpperCase(),
@@ -53,6 +61,7 @@ describe('toCloudResources', () => {
       region: 'eastus',
       sku: 'Standard_D4s_v5',
       powerState: 'running',
+      tags: { team: 'web', costcenter: '4711' },
       vmRequirements: {
         osType: 'Linux',
         dataDiskCount: 0,
@@ -76,6 +85,7 @@ describe('toCloudResources', () => {
         region: '',
         sku: 'Premium_LRS',
         powerState: null,
+        tags: {},
       },
     ]);
   });
