@@ -45,11 +45,13 @@ function createServer(metrics: { MetricId: string; Metric: string }[], pointsByI
   };
 }
 
-function renderPanel() {
+function renderPanel(children?: React.ReactNode) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={queryClient}>
-      <MetricsPanel resourceId={resourceId} resourceName="vm-1" onClose={() => {}} />
+      <MetricsPanel resourceId={resourceId} resourceName="vm-1" onClose={() => {}}>
+        {children}
+      </MetricsPanel>
     </QueryClientProvider>,
   );
 }
@@ -112,5 +114,15 @@ describe('<MetricsPanel>', () => {
     createServer([], {});
     renderPanel();
     expect(await screen.findByText('This resource contains no metrics currently.')).toBeTruthy();
+  });
+
+  it('shows what it is given about the resource above the metric cards', async () => {
+    createServer([], {});
+    renderPanel(<p>The resource’s cost</p>);
+    expect(await screen.findByText('This resource contains no metrics currently.')).toBeTruthy();
+    const given = screen.getByText('The resource’s cost');
+    expect(
+      given.compareDocumentPosition(screen.getByText('This resource contains no metrics currently.')),
+    ).toBe(Node.DOCUMENT_POSITION_FOLLOWING);
   });
 });

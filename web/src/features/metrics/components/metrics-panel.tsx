@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { noMetricsText } from '@cloudtrim/contracts/messages';
@@ -93,10 +93,12 @@ interface MetricsPanelProps {
   resourceId: string;
   resourceName: string;
   onClose: () => void;
+  /** Shown above the metric cards: what the app adds about the resource from other features (its cost). */
+  children?: ReactNode;
 }
 
 /** A resource's metrics as one chart card each, the last 60 minutes (SPEC §4, §9). */
-export function MetricsPanel({ resourceId, resourceName, onClose }: MetricsPanelProps) {
+export function MetricsPanel({ resourceId, resourceName, onClose, children }: MetricsPanelProps) {
   const metrics = useMetrics(resourceId);
 
   return (
@@ -107,6 +109,7 @@ export function MetricsPanel({ resourceId, resourceName, onClose }: MetricsPanel
           CLOSE
         </Button>
       </div>
+      {children}
       {metrics.isPending ? (
         <DataLoading label="Loading metrics" />
       ) : metrics.isError ? (
