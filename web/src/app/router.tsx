@@ -131,7 +131,13 @@ export const routes: RouteObject[] = [
             path: paths.automation,
             element: <ComingSoon featureName={getComingSoonTitle(paths.automation)} />,
           },
-          { path: paths.analysis, element: <ComingSoon featureName={getComingSoonTitle(paths.analysis)} /> },
+          {
+            path: paths.analysis,
+            lazy: lazyScreen(
+              () => import('./routes/analysis'),
+              (module) => module.AnalysisRoute,
+            ),
+          },
           { path: paths.security, element: <ComingSoon featureName={getComingSoonTitle(paths.security)} /> },
           // SPEC maps /sidebar to the shell itself; it opens on the home screen rather than an empty frame.
           { path: paths.sidebar, lazy: recentActivity },

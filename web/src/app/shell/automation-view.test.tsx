@@ -7,6 +7,11 @@ import type { AutomationResource } from '@cloudtrim/contracts/resources';
 import { createQueryClient } from '../../lib/query-client';
 import { AutomationView } from './automation-view';
 
+// The canvas chart is drawn by the browser; here it only shows it was given the bars.
+vi.mock('../../components/stacked-bar-chart', () => ({
+  StackedBarChart: ({ label }: { label: string }) => <div role="figure" aria-label={label} />,
+}));
+
 const resourceId = '/subscriptions/s-1/resourceGroups/rg 1/providers/Microsoft.Compute/virtualMachines/vm-1';
 
 const resource: AutomationResource = {
@@ -79,6 +84,14 @@ beforeEach(() => {
     if (init?.method === 'PUT' && parsed.pathname.startsWith('/api/v1/resource/')) return updateAnswer();
     if (parsed.pathname === '/api/v1/log/recommendation') return answer(200, { Data: [recommendation] });
     if (parsed.pathname === '/api/v1/log/automation') return answer(200, { Data: automationLog });
+    if (parsed.pathname === '/api/v1/metric') return answer(200, { Data: [] });
+    if (parsed.pathname === '/api/v1/cost/resource') {
+      return answer(200, {
+        Data: [{ Date: '2026-11-20', Cost: 12.5 }],
+        MonthToDate: 180.75,
+        Currency: 'USD',
+      });
+    }
     return answer(404, { message: 'unexpected call' });
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -117,5 +130,20 @@ describe('<AutomationView> LOGS modal', () => {
     fireEvent.click(screen.getByRole('button', { name: 'LOGS for vm-1' }));
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('tab', { name: 'Automation Logs' }));
     expect(await screen.findByText('No automation logs right now, check back later.')).toBeTruthy();
+  });
+});
+
+describe('<AutomationView> metrics panel', () => {
+  it('shows the resource’s cost of the last 30 days and its month to date above the metric cards', async () => {
+    renderList();
+    fireEvent.click(screen.getByRole('button', { name: 'METRICS' }));
+    const panel = await screen.findByRole('region', { name: 'Metrics of vm-1' });
+    expect(within(panel).getByRole('heading', { name: 'Cost, last 30 days' })).toBeTruthy();
+    expect(await within(panel).findByText('Month to date: $180.75')).toBeTruthy();
+    expect(within(panel).getByRole('figure', { name: 'Daily cost of the last 30 days' })).toBeTruthy();
+    expect(await within(panel).findByText('This resource contains no metrics currently.')).toBeTruthy();
+    expect(calls().map((call) => call.path)).toContain(
+      `/api/v1/cost/resource?${new URLSearchParams({ resourceId }).toString()}`,
+    );
   });
 });

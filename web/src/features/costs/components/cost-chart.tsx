@@ -1,0 +1,78 @@
+import { useCallback, useMemo } from 'react';
+import { noCostDataText, type CostGroupBy, type CostQuery } from '@cloudtrim/contracts/costs';
+import { DataLoading } from '../../../components/data-loading';
+import { StackedBarChart, type StackedBarSeries } from '../../../components/stacked-bar-chart';
+import { useCost } from '../api/get-cost';
+import { buildStackedCostGroups, otherGroupLabel } from '../utils/cost-chart-series';
+import { describeCostGroup } from '../utils/cost-groups';
+import { listPeriodBuckets, type DayRange } from '../utils/cost-periods';
+import { formatBucketLabel } from '../utils/format-cost-day';
+import { formatCompactCost, formatCost } from '../utils/format-cost';
+import { CostLoadFailure } from './cost-load-failure';
+
+// Eight colours told apart with the common colour-vision deficiencies, then grey for 'Other'.
+export const groupColors = [
+  '#0f6cbd',
+  '#e8710a',
+  '#1e8e3e',
+  '#9334e6',
+  '#d93025',
+  '#12b5cb',
+  '#e52592',
+  '#f9ab00',
+] as const;
+export const otherGroupColor = '#9aa0a6';
+const chartHeight = 260;
+
+interface CostChartProps {
+  label: string;
+  groupBy: CostGroupBy;
+  /** The period, daily or monthly, grouped. */
+  query: CostQuery;
+  period: DayRange;
+  granularity: 'daily' | 'monthly';
+}
+
+/** The period's cost per day (or month), stacked by the 8 costliest groups and the rest as 'Other'. */
+export function CostChart({ label, groupBy, query, period, granularity }: CostChartProps) {
+  const cost = useCost(query);
+  const currency = cost.data?.Currency ?? 'USD';
+  const buckets = useMemo(
+    () => listPeriodBuckets({ from: period.from, to: period.to }, granularity),
+    [period.from, period.to, granularity],
+  );
+  const categories = useMemo(
+    () => buckets.map((bucket) => formatBucketLabel(bucket, granularity)),
+    [buckets, granularity],
+  );
+  const series = useMemo<StackedBarSeries[]>(() => {
+    if (!cost.data) return [];
+    return buildStackedCostGroups(cost.data.Data, buckets, granularity).map((stack, index) => ({
+      label: stack.group === null ? otherGroupLabel : describeCostGroup(groupBy, stack.group),
+      values: stack.values,
+      color: stack.group === null ? otherGroupColor : groupColors[index % groupColors.length]!,
+    }));
+  }, [cost.data, buckets, granularity, groupBy]);
+  const formatValue = useCallback((value: number) => formatCost(value, currency), [currency]);
+  const formatAxisValue = useCallback((value: number) => formatCompactCost(value, currency), [currency]);
+
+  if (cost.isError) return <CostLoadFailure error={cost.error} />;
+  if (!cost.data) {
+    return (
+      <div className="cost-chart-placeholder" style={{ minHeight: chartHeight }}>
+        <DataLoading label="Loading the cost chart" />
+      </div>
+    );
+  }
+  if (cost.data.Data.length === 0) return <p className="data-empty">{noCostDataText}</p>;
+  return (
+    <StackedBarChart
+      label={label}
+      categories={categories}
+      series={series}
+      formatValue={formatValue}
+      formatAxisValue={formatAxisValue}
+      height={chartHeight}
+    />
+  );
+}

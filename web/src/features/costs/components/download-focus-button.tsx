@@ -1,0 +1,38 @@
+import Button from 'react-bootstrap/Button';
+import Spinner from 'react-bootstrap/Spinner';
+import type { CostExportQuery } from '@cloudtrim/contracts/costs';
+import { ApiError } from '../../../lib/api-client';
+import { useDownloadCostExport } from '../api/download-cost-export';
+
+export const downloadFocusText = 'DOWNLOAD FOCUS CSV';
+
+function describeDownloadError(error: Error): string {
+  return `Error: ${error instanceof ApiError ? error.statusText || error.message : error.message}`;
+}
+
+/** The chosen period's bill as a FOCUS 1.0 CSV file. */
+export function DownloadFocusButton({ query }: { query: CostExportQuery }) {
+  const download = useDownloadCostExport();
+  return (
+    <div className="download-focus">
+      <Button
+        variant="outline-primary"
+        size="sm"
+        disabled={download.isPending}
+        onClick={() => download.mutate(query)}
+      >
+        {download.isPending ? (
+          <Spinner animation="border" size="sm" role="status" className="me-2">
+            <span className="visually-hidden">Downloading</span>
+          </Spinner>
+        ) : null}
+        {downloadFocusText}
+      </Button>
+      {download.error ? (
+        <span className="text-danger download-focus-error" role="alert">
+          {describeDownloadError(download.error)}
+        </span>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+import type { CostPoint } from '@cloudtrim/contracts/costs';
+import { getChangePercent } from './format-cost';
+
+// The table under the chart: each group's cost in the period against the period before.
+
+export interface CostBreakdownRow {
+  group: string;
+  cost: number;
+  previousCost: number;
+  /** Percent; null when the group cost nothing before. */
+  change: number | null;
+}
+
+function sumByGroup(points: readonly CostPoint[]): Map<string, number> {
+  const sums = new Map<string, number>();
+  for (const point of points) sums.set(point.Group, (sums.get(point.Group) ?? 0) + point.Cost);
+  return sums;
+}
+
+/**
+ * Every group of either period, costliest first; a group the previous period had and this one has not
+ * is listed at 0, so both columns add up to their periods' totals.
+ */
+export function buildCostBreakdown(
+  current: readonly CostPoint[],
+  previous: readonly CostPoint[],
+): CostBreakdownRow[] {
+  const currentSums = sumByGroup(current);
+  const previousSums = sumByGroup(previous);
+  const groups = new Set([...currentSums.keys(), ...previousSums.keys()]);
+  return [...groups]
+    .map((group) => {
+      const cost = currentSums.get(group) ?? 0;
+      const previousCost = previousSums.get(group) ?? 0;
+      return { group, cost, previousCost, change: getChangePercent(cost, previousCost) };
+    })
+    .sort(
+      (left, right) =>
+        right.cost - left.cost ||
+        right.previousCost - left.previousCost ||
+        left.group.localeCompare(right.group),
+    );
+}
+
+/** The `count` costliest groups of this period (a group that cost nothing now is not among them). */
+export function selectTopRows(rows: readonly CostBreakdownRow[], count: number): CostBreakdownRow[] {
+  return rows.filter((row) => row.cost > 0).slice(0, count);
+}
