@@ -171,12 +171,13 @@ test.describe('signed-in shell', () => {
       'Recommendations',
       'Automation Logs',
       'Sizing Schedule',
+      'Cost Analysis & Budget',
       'Manage Team',
       'Manage Tenants',
     ]) {
       await expect(page.getByRole('link', { name, exact: true }).first()).toBeVisible();
     }
-    for (const path of ['/automation', '/analysis', '/security']) {
+    for (const path of ['/automation', '/security']) {
       await page.goto(path);
       await expect(page.getByText('COMING SOON')).toBeVisible();
     }
