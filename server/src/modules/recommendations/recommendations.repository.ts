@@ -14,6 +14,17 @@ export const networkMetricNames = ['Network In Total', 'Network Out Total'];
 const writeChunkSize = 100;
 const hourMs = 3_600_000;
 
+export type VmBillRow = {
+  // Lower case, as the bill spells it.
+  armId: string;
+  region: string;
+  sku: string | null;
+  osType: string | null;
+  amortizedCost: number;
+  actualCost: number;
+  usageHours: number;
+};
+
 export interface DueVm {
   id: string;
   armId: string;
@@ -144,6 +155,20 @@ export class RecommendationsRepository {
   }
 
   // What the analysis reads of each VM besides its hours, in id order.
+  // Each VM's virtual machine charges between two days, with what prices it at list (region, size, OS).
+  async listVmBills(tenantId: string, from: string, to: string): Promise<VmBillRow[]> {
+    const result = await this.db.execute<VmBillRow>(sql`
+      select cost.resource_id as "armId", resource.region, resource.sku, resource.os_type as "osType",
+             sum(cost.amortized_cost)::float8 as "amortizedCost", sum(cost.actual_cost)::float8 as "actualCost",
+             sum(cost.usage_quantity)::float8 as "usageHours"
+      from cost_day as cost
+      join resource on resource.tenant_id = cost.tenant_id and lower(resource.arm_id) = cost.resource_id
+      where cost.tenant_id = ${tenantId}::uuid and cost.service_name = 'Virtual Machines'
+        and cost.day between ${from}::date and ${to}::date
+      group by 1, 2, 3, 4`);
+    return result.rows;
+  }
+
   async findVms(resourceIds: string[]): Promise<DueVm[]> {
     if (resourceIds.length === 0) return [];
     const result = await this.db.execute<

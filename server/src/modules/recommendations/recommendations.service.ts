@@ -36,8 +36,10 @@ import type {
   OpenRecommendation,
   RecommendationsRepository,
   RefreshedRecommendation,
+  VmBillRow,
 } from './recommendations.repository';
 import type { HourlySeries } from './hourly-series';
+import { priceAtOwnRates, readRegionRatio, type VmBill } from './own-rates';
 import { readStoredEvidence, type EvidenceWindow } from './stored-evidence';
 
 const hourMs = 60 * 60 * 1000;
@@ -47,6 +49,9 @@ const gibibyte = 1024 ** 3;
 const batchSize = 200;
 export const defaultPredictionMethod: PredictionMethodId = 'cloudtrim-forecast';
 const noChangeAutomated = 2;
+// The bill's days that price a VM: two weeks before the days Azure still settles.
+const billDays = 14;
+const billSettlingDays = 3;
 
 export interface AnalysisSummary {
   analysedCount: number;
@@ -107,6 +112,7 @@ export class RecommendationsService {
     // Whole hours only: the hour under way has no aggregate yet.
     const until = new Date(Math.floor(at.getTime() / hourMs) * hourMs);
     const since = new Date(until.getTime() - scope.lookbackDays * dayMs);
+    const ownRates = await this.readOwnRates(tenantId, until, loadCatalogue);
     // The due VMs are listed once, then read and written 200 at a time.
     const dueIds = await this.recommendations.listDueVmIds(tenantId);
     const readBatch = async (start: number) => {
@@ -150,7 +156,20 @@ export class RecommendationsService {
           : defaultPredictionMethod;
         const analysis = analyseVm(input, { method });
         const isHeld = vm.recommendationsHeldUntil !== null && vm.recommendationsHeldUntil > at;
-        const proposals = analysis.proposals.filter((proposal) => !(isHeld && proposal.kind === 'resize'));
+        const rates = await ownRates(vm.armId, vm.region);
+        const prices = catalogue.pricesByOs[input.osType];
+        const proposals = analysis.proposals
+          .filter((proposal) => !(isHeld && proposal.kind === 'resize'))
+          .map((proposal) =>
+            priceAtOwnRates(
+              proposal,
+              {
+                current: prices.get(proposal.currentSize)?.hourlyPrice,
+                target: proposal.targetSize ? prices.get(proposal.targetSize)?.hourlyPrice : undefined,
+              },
+              rates,
+            ),
+          );
         const decision = decide(proposals, openRows, isConclusive(analysis, input), until.getTime());
         supersededIds.push(...decision.supersededIds);
         refreshed.push(...decision.refreshed);
@@ -178,6 +197,40 @@ export class RecommendationsService {
     }
     await this.recordActivity(scope.teamId, tenantId, summary);
     return summary;
+  }
+
+  // Each VM's bill over the priced days, and per region the discount the bill shows: what the
+  // tenant's pay-as-you-go VMs cost against their list price.
+  private async readOwnRates(
+    tenantId: string,
+    until: Date,
+    loadCatalogue: (region: string) => Promise<RegionCatalogue>,
+  ) {
+    const to = new Date(until.getTime() - billSettlingDays * dayMs).toISOString().slice(0, 10);
+    const from = new Date(until.getTime() - (billSettlingDays + billDays) * dayMs).toISOString().slice(0, 10);
+    const rows = await this.recommendations.listVmBills(tenantId, from, to);
+    const billByArmId = new Map(rows.map((row) => [row.armId, toBill(row)]));
+    const ratios = new Map<string, Promise<number | undefined>>();
+    const readRatio = async (region: string) => {
+      const catalogue = await loadCatalogue(region);
+      return readRegionRatio(
+        rows
+          .filter((row) => row.region === region && row.sku)
+          .map((row) => ({
+            bill: toBill(row),
+            listHourly: catalogue.pricesByOs[row.osType === 'Windows' ? 'Windows' : 'Linux'].get(row.sku!)
+              ?.hourlyPrice,
+          })),
+      );
+    };
+    return async (armId: string, region: string) => {
+      let ratio = ratios.get(region);
+      if (!ratio) {
+        ratio = readRatio(region);
+        ratios.set(region, ratio);
+      }
+      return { bill: billByArmId.get(armId.toLowerCase()), regionRatio: await ratio };
+    };
   }
 
   // For one resource the team does not have, 404 (as Recent Activity answers), so another team's
@@ -417,6 +470,10 @@ function readVmSeries(
     runningHours,
     firstStep,
   };
+}
+
+function toBill(row: VmBillRow): VmBill {
+  return { amortizedCost: row.amortizedCost, actualCost: row.actualCost, usageHours: row.usageHours };
 }
 
 function createSeries(startMs: number, steps: number): MetricSeries {

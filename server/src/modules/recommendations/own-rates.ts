@@ -1,0 +1,109 @@
+// Savings at the rates the customer pays, from their bill: the engine prices at retail list prices
+// (the backtest's traces carry no bill), which overstates a saving under an Enterprise Agreement
+// or MCA discount and is wrong for a VM a reservation covers. The current size costs what the bill
+// shows it cost an hour (amortized cost ÷ hours used); the target size its list price times the
+// discount the bill shows for virtual machines in the region (what was paid ÷ list over the VMs
+// paying as they go), so both sides carry the same agreement. Without a bill, list prices count.
+import type { Proposal } from '@cloudtrim/rightsizing/analysis.types';
+
+// A VM's virtual machine charges over the bill's recent days.
+export interface VmBill {
+  amortizedCost: number;
+  actualCost: number;
+  usageHours: number;
+}
+
+export interface OwnRates {
+  bill?: VmBill;
+  // Effective ÷ list for pay-as-you-go VMs of the tenant in the VM's region; undefined when unseen.
+  regionRatio?: number;
+}
+
+// A VM is taken as covered by a reservation when most of its amortized cost was not billed as used.
+const reservedShareThreshold = 0.5;
+// Fewer hours than a day of use say too little about a rate.
+const minimumUsageHours = 24;
+
+export function readReservedShare(bill: VmBill | undefined): number {
+  if (!bill || bill.amortizedCost <= 0) return 0;
+  return Math.min(1, Math.max(0, 1 - bill.actualCost / bill.amortizedCost));
+}
+
+// The VMs paying as they go with a known list price give the region's effective ÷ list.
+export function readRegionRatio(vms: { bill: VmBill; listHourly: number | undefined }[]): number | undefined {
+  let paid = 0;
+  let list = 0;
+  for (const { bill, listHourly } of vms) {
+    if (listHourly === undefined || bill.usageHours < minimumUsageHours) continue;
+    if (readReservedShare(bill) > 0.05) continue;
+    paid += bill.amortizedCost;
+    list += bill.usageHours * listHourly;
+  }
+  if (list <= 0) return undefined;
+  // A ratio outside (0, 1.5] is a bill we misread (a size changed mid-period), not a discount.
+  const ratio = paid / list;
+  return ratio > 0 && ratio <= 1.5 ? ratio : undefined;
+}
+
+export function priceAtOwnRates(
+  proposal: Proposal,
+  listHourly: { current: number | undefined; target: number | undefined },
+  rates: OwnRates,
+): Proposal {
+  const { bill, regionRatio } = rates;
+  const currentList = listHourly.current;
+  const hasBill = bill !== undefined && bill.usageHours >= minimumUsageHours && bill.amortizedCost > 0;
+  if (!currentList || (!hasBill && regionRatio === undefined)) {
+    return {
+      ...proposal,
+      memo: `${proposal.memo} No bill read yet for this VM: the saving is at list prices.`,
+    };
+  }
+  const reservedShare = readReservedShare(bill);
+  const listSaving = proposal.annualCostSavings;
+  if (hasBill && reservedShare >= reservedShareThreshold) {
+    return {
+      ...proposal,
+      annualCostSavings: 0,
+      memo:
+        `${proposal.memo} A reservation covers ${Math.round(reservedShare * 100)}% of this VM's hours: ` +
+        `while it does, a smaller size or fewer hours save nothing on the bill unless the reservation freed ` +
+        `is used by another VM of its flexibility group. At list prices it would save ${formatMoney(listSaving)} ` +
+        `a year; that is not counted in the total on offer.`,
+    };
+  }
+  const ratio = regionRatio ?? 1;
+  const currentOwn = hasBill ? bill.amortizedCost / bill.usageHours : currentList * ratio;
+  let ownSaving: number;
+  let rateText: string;
+  if (proposal.targetSize && listHourly.target !== undefined && currentList > listHourly.target) {
+    // The engine's saving is (current − target) × hours a year at list: the hours come back out of it.
+    const hoursPerYear = listSaving / (currentList - listHourly.target);
+    const targetOwn = listHourly.target * ratio;
+    ownSaving = Math.max(0, (currentOwn - targetOwn) * hoursPerYear);
+    rateText =
+      `At your rates: ${formatRate(targetOwn)}/h instead of ${formatRate(currentOwn)}/h ` +
+      `(list ${formatRate(listHourly.target)}/h instead of ${formatRate(currentList)}/h)`;
+  } else {
+    ownSaving = listSaving * (currentOwn / currentList);
+    rateText = `At your rates: ${formatRate(currentOwn)}/h (list ${formatRate(currentList)}/h)`;
+  }
+  const source = hasBill ? 'its bill' : 'the discount your bill shows in its region';
+  return {
+    ...proposal,
+    annualCostSavings: roundCents(ownSaving),
+    memo: `${proposal.memo} ${rateText}, from ${source}; the saving counts your rates (at list: ${formatMoney(listSaving)} a year).`,
+  };
+}
+
+function roundCents(amount: number): number {
+  return Math.round(amount * 100) / 100;
+}
+
+function formatRate(hourly: number): string {
+  return `$${hourly.toFixed(4).replace(/0{1,2}$/, '')}`;
+}
+
+function formatMoney(amount: number): string {
+  return `$${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
