@@ -420,10 +420,17 @@ describe('<CostAnalysis> FOCUS export', () => {
     expect(new Headers(exportCall[1]?.headers).get('Authorization')).toBe('Bearer a-session-token');
   });
 
-  it('says why a download failed', async () => {
-    exportAnswer = () => answer(500, { message: 'boom' }, 'Internal Server Error');
-    renderPage();
+  it('says why a download failed: a refusal in the server’s words, anything else by its status', async () => {
+    exportAnswer = () =>
+      answer(400, { message: 'An export covers at most 121 days, the bill kept by day.' }, 'Bad Request');
+    renderPage('/analysis?period=last-12-months');
     fireEvent.click(await screen.findByRole('button', { name: 'DOWNLOAD FOCUS CSV' }));
+    expect(
+      await screen.findByText('Error: An export covers at most 121 days, the bill kept by day.'),
+    ).toBeTruthy();
+
+    exportAnswer = () => answer(500, { message: 'boom' }, 'Internal Server Error');
+    fireEvent.click(screen.getByRole('button', { name: 'DOWNLOAD FOCUS CSV' }));
     expect(await screen.findByText('Error: Internal Server Error')).toBeTruthy();
   });
 });

@@ -6,8 +6,11 @@ import { useDownloadCostExport } from '../api/download-cost-export';
 
 export const downloadFocusText = 'DOWNLOAD FOCUS CSV';
 
-function describeDownloadError(error: Error): string {
-  return `Error: ${error instanceof ApiError ? error.statusText || error.message : error.message}`;
+// A refused request (400) says what to change, e.g. a period longer than the bill is kept by day;
+// any other failure reads as the lists' do, 'Error: ' and its status text.
+export function describeDownloadError(error: Error): string {
+  if (!(error instanceof ApiError)) return `Error: ${error.message}`;
+  return `Error: ${error.status === 400 ? error.message : error.statusText || error.message}`;
 }
 
 /** The chosen period's bill as a FOCUS 1.0 CSV file. */
