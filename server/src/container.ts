@@ -206,7 +206,15 @@ export function createContainer({
     recommendations,
     automation,
     activeHours: new ActiveHoursService(runTransaction, automationService, activity, now),
-    costs: new CostsService(new CostsRepository(db), tenants, cloudProvider, activity, work, now),
+    costs: new CostsService(
+      new CostsRepository(db),
+      tenants,
+      cloudProvider,
+      activity,
+      work,
+      automationService,
+      now,
+    ),
   };
 }
 

@@ -588,3 +588,29 @@ export interface CostRead {
   readId?: string;
   nextLink?: string | null;
 }
+
+// What an applied change saved on the bill: cost per running hour and per day over the settled
+// week before and the week after it, against the saving its recommendation promised.
+export const realizedSavings = pgTable(
+  'realized_saving',
+  {
+    scheduledChangeId: bigint('scheduled_change_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => scheduledChanges.id, { onDelete: 'cascade' }),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    appliedAt: instant('applied_at').notNull(),
+    expectedAnnual: doublePrecision('expected_annual').notNull(),
+    realizedAnnual: doublePrecision('realized_annual').notNull(),
+    beforeHourly: doublePrecision('before_hourly'),
+    afterHourly: doublePrecision('after_hourly'),
+    beforeDaily: doublePrecision('before_daily').notNull(),
+    afterDaily: doublePrecision('after_daily').notNull(),
+    measuredAt: instant('measured_at').notNull(),
+  },
+  (table) => [index('realized_saving_team_idx').on(table.teamId, table.appliedAt)],
+);

@@ -84,6 +84,18 @@ export function logEntryOf(change: ChangeWithResource, action: string, scheduled
   };
 }
 
+export type ChangeToMeasure = {
+  id: number;
+  teamId: string;
+  resourceId: string;
+  resourceArmId: string;
+  resourceName: string;
+  kind: 'resize' | 'deallocate';
+  completedAt: Date;
+  predictionMethod: string;
+  expectedAnnual: number;
+};
+
 export interface NewLogEntry {
   teamId: string;
   resourceId: string | null;
@@ -448,6 +460,25 @@ export class AutomationRepository {
     return row
       ? { ...row.change, resourceArmId: row.resourceArmId, resourceName: row.resourceName }
       : undefined;
+  }
+
+  // Applied recommendations (a resize or a shutdown that succeeded) completed between two instants
+  // whose saving on the bill has not been measured yet.
+  async listChangesToMeasure(tenantId: string, from: Date, to: Date): Promise<ChangeToMeasure[]> {
+    const result = await this.db.execute<Omit<ChangeToMeasure, 'completedAt'> & { completedAt: string }>(sql`
+      select change.id, change.team_id as "teamId", change.resource_id as "resourceId",
+             resource.arm_id as "resourceArmId", resource.name as "resourceName", change.kind,
+             change.completed_at as "completedAt", recommendation.prediction_method as "predictionMethod",
+             recommendation.annual_cost_savings as "expectedAnnual"
+      from scheduled_change as change
+      join resource on resource.id = change.resource_id
+      join recommendation on recommendation.id = change.recommendation_id
+      where resource.tenant_id = ${tenantId}::uuid and change.state = 'succeeded'
+        and change.kind in ('resize', 'deallocate')
+        and change.completed_at between ${from.toISOString()}::timestamptz and ${to.toISOString()}::timestamptz
+        and not exists (select 1 from realized_saving where realized_saving.scheduled_change_id = change.id)
+      order by change.completed_at`);
+    return result.rows.map((row) => ({ ...row, completedAt: new Date(row.completedAt) }));
   }
 
   async insertLog(entry: NewLogEntry): Promise<void> {

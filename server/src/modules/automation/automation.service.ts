@@ -20,6 +20,7 @@ import {
   AutomationRepository,
   logEntryOf,
   type ApplyTarget,
+  type ChangeToMeasure,
   type ChangeOrigin,
   type ChangeRow,
   type NewChange,
@@ -182,6 +183,23 @@ export class AutomationService {
       return rows;
     });
     return cancelled.length;
+  }
+
+  async listChangesToMeasure(tenantId: string, from: Date, to: Date): Promise<ChangeToMeasure[]> {
+    return this.automation.listChangesToMeasure(tenantId, from, to);
+  }
+
+  // The measured saving of a change, in its resource's automation log.
+  async recordMeasuredSaving(change: ChangeToMeasure, action: string): Promise<void> {
+    await this.automation.insertLog({
+      teamId: change.teamId,
+      resourceId: change.resourceId,
+      resourceArmId: change.resourceArmId,
+      friendlyName: change.resourceName,
+      predictionMethod: change.predictionMethod,
+      action,
+      scheduledChangeId: change.id,
+    });
   }
 
   async listSchedule(teamId: string, resourceArmId?: string): Promise<ScheduleResponse> {

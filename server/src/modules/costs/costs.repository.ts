@@ -3,7 +3,7 @@
 // as whole columns (unnest), so a page of 1,000 rows is one statement.
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { costSyncs, type CostRead } from '../../db/schema';
+import { costSyncs, realizedSavings, type CostRead } from '../../db/schema';
 
 export interface CostSyncRow {
   tenantId: string;
@@ -319,6 +319,45 @@ export class CostsRepository {
         serviceName: last.serviceName,
       };
     }
+  }
+
+  // A VM's virtual machine charges over some days: what was paid (amortized) and the hours it ran.
+  async readVmDays(
+    tenantId: string,
+    resourceId: string,
+    from: string,
+    to: string,
+  ): Promise<{ cost: number; hours: number; days: number }> {
+    const result = await this.db.execute<{ cost: number; hours: number; days: number }>(sql`
+      select coalesce(sum(amortized_cost), 0)::float8 as cost, coalesce(sum(usage_quantity), 0)::float8 as hours,
+             count(distinct day)::int as days
+      from cost_day
+      where tenant_id = ${tenantId}::uuid and resource_id = ${resourceId} and service_name = 'Virtual Machines'
+        and day between ${from}::date and ${to}::date`);
+    return result.rows[0]!;
+  }
+
+  // False when another run measured the change first.
+  async insertRealizedSaving(saving: typeof realizedSavings.$inferInsert): Promise<boolean> {
+    const inserted = await this.db
+      .insert(realizedSavings)
+      .values(saving)
+      .onConflictDoNothing()
+      .returning({ id: realizedSavings.scheduledChangeId });
+    return inserted.length > 0;
+  }
+
+  // What measured changes have saved from their application (or the year's start) to a day, at
+  // their realized annual rate.
+  async sumRealizedSince(teamId: string, yearStart: Date, until: Date, tenantId?: string): Promise<number> {
+    const result = await this.db.execute<{ total: number }>(sql`
+      select coalesce(sum(saving.realized_annual / 365 *
+        greatest(0, extract(epoch from (${until.toISOString()}::timestamptz - greatest(saving.applied_at, ${yearStart.toISOString()}::timestamptz))) / 86400)
+      ), 0)::float8 as total
+      from realized_saving as saving
+      where saving.team_id = ${teamId}::uuid
+        ${tenantId ? sql`and saving.tenant_id = ${tenantId}::uuid` : sql``}`);
+    return result.rows[0]!.total;
   }
 
   // Whether the tenant and subscription a call names are the team's (each when named).

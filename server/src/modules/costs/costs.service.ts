@@ -21,6 +21,8 @@ import type { CostRead } from '../../db/schema';
 import type { CloudWorkQueue } from '../../jobs/cloud-work';
 import { badRequest, notFound } from '../../lib/http-errors';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
+import type { AutomationService } from '../automation/automation.service';
+import type { ChangeToMeasure } from '../automation/automation.repository';
 import type { TenantsService, TenantWork } from '../tenants/tenants.service';
 import {
   dailyHistoryDays,
@@ -29,6 +31,7 @@ import {
   planRefresh,
   readToday,
   refreshHours,
+  settlingDays,
 } from './costs.plan';
 import type {
   CostExportRow,
@@ -50,7 +53,13 @@ export const costReaderRoleName = 'Cost Management Reader';
 export interface CostSyncSummary {
   pagesRead: number;
   throttled: number;
+  measuredCount?: number;
 }
+
+// An applied change is judged on the settled week before it and the week after.
+const measuredDays = 7;
+// A change that realized less than this share of its promise is said in Recent Activity.
+const underdeliveredShare = 0.5;
 
 export class CostsService {
   constructor(
@@ -59,6 +68,7 @@ export class CostsService {
     private readonly cloud: CloudProvider,
     private readonly activity: ActivityService,
     private readonly work: Pick<CloudWorkQueue, 'enqueueCostSync'>,
+    private readonly changes: Pick<AutomationService, 'listChangesToMeasure' | 'recordMeasuredSaving'>,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -66,7 +76,7 @@ export class CostsService {
   async enqueueDueTenants(): Promise<number> {
     const now = this.now();
     const tenantIds = await this.costs.listTenantsDue(
-      now,
+      new Date(readWallClock()),
       new Date(now.getTime() - refreshHours * hourMs),
       new Date(now.getTime() - deniedRetryHours * hourMs),
     );
@@ -89,7 +99,10 @@ export class CostsService {
       const due = syncs.filter((sync) => this.hasWorkNow(sync, now));
       if (due.length === 0) {
         const waitMs = this.readShortestWait(syncs, now);
-        if (waitMs === undefined) return summary;
+        if (waitMs === undefined) {
+          summary.measuredCount = await this.measureRealizedSavings(tenantId);
+          return summary;
+        }
         try {
           await delay(waitMs, undefined, { signal: options.signal });
         } catch {
@@ -170,7 +183,14 @@ export class CostsService {
       MonthToDate: roundCents(monthToDate),
       LastMonthSameDays: roundCents(lastMonthSameDays),
       ForecastMonthEnd: roundCents((completeCost / completeDays) * daysInMonth),
-      RealizedSavingsYearToDate: 0,
+      RealizedSavingsYearToDate: roundCents(
+        await this.costs.sumRealizedSince(
+          teamId,
+          new Date(Date.UTC(date.getUTCFullYear(), 0, 1)),
+          this.now(),
+          request.tenantId,
+        ),
+      ),
       Currency: (await this.costs.readCurrency(scope)) ?? 'USD',
     };
   }
@@ -215,8 +235,86 @@ export class CostsService {
     }
   }
 
+  // Each applied resize or shutdown whose week after has settled on the bill: its cost per running
+  // hour (and per day) the week before and the week after, annualised, against what it promised.
+  async measureRealizedSavings(tenantId: string): Promise<number> {
+    const today = readToday(this.now());
+    const lastSettledDay = today - (settlingDays + 1) * dayMs;
+    // The week before must lie within the days kept by day.
+    const earliest = new Date(today - (dailyHistoryDays - measuredDays - 1) * dayMs);
+    const latest = new Date(lastSettledDay - measuredDays * dayMs);
+    if (latest <= earliest) return 0;
+    let measured = 0;
+    for (const change of await this.changes.listChangesToMeasure(tenantId, earliest, latest)) {
+      if (await this.measureChange(tenantId, change)) measured += 1;
+    }
+    return measured;
+  }
+
+  private async measureChange(tenantId: string, change: ChangeToMeasure): Promise<boolean> {
+    const appliedDay = readToday(change.completedAt);
+    const armId = change.resourceArmId.toLowerCase();
+    const [before, after] = await Promise.all([
+      this.costs.readVmDays(
+        tenantId,
+        armId,
+        formatDay(appliedDay - measuredDays * dayMs),
+        formatDay(appliedDay - dayMs),
+      ),
+      this.costs.readVmDays(
+        tenantId,
+        armId,
+        formatDay(appliedDay + dayMs),
+        formatDay(appliedDay + measuredDays * dayMs),
+      ),
+    ]);
+    const beforeHourly = before.hours > 0 ? before.cost / before.hours : null;
+    const afterHourly = after.hours > 0 ? after.cost / after.hours : null;
+    const beforeDaily = before.cost / measuredDays;
+    const afterDaily = after.cost / measuredDays;
+    // A resize changes what an hour costs; a shutdown how many hours are paid.
+    const realizedAnnual =
+      change.kind === 'resize' && beforeHourly !== null && afterHourly !== null
+        ? (beforeHourly - afterHourly) * (after.hours / measuredDays) * 365
+        : (beforeDaily - afterDaily) * 365;
+    const isNew = await this.costs.insertRealizedSaving({
+      scheduledChangeId: change.id,
+      teamId: change.teamId,
+      tenantId,
+      appliedAt: change.completedAt,
+      expectedAnnual: change.expectedAnnual,
+      realizedAnnual,
+      beforeHourly,
+      afterHourly,
+      beforeDaily,
+      afterDaily,
+      measuredAt: this.now(),
+    });
+    if (!isNew) return false;
+    const rates =
+      change.kind === 'resize' && beforeHourly !== null && afterHourly !== null
+        ? `${formatRate(beforeHourly)}/h before, ${formatRate(afterHourly)}/h after`
+        : `${formatMoney(beforeDaily)} a day before, ${formatMoney(afterDaily)} a day after`;
+    await this.changes.recordMeasuredSaving(
+      change,
+      `Saving on the bill: ${formatMoney(realizedAnnual)} a year realized against ${formatMoney(change.expectedAnnual)} expected (${rates}, a week each)`,
+    );
+    if (change.expectedAnnual > 0 && realizedAnnual < underdeliveredShare * change.expectedAnnual) {
+      await this.activity.record([
+        {
+          teamId: change.teamId,
+          tenantId,
+          serviceName: activityServiceNames.costs,
+          resourceArmId: change.resourceArmId,
+          logText: `The change to ${change.resourceName} saved ${formatMoney(realizedAnnual)} a year on the bill, under half of the ${formatMoney(change.expectedAnnual)} it promised (${rates})`,
+        },
+      ]);
+    }
+    return true;
+  }
+
   private hasWorkNow(sync: CostSyncRow, now: Date): boolean {
-    if (sync.notBefore && sync.notBefore > now) return false;
+    if (sync.notBefore && sync.notBefore.getTime() > readWallClock()) return false;
     if (sync.deniedAt && now.getTime() - sync.deniedAt.getTime() < deniedRetryHours * hourMs) return false;
     if (sync.plan.length > 0) return true;
     return !sync.refreshedAt || now.getTime() - sync.refreshedAt.getTime() >= refreshHours * hourMs;
@@ -226,14 +324,14 @@ export class CostsService {
   private readShortestWait(syncs: CostSyncRow[], now: Date): number | undefined {
     let shortest: number | undefined;
     for (const sync of syncs) {
-      if (!sync.notBefore || sync.notBefore <= now) continue;
+      if (!sync.notBefore || sync.notBefore.getTime() <= readWallClock()) continue;
       if (sync.deniedAt) continue;
       const hasWork =
         sync.plan.length > 0 ||
         !sync.refreshedAt ||
         now.getTime() - sync.refreshedAt.getTime() >= refreshHours * hourMs;
       if (!hasWork) continue;
-      const wait = sync.notBefore.getTime() - now.getTime();
+      const wait = sync.notBefore.getTime() - readWallClock();
       shortest = shortest === undefined ? wait : Math.min(shortest, wait);
     }
     return shortest;
@@ -271,7 +369,7 @@ export class CostsService {
         await this.costs.updateSync(
           sync.tenantId,
           sync.subscriptionId,
-          { plan, notBefore: new Date(now.getTime() + waitMs) },
+          { plan, notBefore: new Date(readWallClock() + waitMs) },
           now,
         );
         return 'throttled';
@@ -284,7 +382,7 @@ export class CostsService {
       await this.costs.updateSync(
         sync.tenantId,
         sync.subscriptionId,
-        { plan, notBefore: new Date(now.getTime() + failureBackoffMs), lastError: error.message },
+        { plan, notBefore: new Date(readWallClock() + failureBackoffMs), lastError: error.message },
         now,
       );
       return 'stopped';
@@ -376,6 +474,24 @@ function parse<Output>(
 
 function monthStart(day: string): string {
   return `${day.slice(0, 7)}-01`;
+}
+
+// Cost Management's waits are real seconds, whatever day the service's clock says it is (the tests
+// move that clock): not_before is kept and compared on the wall clock.
+function readWallClock(): number {
+  return Date.now();
+}
+
+function formatRate(hourly: number): string {
+  return `$${hourly.toFixed(4).replace(/0{1,2}$/, '')}`;
+}
+
+function formatMoney(amount: number): string {
+  const text = Math.abs(amount).toLocaleString('en-US', {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  });
+  return amount < 0 ? `-$${text}` : `$${text}`;
 }
 
 function roundCents(amount: number): number {
