@@ -93,6 +93,18 @@ export function computeLinuxHourlyPrice(size: VirtualMachineSize, regionName: st
   return roundPrice((pricing.pricePerVcpu * size.vcpus + pricing.pricePerGiB * size.memoryGiB) * multiplier);
 }
 
+/** The pay-as-you-go hourly list price of a size in a region for an OS: Windows adds its licence. */
+export function computeHourlyPrice(
+  size: VirtualMachineSize,
+  regionName: string,
+  osType: 'Linux' | 'Windows',
+): number {
+  const linuxPrice = computeLinuxHourlyPrice(size, regionName);
+  if (osType === 'Linux') return linuxPrice;
+  const multiplier = regions.find((candidate) => candidate.name === regionName)?.priceMultiplier ?? 1;
+  return roundPrice(linuxPrice + windowsLicensePerVcpu * size.vcpus * multiplier);
+}
+
 function buildItems(): RetailPriceItem[] {
   const items: RetailPriceItem[] = [];
   for (const size of virtualMachineSizes) {
@@ -101,9 +113,7 @@ function buildItems(): RetailPriceItem[] {
     for (const region of regions) {
       if (!isSizeOfferedInRegion(size.name, region.name)) continue;
       const linuxPrice = computeLinuxHourlyPrice(size, region.name);
-      const windowsPrice = roundPrice(
-        linuxPrice + windowsLicensePerVcpu * size.vcpus * region.priceMultiplier,
-      );
+      const windowsPrice = computeHourlyPrice(size, region.name, 'Windows');
       const variants: {
         label: string;
         productName: string;

@@ -1,4 +1,5 @@
-import { computeLinuxHourlyPrice, listRetailPriceItems } from '../catalog/price.catalog';
+import { readMachineHardware } from '../arm/arm.views';
+import { computeHourlyPrice, listRetailPriceItems } from '../catalog/price.catalog';
 import { findRegion, findVirtualMachineSize } from '../catalog/sku.catalog';
 import {
   findHistoryEntry,
@@ -156,16 +157,30 @@ class RunCoalescer {
   }
 }
 
-// Hourly prices after discount by discount, region and size: a handful for any fleet.
+// Hourly prices after discount by discount, region, OS and size: a handful for any fleet. A Windows
+// machine pays its licence by the hour on top (a reservation's hours included: the emulator counts
+// the licence in the reservation, a simplification).
 const hourlyMicroPrices = new Map<string, number>();
+const machineOsTypes = new WeakMap<VirtualMachineRecord, 'Linux' | 'Windows'>();
+
+function readOsType(machine: VirtualMachineRecord | undefined): 'Linux' | 'Windows' {
+  if (!machine) return 'Linux';
+  let osType = machineOsTypes.get(machine);
+  if (osType === undefined) {
+    osType = readMachineHardware(machine).osType;
+    machineOsTypes.set(machine, osType);
+  }
+  return osType;
+}
 
 function readHourlyMicro(item: BilledItem, sizeName: string): number {
-  const key = `${item.discount}|${item.location}|${sizeName}`;
+  const osType = readOsType(item.machine);
+  const key = `${item.discount}|${item.location}|${osType}|${sizeName}`;
   let price = hourlyMicroPrices.get(key);
   if (price === undefined) {
     const size = findVirtualMachineSize(sizeName);
     price = size
-      ? Math.round(computeLinuxHourlyPrice(size, item.location) * (1 - item.discount) * microUnits)
+      ? Math.round(computeHourlyPrice(size, item.location, osType) * (1 - item.discount) * microUnits)
       : 0;
     hourlyMicroPrices.set(key, price);
   }

@@ -59,10 +59,14 @@ describe('priceAtOwnRates', () => {
 });
 
 describe('readRegionRatio', () => {
-  it('is what pay-as-you-go VMs paid against their list price, reserved ones left out', () => {
+  it('is what pay-as-you-go VMs paid against their list price (their median), reserved ones left out', () => {
+    // Resized mid-period: its hours priced at the smaller size's list.
+    const resized = { amortizedCost: 0.192 * 0.85 * 336, actualCost: 0.192 * 0.85 * 336, usageHours: 336 };
     expect(
       readRegionRatio([
         { bill: discountedBill, listHourly: 0.192 },
+        { bill: discountedBill, listHourly: 0.192 },
+        { bill: resized, listHourly: 0.096 },
         { bill: { amortizedCost: 40, actualCost: 0, usageHours: 336 }, listHourly: 0.192 },
         { bill: discountedBill, listHourly: undefined },
       ]),

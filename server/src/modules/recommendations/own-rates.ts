@@ -29,19 +29,21 @@ export function readReservedShare(bill: VmBill | undefined): number {
   return Math.min(1, Math.max(0, 1 - bill.actualCost / bill.amortizedCost));
 }
 
-// The VMs paying as they go with a known list price give the region's effective ÷ list.
+// The VMs paying as they go with a known list price give the region's effective ÷ list: the median
+// of theirs, so a VM resized within the period (its hours priced at the new size's list) or one
+// whose usage a share of a reservation covers does not move it.
 export function readRegionRatio(vms: { bill: VmBill; listHourly: number | undefined }[]): number | undefined {
-  let paid = 0;
-  let list = 0;
+  const ratios: number[] = [];
   for (const { bill, listHourly } of vms) {
-    if (listHourly === undefined || bill.usageHours < minimumUsageHours) continue;
+    if (!listHourly || bill.usageHours < minimumUsageHours) continue;
     if (readReservedShare(bill) > 0.05) continue;
-    paid += bill.amortizedCost;
-    list += bill.usageHours * listHourly;
+    ratios.push(bill.amortizedCost / (bill.usageHours * listHourly));
   }
-  if (list <= 0) return undefined;
-  // A ratio outside (0, 1.5] is a bill we misread (a size changed mid-period), not a discount.
-  const ratio = paid / list;
+  if (ratios.length === 0) return undefined;
+  ratios.sort((first, second) => first - second);
+  const middle = Math.floor(ratios.length / 2);
+  const ratio = ratios.length % 2 === 1 ? ratios[middle]! : (ratios[middle - 1]! + ratios[middle]!) / 2;
+  // Outside (0, 1.5] it is a bill we misread, not a discount.
   return ratio > 0 && ratio <= 1.5 ? ratio : undefined;
 }
 
