@@ -3,10 +3,12 @@
 // interrupted backfill resumes without gaps or doubles; throttles are waited out; scopes are the team's.
 import { parseQueryDefinition, runQuery } from '@cloudtrim/azure-emulator/costs/cost.query';
 import { focusColumns } from '@cloudtrim/contracts/costs';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
+import { activityLogs } from '../../db/schema';
+import { tenantNoCostsStatus } from '../tenants/tenants.service';
 import { planBackfill } from './costs.plan';
 
 const hourMs = 3_600_000;
@@ -157,6 +159,30 @@ describe('reading the bill', () => {
     );
     expect(await readCostRowCount()).toBe(rowsBefore);
   }, 90_000);
+});
+
+describe('a principal that may not read costs', () => {
+  it('is told once, in the tenant’s Status and Recent Activity, which role to grant', async () => {
+    const other = await createUser(context);
+    const otherTenantId = await connectTenant(context, other.teamId, 0, 2);
+    await context.container.inventory.syncTenant(otherTenantId);
+    await context.container.costs.syncTenant(otherTenantId, { signal: AbortSignal.timeout(30_000) });
+    // The next runs ask again only after a day.
+    await context.container.costs.syncTenant(otherTenantId, { signal: AbortSignal.timeout(30_000) });
+    expect(await context.container.costs.enqueueDueTenants()).toBe(0);
+
+    const [tenant] = await context.container.tenants.listTenants(other.teamId);
+    expect(tenant!.Status).toBe(tenantNoCostsStatus);
+    const entries = await context.container.database.db
+      .select()
+      .from(activityLogs)
+      .where(eq(activityLogs.tenantId, otherTenantId));
+    const costEntries = entries.filter((entry) => entry.logText.includes('Cost Management Reader'));
+    expect(costEntries).toHaveLength(subscriptionIdsOf().length);
+    expect(costEntries[0]!.logText).toMatch(
+      /may not read the costs of subscription .+: grant it the Cost Management Reader role to see the bill$/,
+    );
+  });
 });
 
 describe('the cost calls', () => {
