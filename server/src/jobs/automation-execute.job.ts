@@ -16,8 +16,9 @@ export function createAutomationExecuteJob({
     retryLimit: 5,
     retryDelaySeconds: 5,
     expireInSeconds: 3 * 60 * 60,
-    handle: async ({ changeId }) => {
-      await automation.executor.execute(changeId);
+    // The job's signal (its expiry, the workers' stop) reaches the calls to Azure in flight.
+    handle: async ({ changeId }, context) => {
+      await automation.executor.execute(changeId, context?.signal);
     },
   };
 }
