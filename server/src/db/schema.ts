@@ -574,6 +574,8 @@ export const costSyncs = pgTable(
     // The principal may not read costs: said once, then asked again only daily.
     deniedAt: instant('denied_at'),
     lastError: text('last_error'),
+    // Bumped by every page written, so a cached answer knows the bill changed under it.
+    version: integer('version').notNull().default(0),
     updatedAt: instant('updated_at').notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.subscriptionId] })],

@@ -202,7 +202,7 @@ export class CostsRepository {
       }
       await transaction
         .update(costSyncs)
-        .set({ ...syncChanges, plan, updatedAt: at })
+        .set({ ...syncChanges, plan, version: sql`${costSyncs.version} + 1`, updatedAt: at })
         .where(and(eq(costSyncs.tenantId, tenantId), eq(costSyncs.subscriptionId, subscriptionId)));
     });
   }
@@ -358,6 +358,19 @@ export class CostsRepository {
       where saving.team_id = ${teamId}::uuid
         ${tenantId ? sql`and saving.tenant_id = ${tenantId}::uuid` : sql``}`);
     return result.rows[0]!.total;
+  }
+
+  // Changes whenever the team's bill does (a page written) or its resources do (their tags), so an
+  // answer computed under one version is current while it holds.
+  async readTeamVersion(teamId: string): Promise<string> {
+    const result = await this.db.execute<{ version: string }>(sql`
+      select concat_ws('.',
+        (select coalesce(sum(cost_sync.version), 0) from cost_sync join tenant on tenant.id = cost_sync.tenant_id
+          where tenant.team_id = ${teamId}::uuid),
+        (select coalesce(sum(resources_version), 0) || '-' || count(*) from tenant where team_id = ${teamId}::uuid),
+        (select count(*) from realized_saving where team_id = ${teamId}::uuid)
+      ) as version`);
+    return result.rows[0]!.version;
   }
 
   // Whether the tenant and subscription a call names are the team's (each when named).

@@ -61,7 +61,18 @@ const measuredDays = 7;
 // A change that realized less than this share of its promise is said in Recent Activity.
 const underdeliveredShare = 0.5;
 
+// Answers kept per team and question while the team's bill stands still (dashboards ask the same
+// questions again and again); a bound keeps the memory small.
+const cachedAnswerLimit = 500;
+
+interface CachedAnswer {
+  version: string;
+  answer: Promise<unknown>;
+}
+
 export class CostsService {
+  private readonly answers = new Map<string, CachedAnswer>();
+
   constructor(
     private readonly costs: CostsRepository,
     private readonly tenants: TenantsService,
@@ -122,6 +133,14 @@ export class CostsService {
   async readCosts(teamId: string, query: unknown): Promise<CostResponse> {
     const request = parse(costQuerySchema, query);
     await this.checkScope(teamId, request.tenantId, request.subscriptionId);
+    // The days the source covers move with the clock: the day is part of the question.
+    const today = formatDay(readToday(this.now()));
+    return this.readCached(`${teamId}|costs|${today}|${JSON.stringify(request)}`, teamId, () =>
+      this.computeCosts(teamId, request),
+    );
+  }
+
+  private async computeCosts(teamId: string, request: CostRequest): Promise<CostResponse> {
     const scope = this.readScope(teamId, request);
     const grouping: CostGrouping = request.groupBy.startsWith('tag:')
       ? { kind: 'tag', name: request.groupBy.slice('tag:'.length) }
@@ -153,6 +172,14 @@ export class CostsService {
   async readSummary(teamId: string, query: unknown): Promise<CostSummaryResponse> {
     const request = parse(costSummaryQuerySchema, query);
     await this.checkScope(teamId, request.tenantId);
+    // Realized savings accrue by the hour: the hour is part of the question.
+    const hour = Math.floor(this.now().getTime() / hourMs);
+    return this.readCached(`${teamId}|summary|${hour}|${request.tenantId ?? ''}`, teamId, () =>
+      this.computeSummary(teamId, request),
+    );
+  }
+
+  private async computeSummary(teamId: string, request: { tenantId?: string }): Promise<CostSummaryResponse> {
     const scope: CostScope = { teamId, tenantId: request.tenantId };
     const today = readToday(this.now());
     const date = new Date(today);
@@ -424,6 +451,28 @@ export class CostsService {
         logText: `The service principal of tenant "${work.tenant.friendlyName}" may not read the costs of subscription ${sync.subscriptionId}: grant it the ${costReaderRoleName} role to see the bill`,
       },
     ]);
+  }
+
+  private async readCached<Answer>(
+    key: string,
+    teamId: string,
+    compute: () => Promise<Answer>,
+  ): Promise<Answer> {
+    const version = await this.costs.readTeamVersion(teamId);
+    const cached = this.answers.get(key);
+    if (cached && cached.version === version) {
+      // Most recently used last, so the bound drops the oldest.
+      this.answers.delete(key);
+      this.answers.set(key, cached);
+      return cached.answer as Promise<Answer>;
+    }
+    const answer = compute();
+    this.answers.set(key, { version, answer });
+    answer.catch(() => {
+      if (this.answers.get(key)?.answer === answer) this.answers.delete(key);
+    });
+    if (this.answers.size > cachedAnswerLimit) this.answers.delete(this.answers.keys().next().value!);
+    return answer;
   }
 
   // Another team's tenant or subscription is not found, as every other call answers it.

@@ -1,0 +1,1 @@
+ALTER TABLE "cost_sync" ADD COLUMN "version" integer DEFAULT 0 NOT NULL;
