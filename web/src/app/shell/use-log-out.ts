@@ -6,6 +6,15 @@ import { useDeleteToken } from '../../features/auth/api/delete-token';
 import { clearSession, readToken } from '../../lib/session';
 import { paths } from '../../config/paths';
 
+// True from the moment a log-out clears the session until its navigation is done: the name poll
+// then finds the name gone, and must not send to plain /login meanwhile (the destination's route
+// module may still be loading on a slow machine).
+let isEndingSession = false;
+
+export function readIsEndingSession(): boolean {
+  return isEndingSession;
+}
+
 /**
  * Log-out ends the session on the server, then always clears it locally and goes to /login (or the
  * destination given): a failed call must never leave the user signed in on this device.
@@ -26,11 +35,15 @@ export function useLogOut() {
       } catch (error) {
         console.error('Ending the session on the server failed', error);
       } finally {
+        isEndingSession = true;
         clearSession();
         queryClient.clear();
-        // Synchronous, so the top bar's name poll never sees the cleared session and sends to plain /login.
-        await navigate(destination, { replace: true, flushSync: true });
-        isLoggingOutRef.current = false;
+        try {
+          await navigate(destination, { replace: true, flushSync: true });
+        } finally {
+          isEndingSession = false;
+          isLoggingOutRef.current = false;
+        }
       }
     },
     [navigate, queryClient],

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { isSessionActive, readName, readSession } from '../../lib/session';
 import { getStatus401, setStatus401 } from '../../lib/status-401';
+import { readIsEndingSession } from './use-log-out';
 
 const pollIntervalMs = 500;
 
@@ -16,8 +17,9 @@ export function useStoredName(onNameGone: () => void): string {
     const intervalId = window.setInterval(() => {
       const storedName = readName();
       if (!storedName) {
-        // A 401 being handled has cleared the session and is on its way to /login?expired.
-        if (!getStatus401()) onNameGone();
+        // A 401 being handled has cleared the session and is on its way to /login?expired; a
+        // log-out of this tab is on its way to where it sends.
+        if (!getStatus401() && !readIsEndingSession()) onNameGone();
         return;
       }
       if (!isSessionActive(readSession())) {
