@@ -69,7 +69,8 @@ describe('routes', () => {
     expect(screen.getByRole('button', { name: 'Hi, Demo' })).toBeTruthy();
   });
 
-  it('opens each signed-in screen on its heading', async () => {
+  // Eleven screens, each a chunk Vite compiles on first use: seconds on a busy machine.
+  it('opens each signed-in screen on its heading', { timeout: 20_000 }, async () => {
     storeTestSession(inOneHour());
     const router = renderAt('/home');
     const headings: [string, string][] = [

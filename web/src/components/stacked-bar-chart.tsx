@@ -109,14 +109,17 @@ function drawChart(
     context.fillStyle = inkColor;
     context.textAlign = 'center';
     context.textBaseline = 'top';
-    const labelWidth = Math.max(...categories.map((text) => context.measureText(text).width)) + xLabelGapPx;
-    const stride = getLabelStride(count, plotWidth, labelWidth);
+    const labelWidths = categories.map((text) => context.measureText(text).width);
+    const stride = getLabelStride(count, plotWidth, Math.max(...labelWidths) + xLabelGapPx);
+    // A label is centred under its bar, kept inside the canvas, and left out where that would
+    // crowd the one before it (the first and last are the ones pushed inwards).
+    let lastRight = -Infinity;
     for (let index = 0; index < count; index += stride) {
-      const x = Math.min(
-        Math.max(left + (index + 0.5) * slotWidth, left + labelWidth / 2),
-        width - labelWidth / 2,
-      );
+      const halfWidth = labelWidths[index]! / 2;
+      const x = Math.min(Math.max(left + (index + 0.5) * slotWidth, halfWidth), width - halfWidth);
+      if (x - halfWidth < lastRight + xLabelGapPx) continue;
       context.fillText(categories[index]!, x, bottom + 4);
+      lastRight = x + halfWidth;
     }
   }
   return { left, width: plotWidth };
@@ -131,7 +134,7 @@ interface Hover {
 
 function ChartTooltip({ hover, props }: { hover: Hover; props: StackedBarChartProps }) {
   const rows = props.series
-    .map((line) => ({ line, value: line.values[hover.index] ?? 0 }))
+    .map((line, index) => ({ line, index, value: line.values[hover.index] ?? 0 }))
     .filter(({ value }) => value !== 0);
   const total = rows.reduce((sum, { value }) => sum + value, 0);
   const isOnRight = hover.x > hover.width / 2;
@@ -148,8 +151,8 @@ function ChartTooltip({ hover, props }: { hover: Hover; props: StackedBarChartPr
       {rows
         .slice()
         .reverse()
-        .map(({ line, value }) => (
-          <div key={line.label} className="bar-chart-tooltip-row">
+        .map(({ line, index, value }) => (
+          <div key={index} className="bar-chart-tooltip-row">
             <span className="bar-chart-swatch" style={{ background: line.color }} />
             <span className="bar-chart-tooltip-label">{line.label}</span>
             <span>{props.formatValue(value)}</span>
@@ -207,8 +210,8 @@ export function StackedBarChart(props: StackedBarChartProps) {
       </div>
       {isCompact ? null : (
         <ul className="bar-chart-legend">
-          {series.map((line) => (
-            <li key={line.label}>
+          {series.map((line, index) => (
+            <li key={index}>
               <span className="bar-chart-swatch" style={{ background: line.color }} aria-hidden="true" />
               {line.label}
             </li>

@@ -377,7 +377,7 @@ describe('<CostAnalysis> states', () => {
         await within(getSection('Top 10 resources by cost')).findByText(
           'No cost data right now, check back later.',
           {},
-          { timeout: 5000 },
+          { timeout: 10_000 },
         ),
       ).toBeTruthy();
     },

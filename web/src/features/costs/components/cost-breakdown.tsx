@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { noCostDataText, type CostGroupBy, type CostQuery } from '@cloudtrim/contracts/costs';
 import { pageSize } from '@cloudtrim/contracts/paging';
 import { DataLoading } from '../../../components/data-loading';
@@ -23,22 +23,25 @@ interface CostBreakdownProps {
 export function CostBreakdown({ label, groupBy, query, previousQuery }: CostBreakdownProps) {
   const current = useCost(query);
   const previous = useCost(previousQuery);
+  // The answers arrive with the chart's: their rows render after it, so the chart paints first.
+  const currentData = useDeferredValue(current.data);
+  const previousData = useDeferredValue(previous.data);
   const [page, setPage] = useState(1);
   const rows = useMemo(
-    () => (current.data && previous.data ? buildCostBreakdown(current.data.Data, previous.data.Data) : []),
-    [current.data, previous.data],
+    () => (currentData && previousData ? buildCostBreakdown(currentData.Data, previousData.Data) : []),
+    [currentData, previousData],
   );
 
   if (current.isError || previous.isError)
     return <CostLoadFailure error={(current.error ?? previous.error)!} />;
-  if (!current.data || !previous.data) return <DataLoading label="Loading costs" />;
-  if (current.data.Data.length === 0) return <p className="data-empty">{noCostDataText}</p>;
+  if (!currentData || !previousData) return <DataLoading label="Loading costs" />;
+  if (currentData.Data.length === 0) return <p className="data-empty">{noCostDataText}</p>;
 
   const total: CostBreakdownRow = {
     group: '',
-    cost: current.data.Total,
-    previousCost: previous.data.Total,
-    change: getChangePercent(current.data.Total, previous.data.Total),
+    cost: currentData.Total,
+    previousCost: previousData.Total,
+    change: getChangePercent(currentData.Total, previousData.Total),
   };
   const currentPage = clampPage(page, getPageCount(rows.length, pageSize));
   return (
@@ -47,7 +50,7 @@ export function CostBreakdown({ label, groupBy, query, previousQuery }: CostBrea
         label={label}
         rows={rows.slice((currentPage - 1) * pageSize, currentPage * pageSize)}
         groupBy={groupBy}
-        currency={current.data.Currency}
+        currency={currentData.Currency}
         total={total}
       />
       <Pagination

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useDeferredValue, useMemo } from 'react';
 import { noCostDataText, type CostQuery } from '@cloudtrim/contracts/costs';
 import { DataLoading } from '../../../components/data-loading';
 import { useCost } from '../api/get-cost';
@@ -19,17 +19,20 @@ interface TopResourcesProps {
 export function TopResources({ label, query, previousQuery }: TopResourcesProps) {
   const current = useCost(query);
   const previous = useCost(previousQuery);
+  // The answers arrive with the chart's: their rows render after it, so the chart paints first.
+  const currentData = useDeferredValue(current.data);
+  const previousData = useDeferredValue(previous.data);
   const rows = useMemo(
     () =>
-      current.data && previous.data
-        ? selectTopRows(buildCostBreakdown(current.data.Data, previous.data.Data), topResourceCount)
+      currentData && previousData
+        ? selectTopRows(buildCostBreakdown(currentData.Data, previousData.Data), topResourceCount)
         : [],
-    [current.data, previous.data],
+    [currentData, previousData],
   );
 
   if (current.isError || previous.isError)
     return <CostLoadFailure error={(current.error ?? previous.error)!} />;
-  if (!current.data || !previous.data) return <DataLoading label="Loading the costliest resources" />;
+  if (!currentData || !previousData) return <DataLoading label="Loading the costliest resources" />;
   if (rows.length === 0) return <p className="data-empty">{noCostDataText}</p>;
-  return <CostBreakdownView label={label} rows={rows} groupBy="resource" currency={current.data.Currency} />;
+  return <CostBreakdownView label={label} rows={rows} groupBy="resource" currency={currentData.Currency} />;
 }
