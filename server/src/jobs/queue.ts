@@ -133,7 +133,9 @@ export class JobQueue {
       supervise: !isSendOnly,
       schedule: !isSendOnly,
       // The pass that fails jobs whose run lapsed (expiry, heartbeat) runs this often (pg-boss's
-      // default is 120 s).
+      // default is 120 s). It also keeps pg-boss 10's retention: a finished job stays 12 h in
+      // pgboss.job, then 7 days in pgboss.archive (12 kept it 7 days in pgboss.job), and one never
+      // run is dropped after 14 days, as in 12.
       maintenanceIntervalSeconds: 10,
     });
     this.boss.on('error', (error) => this.log.error({ err: error }, 'job queue error'));
