@@ -535,15 +535,13 @@ function costColumns() {
   };
 }
 
-export const costDays = pgTable(
-  'cost_day',
-  { ...costColumns(), day: date('day').notNull() },
-  (table) => [
-    primaryKey({ columns: [table.tenantId, table.subscriptionId, table.day, table.resourceId, table.serviceName] }),
-    index('cost_day_tenant_day_idx').on(table.tenantId, table.day),
-    index('cost_day_resource_idx').on(table.tenantId, table.resourceId, table.day),
-  ],
-);
+export const costDays = pgTable('cost_day', { ...costColumns(), day: date('day').notNull() }, (table) => [
+  primaryKey({
+    columns: [table.tenantId, table.subscriptionId, table.day, table.resourceId, table.serviceName],
+  }),
+  index('cost_day_tenant_day_idx').on(table.tenantId, table.day),
+  index('cost_day_resource_idx').on(table.tenantId, table.resourceId, table.day),
+]);
 
 export const costMonths = pgTable(
   'cost_month',
