@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { forecastPeriodCost, forecastRunRate, type DailyCost } from './cost-forecast';
+
+const dayMs = 86_400_000;
+
+function formatDay(time: number): string {
+  return new Date(time).toISOString().slice(0, 10);
+}
+
+// Daily costs from `from` to the day before `today`, each from the day's time.
+function buildDays(from: string, today: string, costOf: (time: number) => number): DailyCost[] {
+  const days: DailyCost[] = [];
+  for (let time = Date.parse(from); time < Date.parse(today); time += dayMs) {
+    days.push({ day: formatDay(time), cost: costOf(time) });
+  }
+  return days;
+}
+
+const isWeekend = (time: number) => [0, 6].includes(new Date(time).getUTCDay());
+// Machines shut down at weekends: a weekday costs 100, a weekend day 40, with a little noise.
+const weekly = (time: number) => (isWeekend(time) ? 40 : 100) * (1 + 0.01 * Math.sin(time / dayMs));
+
+function sumPeriod(from: string, to: string, costOf: (time: number) => number): number {
+  let total = 0;
+  for (let time = Date.parse(from); time <= Date.parse(to); time += dayMs) total += costOf(time);
+  return total;
+}
+
+describe('forecastPeriodCost', () => {
+  const november = { from: '2026-11-01', to: '2026-11-30' };
+
+  it('follows the weekly pattern, where the run-rate of a month begun on a weekend is far off', () => {
+    // 2026-11-01 is a Sunday: two days in, one of them a weekend day.
+    const today = '2026-11-03';
+    const forecast = forecastPeriodCost({ days: buildDays('2026-08-01', today, weekly), today, ...november });
+    const actual = sumPeriod(november.from, november.to, weekly);
+    const monthToDate = sumPeriod('2026-11-01', '2026-11-02', weekly);
+    expect(Math.abs(forecast.expected / actual - 1)).toBeLessThan(0.02);
+    expect(Math.abs(forecastRunRate(monthToDate, 2, 30) / actual - 1)).toBeGreaterThan(0.1);
+    const saturday = forecast.days.find((day) => day.day === '2026-11-07')!;
+    const monday = forecast.days.find((day) => day.day === '2026-11-09')!;
+    expect(saturday).toMatchObject({ kind: 'forecast' });
+    expect(saturday.cost / monday.cost).toBeCloseTo(0.4, 1);
+  });
+
+  it('answers the period with the known days as they are and the rest forecast, the band around the total', () => {
+    const today = '2026-11-12';
+    const forecast = forecastPeriodCost({ days: buildDays('2026-08-01', today, weekly), today, ...november });
+    expect(forecast.days).toHaveLength(30);
+    expect(forecast.days.filter((day) => day.kind === 'actual').map((day) => day.day)).toEqual(
+      buildDays('2026-11-01', today, weekly).map((day) => day.day),
+    );
+    const actualSoFar = sumPeriod('2026-11-01', '2026-11-11', weekly);
+    const forecastSum = forecast.days.reduce((sum, day) => sum + day.cost, 0);
+    expect(forecast.expected).toBeCloseTo(forecastSum, 6);
+    expect(forecast.days[0]).toMatchObject({ low: forecast.days[0]!.cost, high: forecast.days[0]!.cost });
+    expect(
+      forecast.days.filter((day) => day.kind === 'actual').reduce((sum, day) => sum + day.cost, 0),
+    ).toBeCloseTo(actualSoFar, 6);
+    expect(forecast.low).toBeLessThanOrEqual(forecast.expected);
+    expect(forecast.high).toBeGreaterThanOrEqual(forecast.expected);
+    expect(forecast.low).toBeGreaterThanOrEqual(actualSoFar);
+    for (const day of forecast.days) {
+      expect(day.low).toBeLessThanOrEqual(day.cost);
+      expect(day.high).toBeGreaterThanOrEqual(day.cost);
+    }
+  });
+
+  it('takes a step of the level (a resize, a new VM) from the days since it', () => {
+    const stepAt = Date.parse('2026-11-06');
+    const stepped = (time: number) => weekly(time) * (time >= stepAt ? 1.5 : 1);
+    const today = '2026-11-11';
+    const forecast = forecastPeriodCost({
+      days: buildDays('2026-08-01', today, stepped),
+      today,
+      ...november,
+    });
+    const actual = sumPeriod(november.from, november.to, stepped);
+    expect(Math.abs(forecast.expected / actual - 1)).toBeLessThan(0.03);
+  });
+
+  it('does not spread a one-off charge over the rest of the month, as the run-rate does', () => {
+    const purchase = (time: number) => weekly(time) + (formatDay(time) === '2026-11-03' ? 5000 : 0);
+    const today = '2026-11-06';
+    const forecast = forecastPeriodCost({
+      days: buildDays('2026-08-01', today, purchase),
+      today,
+      ...november,
+    });
+    const actual = sumPeriod(november.from, november.to, purchase);
+    expect(Math.abs(forecast.expected / actual - 1)).toBeLessThan(0.02);
+    const runRate = forecastRunRate(sumPeriod('2026-11-01', '2026-11-05', purchase), 5, 30);
+    expect(runRate / actual).toBeGreaterThan(2);
+  });
+
+  it('lowers the days from a known change on by its daily delta, and no day before', () => {
+    const today = '2026-11-05';
+    const days = buildDays('2026-08-01', today, weekly);
+    const plain = forecastPeriodCost({ days, today, ...november });
+    const changed = forecastPeriodCost({
+      days,
+      today,
+      ...november,
+      changes: [{ fromDay: '2026-11-20', dailyDelta: -30 }],
+    });
+    for (const [index, day] of changed.days.entries()) {
+      const before = plain.days[index]!;
+      if (day.day < '2026-11-20') expect(day.cost).toBeCloseTo(before.cost, 6);
+      else expect(day.cost).toBeCloseTo(Math.max(0, before.cost - 30), 6);
+    }
+    expect(changed.expected).toBeCloseTo(plain.expected - 30 * 11, 6);
+    expect(changed.low).toBeLessThanOrEqual(changed.expected);
+    expect(changed.high).toBeGreaterThanOrEqual(changed.expected);
+  });
+
+  it('counts a day missing between known days as nothing spent, and forecasts the days after the last one', () => {
+    const today = '2026-11-10';
+    const days = buildDays('2026-08-01', '2026-11-08', weekly).filter((day) => day.day !== '2026-11-04');
+    const forecast = forecastPeriodCost({ days, today, ...november });
+    expect(forecast.days.find((day) => day.day === '2026-11-04')).toMatchObject({ cost: 0, kind: 'actual' });
+    expect(forecast.days.find((day) => day.day === '2026-11-08')).toMatchObject({ kind: 'forecast' });
+    // Today's partial cost is not a known day.
+    const withToday = forecastPeriodCost({
+      days: [...days, { day: '2026-11-08', cost: 100 }, { day: today, cost: 1 }],
+      today,
+      ...november,
+    });
+    expect(withToday.days.find((day) => day.day === today)).toMatchObject({ kind: 'forecast' });
+  });
+
+  it('forecasts a quarter from the same days, with a band as wide as the past allows and wider', () => {
+    const today = '2026-10-05';
+    const days = buildDays('2026-07-08', today, weekly);
+    const quarter = forecastPeriodCost({ days, today, from: '2026-10-01', to: '2026-12-31' });
+    const actual = sumPeriod('2026-10-01', '2026-12-31', weekly);
+    expect(quarter.days).toHaveLength(92);
+    expect(Math.abs(quarter.expected / actual - 1)).toBeLessThan(0.03);
+    expect(quarter.low).toBeLessThan(quarter.expected);
+    expect(quarter.high).toBeGreaterThan(quarter.expected);
+  });
+
+  it('answers nothing spent for a scope without costs', () => {
+    const forecast = forecastPeriodCost({ days: [], today: '2026-11-05', ...november });
+    expect(forecast).toMatchObject({ expected: 0, low: 0, high: 0 });
+    expect(forecast.days).toHaveLength(30);
+  });
+});

@@ -1,0 +1,364 @@
+// A period's cost (a month or a quarter) forecast from a scope's daily costs, with an 80% band. Pure:
+// days in, a forecast out. Cloud bills move in steps (a VM added, resized or covered by a
+// reservation moves the level for good), repeat by the week (machines shut down at weekends), drift
+// slowly, and carry one-off charges (a reservation's purchase) that a run-rate multiplies by the
+// days left. So: day-of-week factors from recent weeks, a robust level from the last two weeks or
+// since a step, a damped trend, one-off charges only as far as they recur week after week, the
+// known changes from their day; the band from the size of the method's own errors over the past
+// at the same horizon.
+
+export interface DailyCost {
+  day: string;
+  cost: number;
+}
+
+// A scheduled change alters the daily cost from its day on (a resize: negative).
+export interface KnownChange {
+  fromDay: string;
+  dailyDelta: number;
+}
+
+export interface ForecastRequest {
+  // Days with no entry between two that have one spent nothing (Cost Management leaves them out);
+  // the days after the last entry are not known yet.
+  days: readonly DailyCost[];
+  from: string;
+  to: string;
+  // Today is partial: only the days before it count as known.
+  today: string;
+  changes?: readonly KnownChange[];
+}
+
+export interface ForecastDay {
+  day: string;
+  cost: number;
+  kind: 'actual' | 'forecast';
+  low: number;
+  high: number;
+}
+
+export interface CostForecast {
+  expected: number;
+  low: number;
+  high: number;
+  days: ForecastDay[];
+}
+
+const dayMs = 86_400_000;
+// What a fit looks at: eight weeks for the weekly pattern and the trend, the whole series (at most
+// this many days) for the band.
+const historyLimitDays = 120;
+const seasonDays = 56;
+const shiftWindowDays = 28;
+const levelDays = 14;
+// The trend fades by this share a day (about half after a month): a slope seen over eight weeks
+// rarely holds for a quarter.
+const trendDamping = 0.98;
+// A fit needs two weeks for a weekly pattern, three for a trend.
+const minimumSeasonDays = 14;
+const minimumTrendDays = 21;
+// A step must stand this many noise deviations (and this share of the level) clear to be taken as
+// a new level; one day off is a one-off charge, not a step.
+const shiftNoiseDeviations = 4;
+const minimumShiftShare = 0.01;
+const minimumShiftDays = 3;
+// Most of a step's days must stand beyond half of it (two one-off charges in a row are no step).
+const shiftAgreement = 0.75;
+// A day this far above the fit is a one-off charge, kept out of the level; the future carries the
+// median week's one-off charges over the last four (a purchase seen once is not expected again,
+// charges in most weeks are).
+const oneOffNoiseDeviations = 5;
+const minimumOneOffShare = 0.05;
+const oneOffWeeks = 4;
+// The band: ± the 80th percentile of the past relative errors' size at the horizon, from at least
+// this many past forecasts; with fewer, a wide band on purpose. Their size, not their sign: a bias
+// of the past weeks (a growth spurt, a run of purchases) rarely keeps its direction.
+const bandCoverage = 0.8;
+const minimumBandSamples = 8;
+const fallbackBandShare = 0.2;
+
+interface ForecastModel {
+  // Deseasonalised cost on the last known day, the slope a day, the weekly factors by weekday.
+  level: number;
+  slope: number;
+  factors: Float64Array;
+  // One-off charges expected a day.
+  oneOffRate: number;
+}
+
+export function forecastPeriodCost(request: ForecastRequest): CostForecast {
+  const periodFrom = toDayNumber(request.from);
+  const periodTo = toDayNumber(request.to);
+  const today = toDayNumber(request.today);
+  const costs = new Map<number, number>();
+  for (const entry of request.days) {
+    const day = toDayNumber(entry.day);
+    if (day >= today) continue;
+    costs.set(day, (costs.get(day) ?? 0) + entry.cost);
+  }
+  const knownDays = [...costs.keys()];
+  const lastKnown = knownDays.length > 0 ? Math.max(...knownDays) : periodFrom - 1;
+  const firstKnown =
+    knownDays.length > 0 ? Math.max(Math.min(...knownDays), lastKnown - historyLimitDays + 1) : lastKnown + 1;
+  const series = new Float64Array(lastKnown - firstKnown + 1);
+  for (let day = firstKnown; day <= lastKnown; day += 1) series[day - firstKnown] = costs.get(day) ?? 0;
+
+  const origin = lastKnown + 1;
+  const horizon = Math.max(0, periodTo - Math.max(origin, periodFrom) + 1);
+  const model = fitModel(series, firstKnown);
+  const band = calibrateBand(series, firstKnown, horizon);
+  const changes = (request.changes ?? []).map((change) => ({
+    fromDay: toDayNumber(change.fromDay),
+    dailyDelta: change.dailyDelta,
+  }));
+
+  const days: ForecastDay[] = [];
+  let actual = 0;
+  let forecast = 0;
+  for (let day = periodFrom; day <= periodTo; day += 1) {
+    if (day < origin) {
+      const cost = costs.get(day) ?? 0;
+      actual += cost;
+      days.push({ day: formatDayNumber(day), cost, kind: 'actual', low: cost, high: cost });
+      continue;
+    }
+    const ahead = day - origin + 1;
+    const delta = changes.reduce((sum, change) => sum + (day >= change.fromDay ? change.dailyDelta : 0), 0);
+    const cost = Math.max(0, predictDay(model, day, ahead) + delta);
+    forecast += cost;
+    const [low, high] = band.daily(day - Math.max(origin, periodFrom) + 1);
+    days.push({
+      day: formatDayNumber(day),
+      cost,
+      kind: 'forecast',
+      low: Math.max(0, cost * (1 + low)),
+      high: cost * (1 + high),
+    });
+  }
+  const [low, high] = band.total;
+  return {
+    expected: actual + forecast,
+    low: actual + Math.max(0, forecast * (1 + low)),
+    high: actual + forecast * (1 + high),
+    days,
+  };
+}
+
+// The run-rate the summary showed before: the complete days so far spread over the whole period.
+export function forecastRunRate(monthToDate: number, daysElapsed: number, daysInPeriod: number): number {
+  return daysElapsed > 0 ? (monthToDate / daysElapsed) * daysInPeriod : 0;
+}
+
+function fitModel(series: Float64Array, firstDay: number): ForecastModel {
+  const count = series.length;
+  const factors = fitWeeklyFactors(series, firstDay);
+  const windowLength = Math.min(count, seasonDays);
+  const start = count - windowLength;
+  const adjusted = new Float64Array(windowLength);
+  for (let index = 0; index < windowLength; index += 1) {
+    adjusted[index] = series[start + index]! / factors[weekday(firstDay + start + index)]!;
+  }
+  if (windowLength === 0) return { level: 0, slope: 0, factors, oneOffRate: 0 };
+  const noise = estimateNoise(adjusted);
+  let slope = windowLength >= minimumTrendDays ? fitSlope(adjusted) : 0;
+  const shift = findShift(adjusted, slope, noise);
+  if (shift) {
+    // The step is not a trend: the slope is fitted again with the days before it moved to the new level.
+    for (let index = 0; index < windowLength - shift.days; index += 1) adjusted[index]! += shift.size;
+    slope = windowLength >= minimumTrendDays ? fitSlope(adjusted) : 0;
+  }
+  const levelLength = shift ? shift.days : Math.min(levelDays, windowLength);
+  const detrended: number[] = [];
+  for (let index = windowLength - levelLength; index < windowLength; index += 1) {
+    detrended.push(adjusted[index]! + slope * (windowLength - 1 - index));
+  }
+  const level = median(detrended);
+  // One-off charges: days far above the fit, their excess summed by week back from the last day.
+  const oneOffThreshold = Math.max(oneOffNoiseDeviations * noise, minimumOneOffShare * Math.abs(level));
+  const weeks = Math.min(oneOffWeeks, Math.floor(windowLength / 7));
+  const weeklyOneOffs = new Array<number>(weeks).fill(0);
+  for (let index = windowLength - weeks * 7; index < windowLength; index += 1) {
+    const fitted = level - slope * (windowLength - 1 - index);
+    const excess = adjusted[index]! - fitted;
+    if (excess <= oneOffThreshold) continue;
+    const week = Math.floor((windowLength - 1 - index) / 7);
+    weeklyOneOffs[week]! += excess * factors[weekday(firstDay + start + index)]!;
+  }
+  return { level, slope, factors, oneOffRate: median(weeklyOneOffs) / 7 };
+}
+
+function predictDay(model: ForecastModel, day: number, ahead: number): number {
+  const trend = (model.slope * trendDamping * (1 - trendDamping ** ahead)) / (1 - trendDamping);
+  return Math.max(0, (model.level + trend) * model.factors[weekday(day)]!) + model.oneOffRate;
+}
+
+// Each weekday's cost against the week around it (a centred 7-day mean), the median over recent
+// weeks: a step or a one-off charge moves one week only.
+// Under two weeks, against the mean of the days there are.
+function fitWeeklyFactors(series: Float64Array, firstDay: number): Float64Array {
+  const factors = new Float64Array(7).fill(1);
+  const count = series.length;
+  if (count < 7) return factors;
+  const ratios: number[][] = Array.from({ length: 7 }, () => []);
+  if (count < minimumSeasonDays) {
+    const mean = series.reduce((sum, cost) => sum + cost, 0) / count;
+    if (mean <= 0) return factors;
+    for (let index = 0; index < count; index += 1) {
+      ratios[weekday(firstDay + index)]!.push(series[index]! / mean);
+    }
+  }
+  for (let index = Math.max(3, count - seasonDays + 3); index <= count - 4; index += 1) {
+    if (count < minimumSeasonDays) break;
+    let weekTotal = 0;
+    for (let offset = -3; offset <= 3; offset += 1) weekTotal += series[index + offset]!;
+    if (weekTotal <= 0) continue;
+    ratios[weekday(firstDay + index)]!.push(series[index]! / (weekTotal / 7));
+  }
+  for (let day = 0; day < 7; day += 1) {
+    const seen = ratios[day]!;
+    if (seen.length === 0) continue;
+    factors[day] = median(seen);
+  }
+  const mean = factors.reduce((sum, factor) => sum + factor, 0) / 7;
+  for (let day = 0; day < 7; day += 1) factors[day] = mean > 0 ? factors[day]! / mean : 1;
+  // A weekday that costs nothing must not divide the level to infinity.
+  for (let day = 0; day < 7; day += 1) if (!(factors[day]! > 0.01)) factors[day] = 0.01;
+  return factors;
+}
+
+// Noise from day-to-day differences (a step moves one of them, a trend none much): MAD-based.
+function estimateNoise(values: Float64Array): number {
+  if (values.length < 3) return 0;
+  const differences: number[] = [];
+  for (let index = 1; index < values.length; index += 1) {
+    differences.push(Math.abs(values[index]! - values[index - 1]!));
+  }
+  return (1.4826 * median(differences)) / Math.SQRT2;
+}
+
+// Theil–Sen: the median of the slopes between every pair of days, which one-off charges and a
+// late step hardly move.
+function fitSlope(values: Float64Array): number {
+  const slopes: number[] = [];
+  for (let first = 0; first < values.length; first += 1) {
+    for (let second = first + 1; second < values.length; second += 1) {
+      slopes.push((values[second]! - values[first]!) / (second - first));
+    }
+  }
+  return median(slopes);
+}
+
+// The latest step in the last four weeks: the split of least absolute deviation from two medians,
+// taken when it stands clear of the noise and has lasted at least two days.
+function findShift(
+  values: Float64Array,
+  slope: number,
+  noise: number,
+): { days: number; size: number } | undefined {
+  const count = values.length;
+  const windowLength = Math.min(count, shiftWindowDays);
+  if (windowLength < minimumShiftDays + 7) return undefined;
+  const window: number[] = [];
+  for (let index = count - windowLength; index < count; index += 1) {
+    window.push(values[index]! + slope * (count - 1 - index));
+  }
+  let best: { days: number; size: number; cost: number } | undefined;
+  for (let after = minimumShiftDays; after <= windowLength - 7; after += 1) {
+    const before = window.slice(0, windowLength - after);
+    const since = window.slice(windowLength - after);
+    const beforeMedian = median(before);
+    const sinceMedian = median(since);
+    const cost = sumDeviations(before, beforeMedian) + sumDeviations(since, sinceMedian);
+    if (!best || cost < best.cost) best = { days: after, size: sinceMedian - beforeMedian, cost };
+  }
+  if (!best) return undefined;
+  const reference = Math.abs(median(window));
+  if (Math.abs(best.size) <= Math.max(shiftNoiseDeviations * noise, minimumShiftShare * reference)) {
+    return undefined;
+  }
+  const beforeMedian = median(window.slice(0, windowLength - best.days));
+  const direction = Math.sign(best.size);
+  const agreeing = window
+    .slice(windowLength - best.days)
+    .filter((value) => (value - beforeMedian) * direction > Math.abs(best.size) / 2).length;
+  if (agreeing < Math.ceil(shiftAgreement * best.days)) return undefined;
+  return { days: best.days, size: best.size };
+}
+
+interface Band {
+  total: readonly [number, number];
+  daily: (ahead: number) => readonly [number, number];
+}
+
+// The method's own relative errors over the past: for every past day with enough history before it
+// and `horizon` days after, the forecast of those days against what they cost, as a whole (the
+// period's band) and day by day (the chart's). A horizon longer than the past allows takes the
+// longest it does, widened by the square root of the ratio.
+function calibrateBand(series: Float64Array, firstDay: number, horizon: number): Band {
+  const fallback = [-fallbackBandShare, fallbackBandShare] as const;
+  if (horizon === 0) return { total: [0, 0], daily: () => [0, 0] };
+  const count = series.length;
+  const lastOrigin = (reach: number) => count - reach;
+  let reach = horizon;
+  while (reach > 1 && lastOrigin(reach) - minimumTrendDays + 1 < minimumBandSamples) reach -= 1;
+  if (lastOrigin(reach) - minimumTrendDays + 1 < minimumBandSamples) {
+    return { total: fallback, daily: () => fallback };
+  }
+  const widening = Math.sqrt(horizon / reach);
+  const totals: number[] = [];
+  const daily: number[][] = Array.from({ length: reach }, () => []);
+  for (let origin = minimumTrendDays; origin <= lastOrigin(reach); origin += 1) {
+    const model = fitModel(series.subarray(0, origin), firstDay);
+    let predicted = 0;
+    let actual = 0;
+    for (let ahead = 1; ahead <= reach; ahead += 1) {
+      const day = origin + ahead - 1;
+      const dayPrediction = predictDay(model, firstDay + day, ahead);
+      predicted += dayPrediction;
+      actual += series[day]!;
+      if (dayPrediction > 0) daily[ahead - 1]!.push(series[day]! / dayPrediction - 1);
+    }
+    if (predicted > 0) totals.push(actual / predicted - 1);
+  }
+  const toBand = (errors: number[], scale: number): readonly [number, number] => {
+    if (errors.length < minimumBandSamples) return fallback;
+    const size = readConformalQuantile(errors.map(Math.abs), bandCoverage) * scale;
+    return [-size, size];
+  };
+  const totalBand = toBand(totals, widening);
+  const dailyBands = daily.map((errors) => toBand(errors, 1));
+  return {
+    total: totalBand,
+    daily: (ahead) => dailyBands[Math.min(ahead, reach) - 1] ?? fallback,
+  };
+}
+
+// The empirical quantile at rank ⌈(n+1)q⌉ (split conformal), so a band from few errors errs wide
+// rather than narrow.
+function readConformalQuantile(values: number[], share: number): number {
+  const sorted = [...values].sort((first, second) => first - second);
+  return sorted[Math.min(sorted.length, Math.ceil((sorted.length + 1) * share)) - 1]!;
+}
+
+function sumDeviations(values: number[], center: number): number {
+  return values.reduce((sum, value) => sum + Math.abs(value - center), 0);
+}
+
+function median(values: ArrayLike<number>): number {
+  if (values.length === 0) return 0;
+  const sorted = Array.from(values).sort((first, second) => first - second);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+function weekday(day: number): number {
+  return ((day % 7) + 7) % 7;
+}
+
+function toDayNumber(day: string): number {
+  return Math.floor(Date.parse(`${day}T00:00:00Z`) / dayMs);
+}
+
+function formatDayNumber(day: number): string {
+  return new Date(day * dayMs).toISOString().slice(0, 10);
+}
