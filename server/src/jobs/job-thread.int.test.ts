@@ -41,8 +41,12 @@ describe('the job thread', () => {
         return row!.total > 0 && row!.total;
       });
       expect(synced).toBeGreaterThan(0);
-      // The secret sealed by this thread opened in the job thread, with the same key.
-      const [tenant] = await context.container.tenants.listTenants(owner.teamId);
+      // The secret sealed by this thread opened in the job thread, with the same key: the sync
+      // (whose first subscription's resources are in) ends OK.
+      const tenant = await waitFor(async () => {
+        const [listed] = await context.container.tenants.listTenants(owner.teamId);
+        return listed?.Status !== 'Pending' && listed;
+      });
       expect(tenant).toMatchObject({ Status: 'OK' });
     } finally {
       await thread.stop();

@@ -28,6 +28,10 @@ export function defineTenantJob(
     ...job,
     ...queueSettings,
     policy: 'stately',
-    handle: ({ tenantId }) => run(tenantId, { signal: AbortSignal.timeout(deadlineMs) }),
+    // The work's own deadline, or the queue's signal (the job lost, or the workers stopping) first.
+    handle: ({ tenantId }, context) => {
+      const deadline = AbortSignal.timeout(deadlineMs);
+      return run(tenantId, { signal: context ? AbortSignal.any([deadline, context.signal]) : deadline });
+    },
   };
 }
