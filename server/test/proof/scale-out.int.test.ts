@@ -84,12 +84,15 @@ describe('two API and two worker processes behind a round-robin proxy', () => {
       createTenantRequest(context.emulator, 0, 0, 'Contoso'),
     );
     expect(added.status).toBe(200);
-    const resources = await waitFor(async () => {
-      const answer = await call('GET', '/api/v1/resource', token);
-      const list = answer.body as { ResourceId: string }[];
-      return answer.status === 200 && list.length > 0 ? list : undefined;
+    // The sync writes one subscription at a time: the list is compared once the sync has ended.
+    const tenant = await waitFor(async () => {
+      const [listed] = await context.container.tenants.listTenants(owner.teamId);
+      return listed?.Status !== 'Pending' && listed;
     }, 90_000);
-    const [tenant] = await context.container.tenants.listTenants(owner.teamId);
+    const answer = await call('GET', '/api/v1/resource', token);
+    expect(answer.status).toBe(200);
+    const resources = answer.body as { ResourceId: string }[];
+    expect(resources.length).toBeGreaterThan(0);
     expect(resources).toHaveLength(tenant!.ResourceCount);
     expect(new Set(resources.map((resource) => resource.ResourceId.toLowerCase())).size).toBe(
       resources.length,
