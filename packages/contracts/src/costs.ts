@@ -146,3 +146,34 @@ export const focusColumns = [
 
 export const noCostDataText = 'No cost data right now, check back later.';
 export const costAnalysisTitleText = 'Cost Analysis & Budget';
+
+// GET /api/v1/cost/forecast?period=month|quarter: the period's cost at its end, expected and an 80% band,
+// with its days (actual until yesterday, forecast from today) for a chart. Planned resizes and shutdowns
+// lower the forecast from their day.
+export const costForecastPeriods = ['month', 'quarter'] as const;
+export type CostForecastPeriod = (typeof costForecastPeriods)[number];
+export const costForecastQuerySchema = costFilterSchema
+  .pick({ tenantId: true, subscriptionId: true, resourceGroup: true, tag: true })
+  .extend({
+    period: z.enum(costForecastPeriods, { error: 'period must be month or quarter.' }).default('month'),
+  });
+export type CostForecastQuery = z.input<typeof costForecastQuerySchema>;
+export type CostForecastRequest = z.infer<typeof costForecastQuerySchema>;
+
+export const costForecastDaySchema = z.object({
+  Date: z.string(),
+  Cost: z.number(),
+  Kind: z.enum(['actual', 'forecast']),
+  Low: z.number(),
+  High: z.number(),
+});
+export type CostForecastDay = z.infer<typeof costForecastDaySchema>;
+
+export const costForecastResponseSchema = z.object({
+  Expected: z.number(),
+  Low: z.number(),
+  High: z.number(),
+  Currency: z.string(),
+  Data: z.array(costForecastDaySchema),
+});
+export type CostForecastResponse = z.infer<typeof costForecastResponseSchema>;

@@ -96,6 +96,14 @@ export type ChangeToMeasure = {
   expectedAnnual: number;
 };
 
+// A planned resize or shutdown and what its recommendation promised a year, for the forecast.
+export type PlannedSaving = {
+  resourceArmId: string;
+  tags: Record<string, string>;
+  changeAt: Date;
+  annualSavings: number;
+};
+
 export interface NewLogEntry {
   teamId: string;
   resourceId: string | null;
@@ -479,6 +487,23 @@ export class AutomationRepository {
         and not exists (select 1 from realized_saving where realized_saving.scheduled_change_id = change.id)
       order by change.completed_at`);
     return result.rows.map((row) => ({ ...row, completedAt: new Date(row.completedAt) }));
+  }
+
+  // The team's planned resizes and shutdowns with a saving, one per recommendation (active hours
+  // plan a shutdown a day for one saving): the first of each.
+  async listPlannedSavings(teamId: string, tenantId?: string): Promise<PlannedSaving[]> {
+    const result = await this.db.execute<Omit<PlannedSaving, 'changeAt'> & { changeAt: string }>(sql`
+      select distinct on (change.recommendation_id)
+             resource.arm_id as "resourceArmId", coalesce(resource.tags, '{}'::jsonb) as tags,
+             change.change_at as "changeAt", recommendation.annual_cost_savings as "annualSavings"
+      from scheduled_change as change
+      join resource on resource.id = change.resource_id
+      join recommendation on recommendation.id = change.recommendation_id
+      where change.team_id = ${teamId}::uuid and change.state = 'planned'
+        and change.kind in ('resize', 'deallocate') and recommendation.annual_cost_savings > 0
+        ${tenantId ? sql`and change.tenant_id = ${tenantId}::uuid` : sql``}
+      order by change.recommendation_id, change.change_at`);
+    return result.rows.map((row) => ({ ...row, changeAt: new Date(row.changeAt) }));
   }
 
   async insertLog(entry: NewLogEntry): Promise<void> {

@@ -21,6 +21,7 @@ import {
   logEntryOf,
   type ApplyTarget,
   type ChangeToMeasure,
+  type PlannedSaving,
   type ChangeOrigin,
   type ChangeRow,
   type NewChange,
@@ -187,6 +188,11 @@ export class AutomationService {
 
   async listChangesToMeasure(tenantId: string, from: Date, to: Date): Promise<ChangeToMeasure[]> {
     return this.automation.listChangesToMeasure(tenantId, from, to);
+  }
+
+  // What the planned changes will save, for the cost forecast (the schedule's one reader outside).
+  async listPlannedSavings(teamId: string, tenantId?: string): Promise<PlannedSaving[]> {
+    return this.automation.listPlannedSavings(teamId, tenantId);
   }
 
   // The measured saving of a change, in its resource's automation log.

@@ -246,6 +246,20 @@ export class CostsRepository {
     return result.rows;
   }
 
+  // The scope's actual cost by day (days with none left out), for the forecast.
+  async listDailyCosts(scope: CostScope, from: string, to: string): Promise<{ day: string; cost: number }[]> {
+    const result = await this.db.execute<{ day: string; cost: number }>(sql`
+      select to_char(cost.day, 'YYYY-MM-DD') as "day", sum(cost.actual_cost)::float8 as cost
+      from cost_day as cost
+      join tenant on tenant.id = cost.tenant_id
+      ${scope.tag ? sql`left join resource on resource.tenant_id = cost.tenant_id and lower(resource.arm_id) = cost.resource_id` : sql``}
+      where ${this.scopeCondition(scope)} and cost.day between ${from}::date and ${to}::date
+      group by cost.day
+      order by cost.day
+    `);
+    return result.rows;
+  }
+
   // The currency most of the team's bill is in (one agreement, one currency, as a rule).
   async readCurrency(scope: CostScope): Promise<string | undefined> {
     const result = await this.db.execute<{ currency: string }>(sql`

@@ -1,6 +1,8 @@
 import { errorResponseSchema } from '@cloudtrim/contracts/common';
 import {
   costExportQuerySchema,
+  costForecastQuerySchema,
+  costForecastResponseSchema,
   costQuerySchema,
   costResponseSchema,
   costSummaryQuerySchema,
@@ -40,6 +42,18 @@ export function costRoutes(costs: CostsService): FastifyPluginAsyncZod {
         },
       },
       (request) => costs.readSummary(getAuth(request).teamId, request.query),
+    );
+
+    app.get(
+      '/api/v1/cost/forecast',
+      {
+        schema: {
+          tags: ['costs'],
+          querystring: costForecastQuerySchema,
+          response: { 200: costForecastResponseSchema, ...errors },
+        },
+      },
+      (request) => costs.readForecast(getAuth(request).teamId, request.query),
     );
 
     app.get(

@@ -1,15 +1,19 @@
 // The bill from Azure Cost Management: read into PostgreSQL per subscription (a 13-month backfill,
 // then the settling days again after each Azure refresh), and answered by day, month or period,
 // grouped and filtered as the Cost Analysis screen asks.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import {
+  costForecastQuerySchema,
   costQuerySchema,
   costSummaryQuerySchema,
   focusColumns,
   resourceCostDays,
   resourceCostQuerySchema,
   costExportQuerySchema,
+  type CostFilter,
+  type CostForecastRequest,
+  type CostForecastResponse,
   type CostRequest,
   type CostResponse,
   type CostSummaryResponse,
@@ -22,8 +26,9 @@ import type { CloudWorkQueue } from '../../jobs/cloud-work';
 import { badRequest, notFound } from '../../lib/http-errors';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
 import type { AutomationService } from '../automation/automation.service';
-import type { ChangeToMeasure } from '../automation/automation.repository';
+import type { ChangeToMeasure, PlannedSaving } from '../automation/automation.repository';
 import type { TenantsService, TenantWork } from '../tenants/tenants.service';
+import { forecastPeriodCost, type CostForecast, type KnownChange } from './cost-forecast';
 import {
   dailyHistoryDays,
   formatDay,
@@ -79,7 +84,10 @@ export class CostsService {
     private readonly cloud: CloudProvider,
     private readonly activity: ActivityService,
     private readonly work: Pick<CloudWorkQueue, 'enqueueCostSync'>,
-    private readonly changes: Pick<AutomationService, 'listChangesToMeasure' | 'recordMeasuredSaving'>,
+    private readonly changes: Pick<
+      AutomationService,
+      'listChangesToMeasure' | 'recordMeasuredSaving' | 'listPlannedSavings'
+    >,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -167,19 +175,23 @@ export class CostsService {
     };
   }
 
-  // This month so far against the same days of last month; the month's end at the run rate of the
-  // days so far (budgets and forecasts refine it).
+  // This month so far against the same days of last month; the month's end as the forecast sees it.
   async readSummary(teamId: string, query: unknown): Promise<CostSummaryResponse> {
     const request = parse(costSummaryQuerySchema, query);
     await this.checkScope(teamId, request.tenantId);
-    // Realized savings accrue by the hour: the hour is part of the question.
+    // Realized savings accrue by the hour, the forecast moves with the schedule: both are part of
+    // the question.
     const hour = Math.floor(this.now().getTime() / hourMs);
-    return this.readCached(`${teamId}|summary|${hour}|${request.tenantId ?? ''}`, teamId, () =>
-      this.computeSummary(teamId, request),
-    );
+    const planned = await this.changes.listPlannedSavings(teamId, request.tenantId);
+    const key = `${teamId}|summary|${hour}|${request.tenantId ?? ''}|${digestPlanned(planned)}`;
+    return this.readCached(key, teamId, () => this.computeSummary(teamId, request, planned));
   }
 
-  private async computeSummary(teamId: string, request: { tenantId?: string }): Promise<CostSummaryResponse> {
+  private async computeSummary(
+    teamId: string,
+    request: { tenantId?: string },
+    planned: PlannedSaving[],
+  ): Promise<CostSummaryResponse> {
     const scope: CostScope = { teamId, tenantId: request.tenantId };
     const today = readToday(this.now());
     const date = new Date(today);
@@ -202,14 +214,11 @@ export class CostsService {
     };
     const monthToDate = await sumPeriod(monthFirst, today);
     const lastMonthSameDays = await sumPeriod(lastMonthFirst, lastMonthSameDayEnd);
-    const daysInMonth = (Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) - monthFirst) / dayMs;
-    // Today is partial: the run rate counts the complete days (or today alone on the 1st).
-    const completeDays = Math.max(1, dayOfMonth - 1);
-    const completeCost = dayOfMonth > 1 ? await sumPeriod(monthFirst, today - dayMs) : monthToDate;
+    const forecast = await this.computeForecast(scope, 'month', planned);
     return {
       MonthToDate: roundCents(monthToDate),
       LastMonthSameDays: roundCents(lastMonthSameDays),
-      ForecastMonthEnd: roundCents((completeCost / completeDays) * daysInMonth),
+      ForecastMonthEnd: roundCents(forecast.expected),
       RealizedSavingsYearToDate: roundCents(
         await this.costs.sumRealizedSince(
           teamId,
@@ -220,6 +229,94 @@ export class CostsService {
       ),
       Currency: (await this.costs.readCurrency(scope)) ?? 'USD',
     };
+  }
+
+  // The month's or quarter's cost at its end for a scope: expected, an 80% band and its days.
+  async readForecast(teamId: string, query: unknown): Promise<CostForecastResponse> {
+    const request = parse(costForecastQuerySchema, query);
+    await this.checkScope(teamId, request.tenantId, request.subscriptionId);
+    // The schedule changes apart from the bill: the planned changes are part of the question.
+    const planned = await this.changes.listPlannedSavings(teamId, request.tenantId);
+    const today = formatDay(readToday(this.now()));
+    const key = `${teamId}|forecast|${today}|${JSON.stringify(request)}|${digestPlanned(planned)}`;
+    return this.readCached(key, teamId, async () => {
+      const scope = this.readScope(teamId, request);
+      const forecast = await this.computeForecast(scope, request.period, planned);
+      return {
+        Expected: roundCents(forecast.expected),
+        Low: roundCents(forecast.low),
+        High: roundCents(forecast.high),
+        Currency: (await this.costs.readCurrency(scope)) ?? 'USD',
+        Data: forecast.days.map((day) => ({
+          Date: day.day,
+          Cost: roundCents(day.cost),
+          Kind: day.kind,
+          Low: roundCents(day.low),
+          High: roundCents(day.high),
+        })),
+      };
+    });
+  }
+
+  // The forecaster on the scope's daily actual cost (the days kept by day, back to the period's
+  // start), with the planned resizes and shutdowns in scope lowering the days from theirs.
+  private async computeForecast(
+    scope: CostScope,
+    period: CostForecastRequest['period'],
+    planned: PlannedSaving[],
+  ): Promise<CostForecast> {
+    const today = readToday(this.now());
+    const date = new Date(today);
+    const firstMonth =
+      period === 'month' ? date.getUTCMonth() : date.getUTCMonth() - (date.getUTCMonth() % 3);
+    const periodFrom = Date.UTC(date.getUTCFullYear(), firstMonth, 1);
+    const periodTo = Date.UTC(date.getUTCFullYear(), firstMonth + (period === 'month' ? 1 : 3), 1) - dayMs;
+    const from = Math.min(periodFrom, today - (dailyHistoryDays - 1) * dayMs);
+    const days = await this.costs.listDailyCosts(scope, formatDay(from), formatDay(today - dayMs));
+    const changes: KnownChange[] = planned
+      .filter((change) => isInScope(change.resourceArmId, change.tags, scope))
+      .map((change) => ({
+        fromDay: formatDay(readToday(change.changeAt)),
+        dailyDelta: -change.annualSavings / 365,
+      }));
+    const forecast = forecastPeriodCost({
+      days,
+      from: formatDay(periodFrom),
+      to: formatDay(periodTo),
+      today: formatDay(today),
+      changes,
+    });
+    // A quarter may begin before the days kept by day (the first days after a tenant is added): what
+    // those days cost comes from the month's total.
+    const firstDaily = days[0]?.day;
+    if (firstDaily === undefined || firstDaily <= formatDay(periodFrom)) return forecast;
+    const earlier = await this.sumEarlierDays(scope, periodFrom, Date.parse(firstDaily));
+    return {
+      ...forecast,
+      expected: forecast.expected + earlier,
+      low: forecast.low + earlier,
+      high: forecast.high + earlier,
+    };
+  }
+
+  // The cost of the days from `from` (a month's first) to the day before `firstDaily`, from the
+  // monthly rows less the daily ones of the same months.
+  private async sumEarlierDays(scope: CostScope, from: number, firstDaily: number): Promise<number> {
+    const date = new Date(firstDaily);
+    const lastMonthEnd = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) - dayMs;
+    const sum = async (source: 'day' | 'month', sumFrom: number) => {
+      const rows = await this.costs.sumCosts({
+        scope,
+        from: formatDay(sumFrom),
+        to: formatDay(lastMonthEnd),
+        source,
+        bucket: 'none',
+        grouping: { kind: 'subscription' },
+        costType: 'actual',
+      });
+      return rows.reduce((total, row) => total + row.cost, 0);
+    };
+    return Math.max(0, (await sum('month', from)) - (await sum('day', firstDaily)));
   }
 
   async readResourceCosts(teamId: string, query: unknown): Promise<ResourceCostResponse> {
@@ -482,7 +579,7 @@ export class CostsService {
       throw notFound('Tenant or subscription not found.');
   }
 
-  private readScope(teamId: string, request: CostRequest): CostScope {
+  private readScope(teamId: string, request: CostFilter): CostScope {
     const [tagName, ...tagValue] = request.tag?.split('=') ?? [];
     return {
       teamId,
@@ -519,6 +616,20 @@ function parse<Output>(
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   throw badRequest(issue.message, issue.path.map(String).join('.') || undefined);
+}
+
+function digestPlanned(planned: PlannedSaving[]): string {
+  return createHash('sha256').update(JSON.stringify(planned)).digest('base64url').slice(0, 16);
+}
+
+// Whether a resource (ARM id, its tags) lies in a scope's subscription, resource group and tag.
+function isInScope(armId: string, tags: Record<string, string>, scope: CostScope): boolean {
+  const id = armId.toLowerCase();
+  if (scope.subscriptionId && !id.startsWith(`/subscriptions/${scope.subscriptionId.toLowerCase()}/`))
+    return false;
+  if (scope.resourceGroup && readResourceGroup(id) !== scope.resourceGroup.toLowerCase()) return false;
+  if (scope.tag && (tags[scope.tag.name] ?? '') !== scope.tag.value) return false;
+  return true;
 }
 
 function monthStart(day: string): string {
