@@ -3,6 +3,7 @@
 // grouped and filtered as the Cost Analysis screen asks.
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
+import type { z } from 'zod';
 import {
   costForecastQuerySchema,
   costQuerySchema,
@@ -596,22 +597,12 @@ export class CostsService {
   private chooseSource(request: CostRequest): 'day' | 'month' {
     const oldestDaily = formatDay(readToday(this.now()) - (dailyHistoryDays - 1) * dayMs);
     if (request.granularity === 'daily') return 'day';
-    if (request.granularity === 'monthly')
-      return request.from >= monthStart(oldestDaily) && request.from >= oldestDaily ? 'day' : 'month';
     return request.from >= oldestDaily ? 'day' : 'month';
   }
 }
 
-function parse<Output>(
-  schema: {
-    safeParse(
-      input: unknown,
-    ):
-      | { success: true; data: Output }
-      | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
-  },
-  input: unknown,
-): Output {
+// The routes have validated already; a service called otherwise answers the same 400.
+function parse<Schema extends z.ZodType>(schema: Schema, input: unknown): z.infer<Schema> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
