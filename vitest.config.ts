@@ -11,6 +11,7 @@ export default defineConfig({
           include: ['{packages,server,bench}/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
           exclude: ['**/node_modules/**', '**/*.int.test.ts'],
           environment: 'node',
+          setupFiles: ['web/src/testing/setup-tests.ts'],
         },
       },
       {
