@@ -45,7 +45,8 @@ export function resourceRoutes(resources: ResourcesService): FastifyPluginAsyncZ
           .header('cache-control', 'private, no-cache')
           .header('vary', 'accept-encoding')
           .header('etag', answer.etag);
-        if (!answer.isModified) return reply.code(304).send(null);
+        // No body at all: a 304 carries none (the serialiser would write 'null').
+        if (!answer.isModified) return reply.code(304).send();
         if (answer.encoding !== 'identity') reply.header('content-encoding', answer.encoding);
         // Fastify sends a Buffer as is; the type provider only knows the parsed shape.
         return reply
