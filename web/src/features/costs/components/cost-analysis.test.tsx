@@ -64,6 +64,7 @@ function createGroupedBill(params: URLSearchParams, groupCount: number, prefix: 
 
 const currentFrom = '2026-03-01';
 let summary: CostSummaryResponse;
+let summaryArrival: Promise<void>;
 let costAnswer: (params: URLSearchParams) => Response | Promise<Response>;
 let exportAnswer: () => Response;
 let fetchMock: ReturnType<typeof vi.fn>;
@@ -149,12 +150,16 @@ beforeEach(() => {
     RealizedSavingsYearToDate: 310.25,
     Currency: 'USD',
   };
+  summaryArrival = Promise.resolve();
   costAnswer = defaultCostAnswer;
   exportAnswer = () =>
     new Response('BilledCost,EffectiveCost\n1,1\n', { status: 200, headers: { 'Content-Type': 'text/csv' } });
   fetchMock = vi.fn(async (url: string) => {
     const parsed = new URL(url, 'http://localhost');
-    if (parsed.pathname === '/api/v1/cost/summary') return answer(200, summary);
+    if (parsed.pathname === '/api/v1/cost/summary') {
+      await summaryArrival;
+      return answer(200, summary);
+    }
     if (parsed.pathname === '/api/v1/cost') return costAnswer(parsed.searchParams);
     if (parsed.pathname === '/api/v1/cost/export') return exportAnswer();
     return answer(404, { message: 'unexpected call' });
@@ -174,9 +179,16 @@ afterEach(() => {
 
 describe('<CostAnalysis> summary', () => {
   it('shows month to date against the same days last month (a rise in red), the forecast and the savings', async () => {
+    let release = () => {};
+    summaryArrival = new Promise((resolve) => (release = resolve));
     renderPage();
     expect(await screen.findByRole('heading', { name: 'Cost Analysis & Budget', level: 1 })).toBeTruthy();
     const cards = await screen.findByRole('region', { name: 'Cost summary' });
+    expect(cards.getAttribute('aria-busy')).toBe('true');
+    expect(within(cards).getByText('Forecast month end')).toBeTruthy();
+    release();
+    await within(cards).findByText('$1,200.00');
+    expect(cards.getAttribute('aria-busy')).toBeNull();
     expect(cards.textContent).toContain(
       'Month to date$1,200.00▲+20.0% vs $1,000.00 the same days last month',
     );

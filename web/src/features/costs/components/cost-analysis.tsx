@@ -10,7 +10,7 @@ import {
   writeCostSettings,
   type CostSettings,
 } from '../utils/cost-settings';
-import { formatBucketLabel, formatCostDate } from '../utils/format-cost-day';
+import { formatCostDate } from '../utils/format-cost-day';
 import { formatCompactCost, formatCost } from '../utils/format-cost';
 import { CostBreakdown } from './cost-breakdown';
 import { CostChart } from './cost-chart';
@@ -26,12 +26,7 @@ export type { CostTenantOption } from './cost-filters';
 
 // The first Intl formatter of a kind loads its locale's data, 5 to 20 ms: built while the answers are
 // on their way, each in a task of its own, rather than between the chart's answer and its paint.
-const formatWarmUps = [
-  () => formatCost(0, 'USD'),
-  () => formatCompactCost(0, 'USD'),
-  () => formatBucketLabel('2026-01-01', 'daily'),
-  () => formatBucketLabel('2026-01-01', 'monthly'),
-];
+const formatWarmUps = [() => formatCost(0, 'USD'), () => formatCompactCost(0, 'USD')];
 
 function describeRange({ from, to }: DayRange): string {
   return from === to ? formatCostDate(from) : `${formatCostDate(from)} to ${formatCostDate(to)}`;

@@ -58,8 +58,9 @@ export function CostChart({ label, groupBy, query, period, granularity }: CostCh
 
   if (cost.isError) return <CostLoadFailure error={cost.error} />;
   if (!cost.data) {
+    // As tall as the chart will be (its padding and a line of legend), so nothing below it moves.
     return (
-      <div className="cost-chart-placeholder" style={{ minHeight: chartHeight }}>
+      <div className="cost-chart-placeholder" style={{ minHeight: `calc(${chartHeight}px + 3.2rem)` }}>
         <DataLoading label="Loading the cost chart" />
       </div>
     );

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import Card from 'react-bootstrap/Card';
 import { DataLoading } from '../../../components/data-loading';
 import { describeLoadError, isNetworkFailure } from '../../../lib/load-failure';
@@ -11,24 +12,39 @@ function SummaryCard({
   children,
 }: {
   label: string;
-  amount: string;
-  children?: React.ReactNode;
+  amount: ReactNode;
+  children?: ReactNode;
 }) {
   return (
     <Card className="cost-summary-card">
       <Card.Body>
         <p className="cost-summary-label">{label}</p>
-        <p className="cost-summary-amount">{amount}</p>
+        <div className="cost-summary-amount">{amount}</div>
         {children ? <p className="cost-summary-detail">{children}</p> : null}
       </Card.Body>
     </Card>
   );
 }
 
+const summaryLabels = ['Month to date', 'Forecast month end', 'Realized savings this year'] as const;
+
 /** This month so far against the same days of last month, the month-end forecast, the savings proven. */
 export function CostSummaryCards({ tenantId }: { tenantId?: string }) {
   const summary = useCostSummary(tenantId);
-  if (summary.isPending) return <DataLoading label="Loading the cost summary" />;
+  if (summary.isPending) {
+    // The cards keep their place while their amounts load, so nothing below them moves.
+    return (
+      <section className="cost-summary" aria-label="Cost summary" aria-busy="true">
+        {summaryLabels.map((label, index) => (
+          <SummaryCard
+            key={label}
+            label={label}
+            amount={index === 0 ? <DataLoading label="Loading the cost summary" isSmall /> : null}
+          />
+        ))}
+      </section>
+    );
+  }
   if (summary.isError) {
     // A network failure leaves the cards out; the lists below say there is no data.
     return isNetworkFailure(summary.error) ? null : (
@@ -41,11 +57,11 @@ export function CostSummaryCards({ tenantId }: { tenantId?: string }) {
     summary.data;
   return (
     <section className="cost-summary" aria-label="Cost summary">
-      <SummaryCard label="Month to date" amount={formatCost(MonthToDate, Currency)}>
+      <SummaryCard label={summaryLabels[0]} amount={formatCost(MonthToDate, Currency)}>
         <CostChange percent={getChangePercent(MonthToDate, LastMonthSameDays)} /> vs{' '}
         {formatCost(LastMonthSameDays, Currency)} the same days last month
       </SummaryCard>
-      <SummaryCard label="Forecast month end" amount={formatCost(ForecastMonthEnd, Currency)}>
+      <SummaryCard label={summaryLabels[1]} amount={formatCost(ForecastMonthEnd, Currency)}>
         This month&rsquo;s bill as it is heading
       </SummaryCard>
       <SummaryCard

@@ -11,6 +11,15 @@ export interface CostBreakdownRow {
   change: number | null;
 }
 
+/**
+ * Ties are put in a fixed order by code point: String.localeCompare builds a collator each call, and
+ * hundreds of resources of one size, costing the same, made it milliseconds of the first paint.
+ */
+export function compareText(left: string, right: string): number {
+  if (left === right) return 0;
+  return left < right ? -1 : 1;
+}
+
 function sumByGroup(points: readonly CostPoint[]): Map<string, number> {
   const sums = new Map<string, number>();
   for (const point of points) sums.set(point.Group, (sums.get(point.Group) ?? 0) + point.Cost);
@@ -38,7 +47,7 @@ export function buildCostBreakdown(
       (left, right) =>
         right.cost - left.cost ||
         right.previousCost - left.previousCost ||
-        left.group.localeCompare(right.group),
+        compareText(left.group, right.group),
     );
 }
 

@@ -1,4 +1,5 @@
 import type { CostPoint } from '@cloudtrim/contracts/costs';
+import { compareText } from './cost-breakdown';
 import { getBucketKey } from './cost-periods';
 
 // The chart's stacks: the period's 8 costliest groups, each its own colour, and the rest as 'Other',
@@ -35,7 +36,7 @@ export function buildStackedCostGroups(
   }
 
   const ranked = [...totals.entries()]
-    .sort(([leftGroup, left], [rightGroup, right]) => right - left || leftGroup.localeCompare(rightGroup))
+    .sort(([leftGroup, left], [rightGroup, right]) => right - left || compareText(leftGroup, rightGroup))
     .map(([group]) => group);
   const shown = ranked.slice(0, groupCount).map((group) => ({ group, values: valuesByGroup.get(group)! }));
   const rest = ranked.slice(groupCount);
