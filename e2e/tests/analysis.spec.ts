@@ -74,7 +74,8 @@ test('the side menu opens the bill: summary cards, the chart and the top 10 reso
   const cards = page.getByRole('region', { name: 'Cost summary' });
   for (const label of ['Month to date', 'Forecast month end', 'Realized savings this year']) {
     const card = cards.locator('.cost-summary-card').filter({ hasText: label });
-    readMoney(await card.locator('.cost-summary-amount').textContent());
+    // The cards stand while their amounts load: wait for the amount itself.
+    await expect(card.locator('.cost-summary-amount')).toHaveText(moneyFormat);
   }
   expect(
     readMoney(
