@@ -168,6 +168,8 @@ test.describe('recovering a password', () => {
     const account = await createAccount('Remy');
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot Password?' }).click();
+    // /login has an Email field too: fill the one of /recover once its route has rendered.
+    await expect(page.getByRole('heading', { name: 'Recover Password' })).toBeVisible();
     await page.getByLabel('Email').fill(account.email);
     const since = new Date();
     await page.getByRole('button', { name: 'SEND RESET LINK' }).click();

@@ -44,6 +44,26 @@ export function isSessionActive(session: StoredSession | null, now = Date.now())
   return session !== null && Number.isFinite(session.exp) && session.exp * 1000 > now;
 }
 
+// True once this tab ended its own session (a log-out), until it stores a new one: the name poll
+// then knows the name is gone because of this tab, which is already on its way to where the log-out
+// sends, and must not send to plain /login. Reset only by a new session, never by the navigation's
+// end: on a slow machine the signed-in shell (and its poll) outlives navigate()'s promise.
+let isEndedHere = false;
+
+export function wasSessionEndedHere(): boolean {
+  return isEndedHere;
+}
+
+export function markSessionStored(): void {
+  isEndedHere = false;
+}
+
 export function clearSession(): void {
   for (const key of Object.values(sessionStorageKeys)) localStorage.removeItem(key);
+}
+
+/** Clears the session because this tab ends it (a log-out), as opposed to noticing another tab did. */
+export function endSessionHere(): void {
+  isEndedHere = true;
+  clearSession();
 }

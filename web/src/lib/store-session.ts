@@ -1,5 +1,5 @@
 import { tokenClaimsSchema, type TokenClaims } from '@cloudtrim/contracts/auth';
-import { sessionStorageKeys, type StoredSession } from './session';
+import { markSessionStored, sessionStorageKeys, type StoredSession } from './session';
 import { setStatus401 } from './status-401';
 
 export function decodeTokenClaims(token: string): TokenClaims {
@@ -14,6 +14,7 @@ export function storeSession(token: string): StoredSession {
   const claims = decodeTokenClaims(token);
   // A new session ends the previous one's expiry handling.
   setStatus401(false);
+  markSessionStored();
   const session: StoredSession = { token, email: claims.email, name: claims.given_name, exp: claims.exp };
   localStorage.setItem(sessionStorageKeys.token, session.token);
   localStorage.setItem(sessionStorageKeys.email, session.email);

@@ -3,17 +3,8 @@ import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useDeleteAllTokens } from '../../features/auth/api/delete-all-tokens';
 import { useDeleteToken } from '../../features/auth/api/delete-token';
-import { clearSession, readToken } from '../../lib/session';
+import { endSessionHere, readToken } from '../../lib/session';
 import { paths } from '../../config/paths';
-
-// True from the moment a log-out clears the session until its navigation is done: the name poll
-// then finds the name gone, and must not send to plain /login meanwhile (the destination's route
-// module may still be loading on a slow machine).
-let isEndingSession = false;
-
-export function readIsEndingSession(): boolean {
-  return isEndingSession;
-}
 
 /**
  * Log-out ends the session on the server, then always clears it locally and goes to /login (or the
@@ -35,13 +26,11 @@ export function useLogOut() {
       } catch (error) {
         console.error('Ending the session on the server failed', error);
       } finally {
-        isEndingSession = true;
-        clearSession();
+        endSessionHere();
         queryClient.clear();
         try {
           await navigate(destination, { replace: true, flushSync: true });
         } finally {
-          isEndingSession = false;
           isLoggingOutRef.current = false;
         }
       }

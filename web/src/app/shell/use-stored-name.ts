@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
-import { isSessionActive, readName, readSession } from '../../lib/session';
+import { isSessionActive, readName, readSession, wasSessionEndedHere } from '../../lib/session';
 import { getStatus401, setStatus401 } from '../../lib/status-401';
-import { readIsEndingSession } from './use-log-out';
 
 const pollIntervalMs = 500;
 
@@ -19,7 +18,7 @@ export function useStoredName(onNameGone: () => void): string {
       if (!storedName) {
         // A 401 being handled has cleared the session and is on its way to /login?expired; a
         // log-out of this tab is on its way to where it sends.
-        if (!getStatus401() && !readIsEndingSession()) onNameGone();
+        if (!getStatus401() && !wasSessionEndedHere()) onNameGone();
         return;
       }
       if (!isSessionActive(readSession())) {
