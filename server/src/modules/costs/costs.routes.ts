@@ -5,6 +5,7 @@ import {
   costForecastResponseSchema,
   costQuerySchema,
   costResponseSchema,
+  type CostResponse,
   costSummaryQuerySchema,
   costSummaryResponseSchema,
   resourceCostQuerySchema,
@@ -29,7 +30,14 @@ export function costRoutes(costs: CostsService): FastifyPluginAsyncZod {
           response: { 200: costResponseSchema, ...errors },
         },
       },
-      (request) => costs.readCosts(getAuth(request).teamId, request.query),
+      // JSON bytes kept per question while the bill stands still (CostsService.readCostsJson);
+      // Fastify sends a Buffer as is, the type provider only knows the parsed shape.
+      async (request, reply) =>
+        reply
+          .type('application/json; charset=utf-8')
+          .send(
+            (await costs.readCostsJson(getAuth(request).teamId, request.query)) as unknown as CostResponse,
+          ),
     );
 
     app.get(

@@ -24,6 +24,7 @@ import type { CloudCallOptions, CloudError, CloudProvider, CostRow } from '../..
 import { isCloudError } from '../../cloud/cloud-provider';
 import type { CostRead } from '../../db/schema';
 import type { CloudWorkQueue } from '../../jobs/cloud-work';
+import { FreshReads } from '../../lib/fresh-read';
 import { badRequest, notFound } from '../../lib/http-errors';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
 import type { AutomationService } from '../automation/automation.service';
@@ -74,10 +75,13 @@ const cachedAnswerLimit = 500;
 interface CachedAnswer {
   version: string;
   answer: Promise<unknown>;
+  /** The answer as the JSON a route sends, made on the first call that wants it. */
+  json?: Promise<Buffer>;
 }
 
 export class CostsService {
   private readonly answers = new Map<string, CachedAnswer>();
+  private readonly versions = new FreshReads<string>();
 
   constructor(
     private readonly costs: CostsRepository,
@@ -140,11 +144,23 @@ export class CostsService {
   }
 
   async readCosts(teamId: string, query: unknown): Promise<CostResponse> {
+    return (await this.findCosts(teamId, query)).answer as Promise<CostResponse>;
+  }
+
+  // readCosts as the JSON the route sends: a repeated question costs two small queries (scope and
+  // version) and no serialisation, whatever the size of the answer.
+  async readCostsJson(teamId: string, query: unknown): Promise<Buffer> {
+    const cached = await this.findCosts(teamId, query);
+    cached.json ??= cached.answer.then((answer) => Buffer.from(JSON.stringify(answer)));
+    return cached.json;
+  }
+
+  private async findCosts(teamId: string, query: unknown): Promise<CachedAnswer> {
     const request = parse(costQuerySchema, query);
     await this.checkScope(teamId, request.tenantId, request.subscriptionId);
     // The days the source covers move with the clock: the day is part of the question.
     const today = formatDay(readToday(this.now()));
-    return this.readCached(`${teamId}|costs|${today}|${JSON.stringify(request)}`, teamId, () =>
+    return this.findCached(`${teamId}|costs|${today}|${JSON.stringify(request)}`, teamId, () =>
       this.computeCosts(teamId, request),
     );
   }
@@ -556,21 +572,31 @@ export class CostsService {
     teamId: string,
     compute: () => Promise<Answer>,
   ): Promise<Answer> {
-    const version = await this.costs.readTeamVersion(teamId);
+    return (await this.findCached(key, teamId, compute)).answer as Promise<Answer>;
+  }
+
+  private async findCached(
+    key: string,
+    teamId: string,
+    compute: () => Promise<unknown>,
+  ): Promise<CachedAnswer> {
+    // Ten dashboards asking at once share one read of the version, begun after each asked.
+    const version = await this.versions.read(teamId, () => this.costs.readTeamVersion(teamId));
     const cached = this.answers.get(key);
     if (cached && cached.version === version) {
       // Most recently used last, so the bound drops the oldest.
       this.answers.delete(key);
       this.answers.set(key, cached);
-      return cached.answer as Promise<Answer>;
+      return cached;
     }
     const answer = compute();
-    this.answers.set(key, { version, answer });
+    const entry: CachedAnswer = { version, answer };
+    this.answers.set(key, entry);
     answer.catch(() => {
-      if (this.answers.get(key)?.answer === answer) this.answers.delete(key);
+      if (this.answers.get(key) === entry) this.answers.delete(key);
     });
     if (this.answers.size > cachedAnswerLimit) this.answers.delete(this.answers.keys().next().value!);
-    return answer;
+    return entry;
   }
 
   // Another team's tenant or subscription is not found, as every other call answers it.
