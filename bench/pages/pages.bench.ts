@@ -3,7 +3,9 @@
 // 10,000-resource estate, in Debian's Chromium:
 // - /resources: from the moment the Cloud Resources answer has arrived to the first rows painted
 //   (target ≤ 150 ms), beside the same page's arrival-to-paint of its heading alone;
-// - Lighthouse (performance and accessibility, desktop) on /login and /resources (target ≥ 95).
+// - /analysis: from the moment the daily cost answer has arrived to the chart painted (≤ 150 ms),
+//   on the estate's bill read from the emulator's Cost Management first;
+// - Lighthouse (performance and accessibility, desktop) on /login, /resources and /analysis (≥ 95).
 import lighthouse from 'lighthouse';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -30,7 +32,14 @@ const emulatorDir = await mkdtemp(path.join(os.tmpdir(), 'cloudtrim-bench-emulat
 const emulator = await startEmulatorProcess({ dataDir: emulatorDir, fleetSize, seed: 42, throttling: false });
 const server = await startBenchServer(azureEnvironment(emulator), { webRoot });
 const { tenantIds } = await connectEstate(server, emulator, email);
-for (const tenantId of tenantIds) await server.container.inventory.syncTenant(tenantId);
+for (const tenantId of tenantIds) {
+  await server.container.inventory.syncTenant(tenantId);
+  // The bill as the cost-sync job reads it (unthrottled here), until every plan is done.
+  for (;;) {
+    const summary = await server.container.costs.syncTenant(tenantId);
+    if (!summary || (summary.pagesRead === 0 && summary.throttled === 0)) break;
+  }
+}
 
 const debuggingPort = await findFreePort();
 const profileDir = await mkdtemp(path.join(os.tmpdir(), 'cloudtrim-bench-chromium-'));
@@ -47,40 +56,68 @@ await page.getByLabel('Password', { exact: true }).fill(benchPassword);
 await page.getByRole('button', { name: 'LOG IN' }).click();
 await page.waitForURL('**/home');
 
-// Marks, in the page's own clock, when the first table row is in the DOM and then painted (the
-// frame after the one that laid it out).
+// Marks, in the page's own clock, when the first element a selector names is in the DOM and then
+// painted (the frame after the one that laid it out): a table's first row, the cost chart's legend
+// (rendered in the commit whose layout effect draws the chart's canvas).
 await page.addInitScript(() => {
-  const marks = window as unknown as { firstRowPaintedAt?: number };
+  const marks = window as unknown as { paintedAt?: Record<string, number> };
+  marks.paintedAt = {};
+  const selectors = ['table tbody tr', '.bar-chart-legend li'];
   const observer = new MutationObserver(() => {
-    if (!document.querySelector('table tbody tr')) return;
-    observer.disconnect();
-    requestAnimationFrame(() => requestAnimationFrame(() => (marks.firstRowPaintedAt = performance.now())));
+    for (const selector of selectors) {
+      if (marks.paintedAt![selector] !== undefined || !document.querySelector(selector)) continue;
+      marks.paintedAt![selector] = -1;
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => (marks.paintedAt![selector] = performance.now())),
+      );
+    }
   });
   observer.observe(document, { childList: true, subtree: true });
 });
 
-const arrivalToPaint: number[] = [];
-for (let run = 0; run < runs; run += 1) {
-  await page.goto(`${server.url}/resources`);
-  await page.waitForFunction(() => (window as { firstRowPaintedAt?: number }).firstRowPaintedAt);
-  const figure = await page.evaluate(() => {
-    const list = performance
-      .getEntriesByType('resource')
-      .find((entry) => new URL(entry.name).pathname === '/api/v1/resource') as PerformanceResourceTiming;
-    return (window as unknown as { firstRowPaintedAt: number }).firstRowPaintedAt - list.responseEnd;
-  });
-  arrivalToPaint.push(figure);
+async function measureArrivalToPaint(route: string, selector: string, callPath: string): Promise<number> {
+  const figures: number[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    await page.goto(`${server.url}${route}`);
+    await page.waitForFunction((mark) => {
+      const paintedAt = (window as { paintedAt?: Record<string, number> }).paintedAt?.[mark];
+      return paintedAt !== undefined && paintedAt > 0;
+    }, selector);
+    const figure = await page.evaluate(
+      ({ mark, call }) => {
+        // The last answer of the call before the paint (the page may ask again later).
+        const paintedAt = (window as unknown as { paintedAt: Record<string, number> }).paintedAt[mark]!;
+        const answers = performance
+          .getEntriesByType('resource')
+          .filter(
+            (entry) =>
+              new URL(entry.name).pathname === call &&
+              (entry as PerformanceResourceTiming).responseEnd < paintedAt,
+          ) as PerformanceResourceTiming[];
+        return paintedAt - answers.at(-1)!.responseEnd;
+      },
+      { mark: selector, call: callPath },
+    );
+    figures.push(figure);
+  }
+  figures.sort((a, b) => a - b);
+  const medianMs = figures[Math.floor(runs / 2)]!;
+  console.log(
+    `${route}, ${fleetSize} resources: ${callPath} answer arrived → ${selector} painted: median ` +
+      `${medianMs.toFixed(0)} ms, worst ${figures.at(-1)!.toFixed(0)} ms of ${runs} loads ` +
+      `(target ≤ ${targets.paintMs} ms) ${medianMs <= targets.paintMs ? 'met' : 'MISSED'}`,
+  );
+  return medianMs;
 }
-arrivalToPaint.sort((a, b) => a - b);
-const medianMs = arrivalToPaint[Math.floor(runs / 2)]!;
-console.log(
-  `/resources, ${fleetSize} resources: Cloud Resources answer arrived → first rows painted: median ` +
-    `${medianMs.toFixed(0)} ms, worst ${arrivalToPaint.at(-1)!.toFixed(0)} ms of ${runs} loads ` +
-    `(target ≤ ${targets.paintMs} ms) ${medianMs <= targets.paintMs ? 'met' : 'MISSED'}`,
-);
+
+const paintMedians = [
+  await measureArrivalToPaint('/resources', 'table tbody tr', '/api/v1/resource'),
+  await measureArrivalToPaint('/analysis', '.bar-chart-legend li', '/api/v1/cost'),
+];
+const isEveryPaintMet = paintMedians.every((median) => median <= targets.paintMs);
 
 let isEveryScoreMet = true;
-for (const route of ['/login', '/resources']) {
+for (const route of ['/login', '/resources', '/analysis']) {
   // /login is for visitors: the stored session would send Lighthouse on to /home.
   if (route === '/login') await page.evaluate(() => localStorage.clear());
   const result = await lighthouse(
@@ -120,7 +157,7 @@ await server.stop();
 await emulator.stop();
 await rm(emulatorDir, { recursive: true, force: true });
 await rm(profileDir, { recursive: true, force: true });
-process.exitCode = medianMs <= targets.paintMs && isEveryScoreMet ? 0 : 1;
+process.exitCode = isEveryPaintMet && isEveryScoreMet ? 0 : 1;
 
 function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
