@@ -75,18 +75,18 @@ async function main(): Promise<void> {
     // Fastify's close stops accepting connections and waits for in-flight requests.
     stops.push(() => app.close());
   }
-  printBanner(config);
+  printBanner(config, embedded?.databaseDir);
   if (demoCloud) process.stdout.write(`${describeDemoCloud(demoCloud).join('\n')}\n\n`);
 }
 
-function printBanner(config: ReturnType<typeof loadConfig>): void {
+function printBanner(config: ReturnType<typeof loadConfig>, databaseDir: string | undefined): void {
   const lines = [
     '',
     `  Cloudtrim is running (role: ${config.role})`,
     config.role === 'worker' ? '  Workers are processing jobs.' : `  Open ${config.publicUrl}`,
-    config.databaseUrl
-      ? '  Database: external PostgreSQL (DATABASE_URL)'
-      : `  Database: embedded PostgreSQL in ${config.dataDir}/postgres`,
+    databaseDir
+      ? `  Database: embedded PostgreSQL in ${databaseDir}`
+      : '  Database: external PostgreSQL (DATABASE_URL)',
     config.smtpUrl ? '  Mail: SMTP_URL' : '  Mail: written to this log (set SMTP_URL to send)',
   ];
   if (config.isDemo) lines.push(`  Demo account: ${demoAccount.email} / ${demoAccount.password}`);

@@ -92,6 +92,8 @@ export async function isDatabaseReachable(database: Database): Promise<boolean> 
 
 export interface EmbeddedServer {
   url: string;
+  /** Where its data is: DATA_DIR/postgres, or under /var/lib/cloudtrim when DATA_DIR is closed to it. */
+  databaseDir: string;
   stop(): Promise<void>;
 }
 
@@ -116,6 +118,7 @@ export async function startEmbeddedPostgres(
   await ensureDatabaseExists(adminUrl, 'cloudtrim');
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/cloudtrim`,
+    databaseDir: layout.databaseDir,
     stop: () => server.stop(),
   };
 }
