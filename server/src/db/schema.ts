@@ -1,6 +1,7 @@
 // The data model (DESIGN.md): team ← user · session · one-time token · invitation · tenant →
 // subscription → resource → metric → metric point / hourly aggregate / packed day · activity log ·
-// size catalogue and prices · recommendation → scheduled change · automation log.
+// size catalogue and prices · recommendation → scheduled change · automation log · the bill ·
+// budget → budget crossing · alert.
 // Every table a signed-in user reads hangs from a team, directly or through its tenant.
 import { sql } from 'drizzle-orm';
 import {
@@ -13,6 +14,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   smallint,
@@ -57,6 +59,9 @@ export const users = pgTable(
     companySize: text('company_size').notNull().default(''),
     annualRevenue: text('annual_revenue').notNull().default(''),
     industry: text('industry').notNull().default(''),
+    // The user's own mail preferences for alerts (issue 17 §4).
+    budgetMails: boolean('budget_mails').notNull().default(true),
+    anomalyMails: boolean('anomaly_mails').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: instant('updated_at').notNull().defaultNow(),
   },
@@ -614,3 +619,84 @@ export const realizedSavings = pgTable(
   },
   (table) => [index('realized_saving_team_idx').on(table.teamId, table.appliedAt)],
 );
+
+// A team's budget on a scope of its bill (all scope columns null: the whole team). Thresholds are kept as
+// the contract spells them; a crossing is remembered once per threshold per period in budget_crossing.
+export const budgets = pgTable(
+  'budget',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tenantId: uuid('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
+    subscriptionId: text('subscription_id'),
+    resourceGroup: text('resource_group'),
+    tag: text('tag'),
+    amount: numeric('amount', { precision: 14, scale: 2, mode: 'number' }).notNull(),
+    period: text('period', { enum: ['monthly', 'quarterly', 'yearly'] }).notNull(),
+    startDate: date('start_date', { mode: 'string' }).notNull(),
+    costType: text('cost_type', { enum: ['actual', 'amortized'] }).notNull(),
+    thresholds: jsonb('thresholds').$type<BudgetThresholdRow[]>().notNull().default([]),
+    createdAt: createdAt(),
+    updatedAt: instant('updated_at').notNull().defaultNow(),
+  },
+  (table) => [index('budget_team_idx').on(table.teamId), index('budget_tenant_idx').on(table.tenantId)],
+);
+
+export interface BudgetThresholdRow {
+  Percent: number;
+  Basis: 'actual' | 'forecasted';
+  Recipients: { AllTeam: boolean; Emails: string[] };
+}
+
+// A threshold crossed in a period (key `150:forecasted`): its row and its alert commit together, so each
+// threshold alerts once per period whatever the restarts and workers.
+export const budgetCrossings = pgTable(
+  'budget_crossing',
+  {
+    budgetId: uuid('budget_id')
+      .notNull()
+      .references(() => budgets.id, { onDelete: 'cascade' }),
+    thresholdKey: text('threshold_key').notNull(),
+    periodStart: date('period_start', { mode: 'string' }).notNull(),
+    crossedAt: instant('crossed_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.budgetId, table.thresholdKey, table.periodStart] })],
+);
+
+// Budget and anomaly alerts of a team; dedupe_key makes raising the same one twice a no-op.
+export const alerts = pgTable(
+  'alert',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['budget', 'anomaly'] }).notNull(),
+    dedupeKey: text('dedupe_key').notNull(),
+    title: text('title').notNull(),
+    scope: text('scope').notNull(),
+    filter: jsonb('filter').$type<Record<string, string>>().notNull().default({}),
+    day: date('day', { mode: 'string' }).notNull(),
+    raisedAt: instant('raised_at').notNull().defaultNow(),
+    amount: doublePrecision('amount').notNull(),
+    expected: doublePrecision('expected'),
+    currency: text('currency').notNull(),
+    drivers: jsonb('drivers').$type<AlertDriverRow[]>().notNull().default([]),
+    acknowledgedAt: instant('acknowledged_at'),
+    acknowledgedBy: uuid('acknowledged_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (table) => [
+    uniqueIndex('alert_team_dedupe_key').on(table.teamId, table.dedupeKey),
+    index('alert_team_raised_idx').on(table.teamId, table.raisedAt, table.id),
+  ],
+);
+
+export interface AlertDriverRow {
+  ResourceId: string;
+  Name: string;
+  Expected: number;
+  Actual: number;
+}
