@@ -46,15 +46,14 @@ export class ActivityRepository {
   // ids commit in order and the newest id names everything committed: readTeamVersion.
   async insertMany(entries: NewActivityEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    const teamIds = [...new Set(entries.map((entry) => entry.teamId))].sort();
-    await this.db.transaction(async (transaction) => {
-      for (const teamId of teamIds) {
-        await transaction.execute(
-          sql`select pg_advisory_xact_lock(${activityLockClass}, hashtext(${teamId}))`,
-        );
-      }
-      await transaction.insert(activityLogs).values(entries);
-    });
+    await this.db.transaction((transaction) => insertLocked(transaction, entries));
+  }
+
+  // insertMany inside the caller's transaction (a repository built on `Transaction.db`, where a
+  // transaction of drizzle's own would commit the caller's): the lock is held until it commits.
+  async insertManyInTransaction(entries: NewActivityEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await insertLocked(this.db, entries);
   }
 
   // Changes with every entry added to the team's log (entries are never edited, and go only with
@@ -78,6 +77,14 @@ export class ActivityRepository {
       ? this.resourcePage.execute({ ...values, resourceArmId: page.resourceArmId.toLowerCase() })
       : this.teamPage.execute(values);
   }
+}
+
+async function insertLocked(db: Pick<Db, 'execute' | 'insert'>, entries: NewActivityEntry[]): Promise<void> {
+  const teamIds = [...new Set(entries.map((entry) => entry.teamId))].sort();
+  for (const teamId of teamIds) {
+    await db.execute(sql`select pg_advisory_xact_lock(${activityLockClass}, hashtext(${teamId}))`);
+  }
+  await db.insert(activityLogs).values(entries);
 }
 
 // The page's ids are picked from the (team, id) or (team, lower(resource), id) index alone, so

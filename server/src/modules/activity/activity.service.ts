@@ -12,6 +12,8 @@ export const activityServiceNames = {
   resources: 'Resources',
   recommendations: 'Recommendations',
   costs: 'Costs',
+  budgets: 'Budgets',
+  anomalies: 'Cost anomalies',
 } as const;
 
 const cachedPageLimit = 1_000;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { sendEmailQueue, type SendEmailPayload } from '../../jobs/mail-work';
+import type { Transaction } from '../../db/transaction';
 import type { JobQueue } from '../../jobs/queue';
 import type { SecretBox } from '../../lib/secret-box';
 import type { MailContent } from './mail.templates';
@@ -17,12 +18,24 @@ export class MailService {
   ) {}
 
   async enqueue(to: string, content: MailContent): Promise<void> {
+    await this.queue.send(sendEmailQueue, this.seal(to, content));
+  }
+
+  // Many mails in one statement; with `db` they are sent only if the caller's transaction commits.
+  async enqueueMany(
+    mails: { to: string; content: MailContent }[],
+    options: { db?: Transaction } = {},
+  ): Promise<void> {
+    await this.queue.sendMany(
+      sendEmailQueue,
+      mails.map((mail) => this.seal(mail.to, mail.content)),
+      options,
+    );
+  }
+
+  private seal(to: string, content: MailContent): SendEmailPayload {
     const body = { text: content.text, html: content.html, link: content.link };
-    await this.queue.send(sendEmailQueue, {
-      to,
-      subject: content.subject,
-      sealedBody: this.box.encrypt(JSON.stringify(body)),
-    });
+    return { to, subject: content.subject, sealedBody: this.box.encrypt(JSON.stringify(body)) };
   }
 
   async deliver(payload: SendEmailPayload): Promise<void> {

@@ -53,6 +53,28 @@ export function renderPasswordResetEmail(link: string, validFor: string): MailCo
   });
 }
 
+export interface AlertMailInput {
+  kind: 'budget' | 'anomaly';
+  title: string;
+  scope: string;
+  // What happened, in a sentence: the amounts, the day.
+  summary: string;
+  link: string;
+}
+
+// A budget threshold crossed or a cost anomaly found: what, where, and a link to /analysis filtered to it.
+export function renderAlertEmail(input: AlertMailInput): MailContent {
+  const isBudget = input.kind === 'budget';
+  return renderMail({
+    subject: `${isBudget ? 'Budget alert' : 'Cost anomaly'}: ${toSingleLine(input.title)}`,
+    heading: toSingleLine(input.title),
+    paragraphs: [toSingleLine(input.summary), `Scope: ${toSingleLine(input.scope)}.`],
+    buttonText: 'See the costs',
+    link: input.link,
+    footer: `You receive this mail as a member of your Cloudtrim team. You can turn ${isBudget ? 'budget' : 'anomaly'} mails off on your profile.`,
+  });
+}
+
 // '30 minutes', '24 hours', '7 days': how the mails word a link's lifetime. Days only from two on.
 export function describeDuration(seconds: number): string {
   const units: Array<[string, number]> = [
