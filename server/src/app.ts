@@ -28,6 +28,7 @@ import { isDatabaseReachable, isDatabaseUnreachable } from './db/database';
 import { HttpError } from './lib/http-errors';
 import { accountRoutes } from './modules/account/account.routes';
 import { activityRoutes } from './modules/activity/activity.routes';
+import { alertRoutes } from './modules/alerts/alerts.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { automationRoutes } from './modules/automation/automation.routes';
 import { captchaRoutes } from './modules/captcha/captcha.routes';
@@ -124,6 +125,7 @@ export async function buildApp(
   await app.register(teamSettingsRoutes(container.recommendations));
   await app.register(automationRoutes(container.automation.service));
   await app.register(costRoutes(container.costs));
+  await app.register(alertRoutes(container.alerts));
 
   await registerWebApp(app, options.webRoot ?? defaultWebRoot);
   return app;

@@ -17,6 +17,8 @@ import { AccountService } from './modules/account/account.service';
 import { ActiveHoursService } from './modules/active-hours/active-hours.service';
 import { ActivityRepository } from './modules/activity/activity.repository';
 import { ActivityService } from './modules/activity/activity.service';
+import { AlertsRepository } from './modules/alerts/alerts.repository';
+import { AlertsService } from './modules/alerts/alerts.service';
 import { AuthRepository } from './modules/auth/auth.repository';
 import { AuthService } from './modules/auth/auth.service';
 import { AutomationExecutor } from './modules/automation/automation.executor';
@@ -130,6 +132,7 @@ export function createContainer({
 
   // The cloud: tenants and what is read from and done in them.
   const activity = new ActivityService(new ActivityRepository(db));
+  const alerts = new AlertsService(new AlertsRepository(db), runTransaction, mail, publicUrl, now);
   const tenants = new TenantsService(
     new TenantsRepository(db),
     cloudProvider,
@@ -198,6 +201,7 @@ export function createContainer({
     password,
     team,
     activity,
+    alerts,
     tenants,
     inventory,
     metrics,
