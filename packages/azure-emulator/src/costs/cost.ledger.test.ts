@@ -12,6 +12,7 @@ import {
   type BilledItem,
   type CostType,
 } from './cost.ledger';
+import type { InjectedAnomaly } from './cost.anomalies';
 import { parseQueryDefinition, runQuery } from './cost.query';
 
 const startMs = Date.UTC(2026, 10, 24, 21, 10);
@@ -144,5 +145,75 @@ describe('the cost ledger', () => {
     const [after] = readDailyLines(ledger, item, day, day, 'ActualCost');
     expect(after?.quantity).toBe(before?.quantity);
     expect(after?.cost).not.toBe(before?.cost);
+  });
+});
+
+describe('the anomalies in the bill', () => {
+  function readScopeDay(
+    ledger: CostLedger,
+    { subscriptionId, resourceGroupName, serviceName }: InjectedAnomaly,
+    day: number,
+  ): number {
+    const query = parseQueryDefinition(
+      {
+        type: 'AmortizedCost',
+        timeframe: 'Custom',
+        timePeriod: {
+          from: new Date(day * dayMs).toISOString(),
+          to: new Date(day * dayMs).toISOString(),
+        },
+        dataset: {
+          granularity: 'Daily',
+          aggregation: { totalCost: { name: 'Cost', function: 'Sum' } },
+          filter: { dimensions: { name: 'ServiceName', operator: 'In', values: [serviceName] } },
+        },
+      },
+      new Date(startMs),
+      ledger.firstDay,
+    );
+    const [row] = runQuery(ledger, ledger.listItems(subscriptionId, resourceGroupName), query).rows;
+    return Number(row?.[0] ?? 0);
+  }
+
+  it('are known by seed, spread over the year with weeks of ordinary bill between them', () => {
+    const { ledger } = createLedger(42, 400);
+    const anomalies = ledger.listAnomalies();
+    expect(anomalies).toEqual(createLedger(42, 400).ledger.listAnomalies());
+    expect(anomalies).not.toEqual(createLedger(7, 400).ledger.listAnomalies());
+    expect(new Set(anomalies.map((anomaly) => anomaly.kind))).toEqual(
+      new Set(['scaleOut', 'forgottenMachine', 'planTierJump']),
+    );
+    for (const subscriptionId of new Set(anomalies.map((anomaly) => anomaly.subscriptionId))) {
+      const list = anomalies.filter((anomaly) => anomaly.subscriptionId === subscriptionId);
+      for (let index = 1; index < list.length; index += 1) {
+        expect(list[index]!.fromDay - list[index - 1]!.toDay).toBeGreaterThanOrEqual(21);
+      }
+    }
+    expect(anomalies.every((anomaly) => anomaly.fromDay >= ledger.firstDay + 70)).toBe(true);
+  });
+
+  it('bill as rows of the ledger: the scope costs more on their days, as before once they end', () => {
+    const { ledger } = createLedger(42, 400);
+    for (const kind of ['scaleOut', 'forgottenMachine', 'planTierJump'] as const) {
+      const anomaly = ledger
+        .listAnomalies()
+        .find((candidate) => candidate.kind === kind && candidate.toDay < ledger.recordedFromDay - 14);
+      if (!anomaly) throw new Error(`The year holds a ${kind}`);
+      const during = readScopeDay(ledger, anomaly, anomaly.fromDay + 1);
+      // A week before and a few weeks after fall on the same weekday as the day compared.
+      const before = readScopeDay(ledger, anomaly, anomaly.fromDay - 6);
+      const after = readScopeDay(
+        ledger,
+        anomaly,
+        anomaly.fromDay + 1 + 7 * Math.ceil((anomaly.toDay - anomaly.fromDay + 1) / 7),
+      );
+      expect(during, kind).toBeGreaterThan(before * 1.1);
+      expect(Math.abs(after - before), kind).toBeLessThan(before * 0.05 + 1);
+      const resourceIds = new Set(anomaly.resources.map((resource) => resource.resourceId));
+      const billed = ledger
+        .listItems(anomaly.subscriptionId)
+        .filter((item) => resourceIds.has(item.readResourceId()));
+      expect(billed.length).toBeGreaterThan(0);
+    }
   });
 });

@@ -8,6 +8,7 @@ import {
   type VirtualMachineRecord,
 } from '../fleet/fleet.model';
 import { deriveGuid, hashText, hashToUnit, mixHash } from '../fleet/noise.hash';
+import { planAnomalies, type InjectedAnomaly } from './cost.anomalies';
 
 // The bill of the fleet, as Cost Management would read it: a pure function of the fleet's seed,
 // each tenant's billing profile and the sizes and power states the fleet has recorded. Nothing is
@@ -87,6 +88,8 @@ export interface BilledItem {
   readonly meterCategory: string;
   readonly readTags: () => Readonly<Record<string, string>>;
   readonly firstHour: number;
+  /** Hours from this one on are not billed (the resource was deleted); undefined: still billed. */
+  readonly lastHour?: number;
   readonly isDevelopment: boolean;
   readonly streamKey: number;
   readonly machine?: VirtualMachineRecord;
@@ -96,6 +99,14 @@ export interface BilledItem {
   /** Units an hour of an hourly item counts (plan instances, for instance). */
   readonly unitsPerHour: number;
   readonly discount: number;
+  /** Hours [fromHour, toHour) billed at `factor` times the price (a plan moved up a tier). */
+  readonly priceSurges?: readonly PriceSurge[];
+}
+
+export interface PriceSurge {
+  readonly fromHour: number;
+  readonly toHour: number;
+  readonly factor: number;
 }
 
 /** Where the data stands at a clock reading: the last refresh and what is still settling. */
@@ -245,6 +256,7 @@ function hasChangeWithin(
 
 export class CostLedger {
   private items: BilledItem[] | undefined;
+  private anomalies: InjectedAnomaly[] | undefined;
   private readonly itemsBySubscription = new Map<string, BilledItem[]>();
   private readonly startDay: number;
   private readonly coalescer = new RunCoalescer();
@@ -275,6 +287,12 @@ export class CostLedger {
     const refreshIndex = Math.floor(this.readNow().getTime() / (refreshPeriodHours * hourMs));
     const endHour = refreshIndex * refreshPeriodHours;
     return { endHour, lastDay: Math.floor((endHour - 1) / 24), refreshIndex };
+  }
+
+  /** The anomalies injected into the bill, with their scopes and days: the ground truth. */
+  listAnomalies(): readonly InjectedAnomaly[] {
+    this.items ??= this.buildItems();
+    return this.anomalies ?? [];
   }
 
   /** Items of a subscription, or of one of its resource groups. */
@@ -325,7 +343,7 @@ export class CostLedger {
     }
     for (let day = first; day <= last; day += 1) {
       const startHour = Math.max(day * 24, item.firstHour);
-      const endHour = Math.min(day * 24 + 24, horizon.endHour);
+      const endHour = Math.min(day * 24 + 24, horizon.endHour, item.lastHour ?? Number.POSITIVE_INFINITY);
       if (item.kind === 'virtualMachine') {
         this.emitMachineDay(item, day, startHour, endHour, costType, horizon, sink);
         continue;
@@ -337,7 +355,11 @@ export class CostLedger {
         const cost = Math.round(item.priceMicro * share);
         sink(day, onDemandLine, this.settle(item, day, cost, horizon), Math.round(microUnits * share));
       } else {
-        const cost = item.priceMicro * hours;
+        let cost = item.priceMicro * hours;
+        for (const surge of item.priceSurges ?? []) {
+          const surgeHours = Math.min(endHour, surge.toHour) - Math.max(startHour, surge.fromHour);
+          if (surgeHours > 0) cost += Math.round(item.priceMicro * surgeHours * (surge.factor - 1));
+        }
         sink(
           day,
           onDemandLine,
@@ -602,10 +624,81 @@ export class CostLedger {
         priceMicro: Math.round(hourly * (1 - base.discount) * microUnits),
       });
     }
+    // Anomalies strike resources the bill already has: planned once the items' first hours are known.
+    const firstHours = new Map(items.map((item) => [item.readResourceId(), item.firstHour]));
+    this.anomalies = planAnomalies(this.fleet, this.firstDay, this.startDay, (resourceId) =>
+      firstHours.get(resourceId.toLowerCase()),
+    );
+    const surgesByPlan = new Map<string, PriceSurge[]>();
+    for (const anomaly of this.anomalies) {
+      for (const resource of anomaly.resources) {
+        if (resource.kind !== 'appServicePlan') continue;
+        const surges = surgesByPlan.get(resource.resourceId) ?? [];
+        surges.push({
+          fromHour: anomaly.fromHour,
+          toHour: anomaly.toHour,
+          factor: resource.priceFactor ?? 1,
+        });
+        surgesByPlan.set(resource.resourceId, surges);
+      }
+    }
+    items.forEach((item, index) => {
+      const surges = surgesByPlan.get(item.readResourceId());
+      if (surges) items[index] = { ...item, priceSurges: surges };
+    });
+    items.push(...this.buildAnomalyItems(this.anomalies, tenantIndexBySubscription));
     for (const item of items) {
       const listed = this.itemsBySubscription.get(item.subscriptionId) ?? [];
       listed.push(item);
       this.itemsBySubscription.set(item.subscriptionId, listed);
+    }
+    return items;
+  }
+
+  // The machines and disks an anomaly adds: billed from its first hour to its last, then deleted.
+  private buildAnomalyItems(
+    anomalies: readonly InjectedAnomaly[],
+    tenantIndexBySubscription: ReadonlyMap<string, number>,
+  ): BilledItem[] {
+    const items: BilledItem[] = [];
+    for (const anomaly of anomalies) {
+      const tenantIndex = tenantIndexBySubscription.get(anomaly.subscriptionId) ?? 0;
+      const discount = this.readProfile(tenantIndex).discount;
+      const group = this.fleet.resourceGroups.find(
+        (candidate) =>
+          candidate.subscriptionId === anomaly.subscriptionId && candidate.name === anomaly.resourceGroupName,
+      );
+      for (const resource of anomaly.resources) {
+        if (resource.kind === 'appServicePlan') continue;
+        const regionMultiplier = findRegion(resource.location)?.priceMultiplier ?? 1;
+        const key = mixHash(hashText(resource.resourceId));
+        const size = resource.size === undefined ? undefined : findVirtualMachineSize(resource.size);
+        const isMachine = resource.kind === 'virtualMachine';
+        const diskMonthly =
+          (resource.isPremiumDisk ? premiumSsdP10Monthly : standardSsdE10Monthly) * regionMultiplier;
+        items.push({
+          kind: isMachine ? 'hourly' : 'disk',
+          readResourceId: () => resource.resourceId,
+          subscriptionId: anomaly.subscriptionId,
+          tenantIndex,
+          resourceGroupName: anomaly.resourceGroupName,
+          location: resource.location,
+          serviceName: isMachine ? 'Virtual Machines' : 'Storage',
+          meterCategory: isMachine ? 'Virtual Machines' : 'Storage',
+          readTags: () => group?.tags ?? {},
+          firstHour: anomaly.fromHour,
+          lastHour: anomaly.toHour,
+          isDevelopment: false,
+          streamKey: key,
+          priceMicro: Math.round(
+            (isMachine && size ? computeHourlyPrice(size, resource.location, 'Linux') : diskMonthly) *
+              (1 - discount) *
+              microUnits,
+          ),
+          unitsPerHour: 1,
+          discount,
+        });
+      }
     }
     return items;
   }
