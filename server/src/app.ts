@@ -30,6 +30,7 @@ import { accountRoutes } from './modules/account/account.routes';
 import { activityRoutes } from './modules/activity/activity.routes';
 import { alertRoutes } from './modules/alerts/alerts.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { budgetRoutes } from './modules/budgets/budgets.routes';
 import { automationRoutes } from './modules/automation/automation.routes';
 import { captchaRoutes } from './modules/captcha/captcha.routes';
 import { costRoutes } from './modules/costs/costs.routes';
@@ -125,6 +126,7 @@ export async function buildApp(
   await app.register(teamSettingsRoutes(container.recommendations));
   await app.register(automationRoutes(container.automation.service));
   await app.register(costRoutes(container.costs));
+  await app.register(budgetRoutes(container.budgets));
   await app.register(alertRoutes(container.alerts));
 
   await registerWebApp(app, options.webRoot ?? defaultWebRoot);

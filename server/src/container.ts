@@ -21,6 +21,8 @@ import { AlertsRepository } from './modules/alerts/alerts.repository';
 import { AlertsService } from './modules/alerts/alerts.service';
 import { AuthRepository } from './modules/auth/auth.repository';
 import { AuthService } from './modules/auth/auth.service';
+import { BudgetsRepository } from './modules/budgets/budgets.repository';
+import { BudgetsService } from './modules/budgets/budgets.service';
 import { AutomationExecutor } from './modules/automation/automation.executor';
 import { AutomationGuard } from './modules/automation/automation.guard';
 import { AutomationRepository } from './modules/automation/automation.repository';
@@ -186,6 +188,16 @@ export function createContainer({
     now,
   );
 
+  const costs = new CostsService(
+    new CostsRepository(db),
+    tenants,
+    cloudProvider,
+    activity,
+    work,
+    automationService,
+    now,
+  );
+
   return {
     config,
     database,
@@ -210,13 +222,15 @@ export function createContainer({
     recommendations,
     automation,
     activeHours: new ActiveHoursService(runTransaction, automationService, activity, now),
-    costs: new CostsService(
-      new CostsRepository(db),
+    costs,
+    budgets: new BudgetsService(
+      new BudgetsRepository(db),
+      runTransaction,
+      costs,
+      alerts,
       tenants,
       cloudProvider,
-      activity,
-      work,
-      automationService,
+      log,
       now,
     ),
   };

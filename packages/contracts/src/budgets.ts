@@ -59,7 +59,10 @@ export const budgetRequestSchema = z
       .gt(0, { error: 'Amount must be more than 0.' })
       .max(maxBudgetAmount, { error: `Amount must be at most ${maxBudgetAmount}.` }),
     Period: z.enum(budgetPeriods, { error: 'Period must be monthly, quarterly or yearly.' }),
-    StartDate: costDaySchema,
+    // Periods run whole months from here, as Azure's budgets do.
+    StartDate: costDaySchema.refine((day) => day.endsWith('-01'), {
+      error: 'StartDate must be the first day of a month.',
+    }),
     CostType: z.enum(costTypes, { error: 'CostType must be actual or amortized.' }).default('actual'),
     Thresholds: z
       .array(budgetThresholdSchema)

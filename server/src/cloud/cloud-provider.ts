@@ -139,6 +139,20 @@ export interface CostPage {
   nextLink: string | null;
 }
 
+// A budget defined in Azure on a subscription (Microsoft.Consumption/budgets), read with Reader rights.
+export interface CloudBudget {
+  name: string;
+  amount: number;
+  // 'Monthly', 'Quarterly', 'Annually', …
+  timeGrain: string;
+  // UTC days, YYYY-MM-DD.
+  startDate: string;
+  endDate: string | null;
+  currentSpend: number;
+  forecastSpend: number | null;
+  currency: string;
+}
+
 // A virtual machine as the executor reads it back.
 export interface CloudVirtualMachineState {
   size: string | null;
@@ -217,6 +231,12 @@ export interface CloudProvider {
     nextLink: string | null,
     options?: CloudCallOptions,
   ): Promise<CostPage>;
+  // The subscription's budgets, every page. A principal without the read right fails 'authorization'.
+  listBudgets(
+    credentials: CloudCredentials,
+    subscriptionId: string,
+    options?: CloudCallOptions,
+  ): Promise<CloudBudget[]>;
   getVirtualMachine(
     credentials: CloudCredentials,
     resourceId: string,

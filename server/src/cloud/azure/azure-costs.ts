@@ -15,10 +15,13 @@ import {
 } from '@azure/core-rest-pipeline';
 import type { TokenCredential } from '@azure/identity';
 import type https from 'node:https';
-import { CloudError, type CostPage, type CostQuery, type CostRow } from '../cloud-provider';
+import { CloudError, type CloudBudget, type CostPage, type CostQuery, type CostRow } from '../cloud-provider';
 import { readArmError } from './azure-errors';
 
 export const costManagementApiVersion = '2023-11-01';
+export const consumptionApiVersion = '2023-05-01';
+// A subscription has a handful of budgets; a next link beyond this many pages is not followed.
+const budgetPageLimit = 20;
 // Cost Management's throttling headers, newest first; Retry-After as a last resort.
 const retryAfterHeaders = [
   'x-ms-ratelimit-microsoft.costmanagement-qpu-retry-after',
@@ -156,4 +159,68 @@ function readDate(value: string | number | undefined): string {
     'unavailable',
     `Cost Management answered a date it does not document: ${text.slice(0, 40)}.`,
   );
+}
+
+interface BudgetAnswer {
+  value?: {
+    name?: string;
+    properties?: {
+      amount?: number;
+      timeGrain?: string;
+      timePeriod?: { startDate?: string; endDate?: string | null };
+      currentSpend?: { amount?: number; unit?: string } | null;
+      forecastSpend?: { amount?: number; unit?: string } | null;
+    };
+  }[];
+  nextLink?: string | null;
+}
+
+// Consumption's budgets of a subscription, through the cost pipeline (its token and throttle rule).
+export async function sendBudgetsRead(
+  pipeline: Pipeline,
+  httpClient: HttpClient,
+  resourceManagerUrl: string,
+  subscriptionId: string,
+  abortSignal: AbortSignal,
+): Promise<CloudBudget[]> {
+  const budgets: CloudBudget[] = [];
+  let url: string | null =
+    `${resourceManagerUrl}/subscriptions/${encodeURIComponent(subscriptionId)}/providers/Microsoft.Consumption/budgets?api-version=${consumptionApiVersion}`;
+  for (let page = 0; url !== null && page < budgetPageLimit; page += 1) {
+    if (!url.startsWith(`${resourceManagerUrl}/`)) {
+      throw new CloudError('invalidRequest', 'Consumption answered a next page outside Resource Manager.');
+    }
+    const request = createPipelineRequest({
+      url,
+      method: 'GET',
+      headers: createHttpHeaders({ accept: 'application/json' }),
+      abortSignal,
+    });
+    const response = await pipeline.sendRequest(httpClient, request);
+    if (response.status !== 200) throw readArmError(response.status, response.bodyAsText ?? undefined);
+    const answer = readBudgetAnswer(response.bodyAsText ?? '{}');
+    budgets.push(...answer.budgets);
+    url = answer.nextLink;
+  }
+  return budgets;
+}
+
+export function readBudgetAnswer(body: string): { budgets: CloudBudget[]; nextLink: string | null } {
+  const answer = JSON.parse(body) as BudgetAnswer;
+  const budgets = (answer.value ?? []).map(
+    (budget): CloudBudget => ({
+      name: budget.name ?? '',
+      amount: Number(budget.properties?.amount ?? 0),
+      timeGrain: budget.properties?.timeGrain ?? '',
+      startDate: (budget.properties?.timePeriod?.startDate ?? '').slice(0, 10),
+      endDate: budget.properties?.timePeriod?.endDate?.slice(0, 10) ?? null,
+      currentSpend: Number(budget.properties?.currentSpend?.amount ?? 0),
+      forecastSpend:
+        budget.properties?.forecastSpend?.amount === undefined
+          ? null
+          : Number(budget.properties.forecastSpend.amount),
+      currency: budget.properties?.currentSpend?.unit ?? budget.properties?.forecastSpend?.unit ?? 'USD',
+    }),
+  );
+  return { budgets, nextLink: answer.nextLink ?? null };
 }

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { AzureConfig } from '../../config';
 import type {
+  CloudBudget,
   CloudCallOptions,
   CloudCredentials,
   CloudOperation,
@@ -28,7 +29,7 @@ import type {
 import { readSubscriptionId } from './azure-arm';
 import { readRetailPrices, readVmSkus } from './azure-catalog';
 import { AzureClients } from './azure-clients';
-import { sendCostQuery } from './azure-costs';
+import { sendBudgetsRead, sendCostQuery } from './azure-costs';
 import { toCloudError } from './azure-errors';
 import { checkBatchSize, readMetricBatch, readResourceMetrics } from './azure-metrics';
 import { readVirtualMachineWriteAccess } from './azure-permissions';
@@ -174,6 +175,22 @@ export class AzureGateway implements CloudProvider {
         this.config.resourceManagerUrl,
         query,
         nextLink,
+        abortSignal,
+      ),
+    );
+  }
+
+  async listBudgets(
+    credentials: CloudCredentials,
+    subscriptionId: string,
+    options?: CloudCallOptions,
+  ): Promise<CloudBudget[]> {
+    return this.run(`Reading the budgets of subscription ${subscriptionId}`, options, (abortSignal) =>
+      sendBudgetsRead(
+        this.clients.getCostPipeline(credentials),
+        this.clients.httpClient,
+        this.config.resourceManagerUrl,
+        subscriptionId,
         abortSignal,
       ),
     );

@@ -247,9 +247,15 @@ export class CostsRepository {
   }
 
   // The scope's actual cost by day (days with none left out), for the forecast.
-  async listDailyCosts(scope: CostScope, from: string, to: string): Promise<{ day: string; cost: number }[]> {
+  async listDailyCosts(
+    scope: CostScope,
+    from: string,
+    to: string,
+    costType: 'actual' | 'amortized' = 'actual',
+  ): Promise<{ day: string; cost: number }[]> {
+    const column = costType === 'actual' ? sql`cost.actual_cost` : sql`cost.amortized_cost`;
     const result = await this.db.execute<{ day: string; cost: number }>(sql`
-      select to_char(cost.day, 'YYYY-MM-DD') as "day", sum(cost.actual_cost)::float8 as cost
+      select to_char(cost.day, 'YYYY-MM-DD') as "day", sum(${column})::float8 as cost
       from cost_day as cost
       join tenant on tenant.id = cost.tenant_id
       ${scope.tag ? sql`left join resource on resource.tenant_id = cost.tenant_id and lower(resource.arm_id) = cost.resource_id` : sql``}

@@ -18,6 +18,7 @@ import {
   type CostRequest,
   type CostResponse,
   type CostSummaryResponse,
+  type CostType,
   type ResourceCostResponse,
 } from '@cloudtrim/contracts/costs';
 import type { CloudCallOptions, CloudError, CloudProvider, CostRow } from '../../cloud/cloud-provider';
@@ -56,6 +57,13 @@ const deniedRetryHours = 24;
 // After an unforeseen Azure failure, a subscription's reads pause this long.
 const failureBackoffMs = 5 * 60_000;
 export const costReaderRoleName = 'Cost Management Reader';
+
+export interface CostSpanForecast extends CostForecast {
+  spent: number;
+  // What the days before the first one kept by day cost (in `spent` and the totals, not in `days`).
+  earlier: number;
+  currency: string;
+}
 
 export interface CostSyncSummary {
   pagesRead: number;
@@ -282,14 +290,47 @@ export class CostsService {
     period: CostForecastRequest['period'],
     planned: PlannedSaving[],
   ): Promise<CostForecast> {
-    const today = readToday(this.now());
-    const date = new Date(today);
+    const date = new Date(readToday(this.now()));
     const firstMonth =
       period === 'month' ? date.getUTCMonth() : date.getUTCMonth() - (date.getUTCMonth() % 3);
     const periodFrom = Date.UTC(date.getUTCFullYear(), firstMonth, 1);
     const periodTo = Date.UTC(date.getUTCFullYear(), firstMonth + (period === 'month' ? 1 : 3), 1) - dayMs;
+    return this.forecastDays(scope, periodFrom, periodTo, planned, 'actual');
+  }
+
+  // A budget's period (whole months from a month's first, up to a year) for a scope and cost type:
+  // its expected end with the band, its days, and what it has cost so far (the days before the
+  // first one the forecaster has as actual, `earlier`, come from the monthly rows). Not cached: it
+  // is asked after each ingestion.
+  async forecastSpan(
+    teamId: string,
+    filter: CostFilter,
+    span: { from: string; to: string; costType: CostType },
+  ): Promise<CostSpanForecast> {
+    const scope = this.readScope(teamId, filter);
+    const planned = await this.changes.listPlannedSavings(teamId, filter.tenantId);
+    const forecast = await this.forecastDays(
+      scope,
+      Date.parse(span.from),
+      Date.parse(span.to),
+      planned,
+      span.costType,
+    );
+    const actualDays = forecast.days.filter((day) => day.kind === 'actual');
+    const spent = forecast.earlier + actualDays.reduce((total, day) => total + day.cost, 0);
+    return { ...forecast, spent, currency: (await this.costs.readCurrency(scope)) ?? 'USD' };
+  }
+
+  private async forecastDays(
+    scope: CostScope,
+    periodFrom: number,
+    periodTo: number,
+    planned: PlannedSaving[],
+    costType: CostType,
+  ): Promise<CostForecast & { earlier: number }> {
+    const today = readToday(this.now());
     const from = Math.min(periodFrom, today - (dailyHistoryDays - 1) * dayMs);
-    const days = await this.costs.listDailyCosts(scope, formatDay(from), formatDay(today - dayMs));
+    const days = await this.costs.listDailyCosts(scope, formatDay(from), formatDay(today - dayMs), costType);
     const changes: KnownChange[] = planned
       .filter((change) => isInScope(change.resourceArmId, change.tags, scope))
       .map((change) => ({
@@ -306,19 +347,25 @@ export class CostsService {
     // A quarter may begin before the days kept by day (the first days after a tenant is added): what
     // those days cost comes from the month's total.
     const firstDaily = days[0]?.day;
-    if (firstDaily === undefined || firstDaily <= formatDay(periodFrom)) return forecast;
-    const earlier = await this.sumEarlierDays(scope, periodFrom, Date.parse(firstDaily));
+    if (firstDaily === undefined || firstDaily <= formatDay(periodFrom)) return { ...forecast, earlier: 0 };
+    const earlier = await this.sumEarlierDays(scope, periodFrom, Date.parse(firstDaily), costType);
     return {
       ...forecast,
       expected: forecast.expected + earlier,
       low: forecast.low + earlier,
       high: forecast.high + earlier,
+      earlier,
     };
   }
 
   // The cost of the days from `from` (a month's first) to the day before `firstDaily`, from the
   // monthly rows less the daily ones of the same months.
-  private async sumEarlierDays(scope: CostScope, from: number, firstDaily: number): Promise<number> {
+  private async sumEarlierDays(
+    scope: CostScope,
+    from: number,
+    firstDaily: number,
+    costType: CostType,
+  ): Promise<number> {
     const date = new Date(firstDaily);
     const lastMonthEnd = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) - dayMs;
     const sum = async (source: 'day' | 'month', sumFrom: number) => {
@@ -329,7 +376,7 @@ export class CostsService {
         source,
         bucket: 'none',
         grouping: { kind: 'subscription' },
-        costType: 'actual',
+        costType,
       });
       return rows.reduce((total, row) => total + row.cost, 0);
     };
