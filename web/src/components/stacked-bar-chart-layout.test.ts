@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   findBarIndex,
+  getBandedTotals,
   getBarChartScale,
   getLabelStride,
   getRoundStep,
@@ -35,5 +36,11 @@ describe('stacked bar chart layout', () => {
     expect(findBarIndex(349.9, 50, 300, 30)).toBe(29);
     expect(findBarIndex(49, 50, 300, 30)).toBeNull();
     expect(findBarIndex(350, 50, 300, 30)).toBeNull();
+  });
+
+  it('raises the scale to a forecast range above the bars', () => {
+    const points = [null, { expected: 8, low: 6, high: 12 }, { expected: 3, low: 1, high: 4 }];
+    expect(getBandedTotals([5, 2, 9], points)).toEqual([5, 12, 9]);
+    expect(getBandedTotals([5, 2], [])).toEqual([5, 2]);
   });
 });

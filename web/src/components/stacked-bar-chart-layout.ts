@@ -51,3 +51,18 @@ export function findBarIndex(x: number, plotLeft: number, plotWidth: number, cou
   if (count <= 0 || plotWidth <= 0 || x < plotLeft || x >= plotLeft + plotWidth) return null;
   return Math.min(count - 1, Math.floor(((x - plotLeft) / plotWidth) * count));
 }
+
+/** A bucket's forecast: the expected value and the range around it. */
+export interface BandPoint {
+  expected: number;
+  low: number;
+  high: number;
+}
+
+/** What the value axis must reach: each bucket's stack, or its forecast range's top where higher. */
+export function getBandedTotals(
+  stackTotals: readonly number[],
+  points: readonly (BandPoint | null | undefined)[],
+): number[] {
+  return stackTotals.map((total, index) => Math.max(total, points[index]?.high ?? 0));
+}

@@ -1,5 +1,12 @@
 import { useLayoutEffect, useRef, useState, type PointerEvent } from 'react';
-import { findBarIndex, getBarChartScale, getLabelStride, getStackTotals } from './stacked-bar-chart-layout';
+import {
+  findBarIndex,
+  getBandedTotals,
+  getBarChartScale,
+  getLabelStride,
+  getStackTotals,
+  type BandPoint,
+} from './stacked-bar-chart-layout';
 import './stacked-bar-chart.css';
 
 // Bars stacked by series, drawn on a canvas in one pass: a quarter of daily costs in nine groups is
@@ -10,6 +17,15 @@ export interface StackedBarSeries {
   label: string;
   /** One per category; the first series sits at the bottom of each stack. */
   values: readonly number[];
+  color: string;
+}
+
+/** A forecast drawn after the bars: the range shaded, the expected value a line across it. */
+export interface StackedBarBand {
+  /** The legend's words for it. */
+  label: string;
+  /** One per category, null where there is no forecast; empty while the forecast loads. */
+  points: readonly (BandPoint | null)[];
   color: string;
 }
 
@@ -26,6 +42,7 @@ export interface StackedBarChartProps {
   height?: number;
   /** Bars alone: no axes, gridlines or legend, for a small chart inside a card. */
   isCompact?: boolean;
+  band?: StackedBarBand;
 }
 
 interface PlotArea {
@@ -42,14 +59,14 @@ const xLabelGapPx = 12;
 
 type DrawnChart = Pick<
   StackedBarChartProps,
-  'categories' | 'series' | 'formatValue' | 'formatAxisValue' | 'isCompact'
+  'categories' | 'series' | 'formatValue' | 'formatAxisValue' | 'isCompact' | 'band'
 >;
 
 function drawChart(
   canvas: HTMLCanvasElement,
   width: number,
   height: number,
-  { categories, series, formatValue, formatAxisValue = formatValue, isCompact = false }: DrawnChart,
+  { categories, series, formatValue, formatAxisValue = formatValue, isCompact = false, band }: DrawnChart,
 ): PlotArea | null {
   const ratio = window.devicePixelRatio || 1;
   canvas.width = Math.round(width * ratio);
@@ -63,7 +80,7 @@ function drawChart(
   context.font = `${fontSizePx}px ${getComputedStyle(canvas).fontFamily || 'sans-serif'}`;
 
   const count = categories.length;
-  const totals = getStackTotals(series, count);
+  const totals = getBandedTotals(getStackTotals(series, count), band?.points ?? []);
   const scale = getBarChartScale(totals);
   const tickLabels = scale.ticks.map((tick) => formatAxisValue(tick));
   const left = isCompact
@@ -92,6 +109,7 @@ function drawChart(
 
   const slotWidth = count > 0 ? plotWidth / count : 0;
   const gap = slotWidth >= 4 ? Math.max(1, slotWidth * 0.2) : 0;
+  if (band) drawBand(context, band, { left, slotWidth, gap, toY });
   for (let index = 0; index < count; index += 1) {
     const x = left + index * slotWidth + gap / 2;
     let base = 0;
@@ -125,6 +143,28 @@ function drawChart(
   return { left, width: plotWidth };
 }
 
+interface BarSlots {
+  left: number;
+  slotWidth: number;
+  gap: number;
+  toY: (value: number) => number;
+}
+
+// Under the bars, so today's partial bar stays readable over its own forecast.
+function drawBand(context: CanvasRenderingContext2D, band: StackedBarBand, slots: BarSlots) {
+  const { left, slotWidth, gap, toY } = slots;
+  const width = Math.max(1, slotWidth - gap);
+  band.points.forEach((point, index) => {
+    if (!point) return;
+    const x = left + index * slotWidth + gap / 2;
+    context.globalAlpha = 0.25;
+    context.fillStyle = band.color;
+    context.fillRect(x, toY(point.high), width, toY(point.low) - toY(point.high));
+    context.globalAlpha = 1;
+    context.fillRect(x, Math.round(toY(point.expected)) - 1, width, 2);
+  });
+}
+
 interface Hover {
   index: number;
   x: number;
@@ -137,6 +177,7 @@ function ChartTooltip({ hover, props }: { hover: Hover; props: StackedBarChartPr
     .map((line, index) => ({ line, index, value: line.values[hover.index] ?? 0 }))
     .filter(({ value }) => value !== 0);
   const total = rows.reduce((sum, { value }) => sum + value, 0);
+  const forecast = props.band?.points[hover.index];
   const isOnRight = hover.x > hover.width / 2;
   return (
     <div
@@ -164,12 +205,31 @@ function ChartTooltip({ hover, props }: { hover: Hover; props: StackedBarChartPr
           <span>{props.formatValue(total)}</span>
         </div>
       ) : null}
+      {forecast ? (
+        <div className="bar-chart-tooltip-row bar-chart-tooltip-forecast">
+          <span className="bar-chart-swatch bar-chart-band-swatch" style={{ color: props.band!.color }} />
+          <span className="bar-chart-tooltip-label">Forecast</span>
+          <span>
+            {props.formatValue(forecast.expected)} ({props.formatValue(forecast.low)} to{' '}
+            {props.formatValue(forecast.high)})
+          </span>
+        </div>
+      ) : null}
     </div>
   );
 }
 
 export function StackedBarChart(props: StackedBarChartProps) {
-  const { label, categories, series, formatValue, formatAxisValue, height = 220, isCompact = false } = props;
+  const {
+    label,
+    categories,
+    series,
+    formatValue,
+    formatAxisValue,
+    height = 220,
+    isCompact = false,
+    band,
+  } = props;
   const containerRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const plotRef = useRef<PlotArea | null>(null);
@@ -181,7 +241,7 @@ export function StackedBarChart(props: StackedBarChartProps) {
     const container = containerRef.current;
     const canvas = canvasRef.current;
     if (!container || !canvas) return;
-    const drawn = { categories, series, formatValue, formatAxisValue, isCompact };
+    const drawn = { categories, series, formatValue, formatAxisValue, isCompact, band };
     let drawnWidth = container.clientWidth;
     plotRef.current = drawChart(canvas, drawnWidth, height, drawn);
     const observer = new ResizeObserver(() => {
@@ -191,7 +251,7 @@ export function StackedBarChart(props: StackedBarChartProps) {
     });
     observer.observe(container);
     return () => observer.disconnect();
-  }, [categories, series, formatValue, formatAxisValue, height, isCompact]);
+  }, [categories, series, formatValue, formatAxisValue, height, isCompact, band]);
 
   function onPointerMove(event: PointerEvent<HTMLCanvasElement>) {
     const plot = plotRef.current;
@@ -216,6 +276,16 @@ export function StackedBarChart(props: StackedBarChartProps) {
               {line.label}
             </li>
           ))}
+          {band ? (
+            <li>
+              <span
+                className="bar-chart-swatch bar-chart-band-swatch"
+                style={{ color: band.color }}
+                aria-hidden="true"
+              />
+              {band.label}
+            </li>
+          ) : null}
         </ul>
       )}
     </div>

@@ -13,13 +13,23 @@ vi.mock('../../../components/stacked-bar-chart', () => ({
     label,
     categories,
     series,
+    band,
   }: {
     label: string;
     categories: string[];
     series: { label: string; values: number[] }[];
+    band?: { label: string; points: ({ expected: number; low: number; high: number } | null)[] };
   }) => (
     <div role="figure" aria-label={label}>
       <p>{`${categories.length} bars from ${categories[0]} to ${categories.at(-1)}`}</p>
+      {band ? (
+        <p>{`${band.label}: ${band.points
+          .map((point, index) =>
+            point ? `${categories[index]} ${point.low}-${point.expected}-${point.high}` : '',
+          )
+          .filter(Boolean)
+          .join(', ')}`}</p>
+      ) : null}
       <ul aria-label="Chart series">
         {series.map((line) => (
           <li key={line.label}>{`${line.label}: ${line.values.reduce((sum, value) => sum + value, 0)}`}</li>
@@ -67,6 +77,7 @@ let summary: CostSummaryResponse;
 let summaryArrival: Promise<void>;
 let costAnswer: (params: URLSearchParams) => Response | Promise<Response>;
 let exportAnswer: () => Response;
+let forecastAnswer: (params: URLSearchParams) => Response;
 let fetchMock: ReturnType<typeof vi.fn>;
 
 function defaultCostAnswer(params: URLSearchParams): Response {
@@ -152,6 +163,24 @@ beforeEach(() => {
   };
   summaryArrival = Promise.resolve();
   costAnswer = defaultCostAnswer;
+  // Billed to the 14th, forecast from today (the 15th) to the 31st.
+  forecastAnswer = () =>
+    answer(200, {
+      Expected: 100,
+      Low: 90,
+      High: 110,
+      Currency: 'USD',
+      Data: Array.from({ length: 31 }, (_, index) => {
+        const isForecast = index >= 14;
+        return {
+          Date: `2026-03-${String(index + 1).padStart(2, '0')}`,
+          Cost: 3,
+          Kind: isForecast ? 'forecast' : 'actual',
+          Low: isForecast ? 2 : 3,
+          High: isForecast ? 4 + index - 14 : 3,
+        };
+      }),
+    });
   exportAnswer = () =>
     new Response('BilledCost,EffectiveCost\n1,1\n', { status: 200, headers: { 'Content-Type': 'text/csv' } });
   fetchMock = vi.fn(async (url: string) => {
@@ -162,6 +191,7 @@ beforeEach(() => {
     }
     if (parsed.pathname === '/api/v1/cost') return costAnswer(parsed.searchParams);
     if (parsed.pathname === '/api/v1/cost/export') return exportAnswer();
+    if (parsed.pathname === '/api/v1/cost/forecast') return forecastAnswer(parsed.searchParams);
     return answer(404, { message: 'unexpected call' });
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -211,7 +241,12 @@ describe('<CostAnalysis> chart and tables', () => {
     const chart = await screen.findByRole('figure', {
       name: 'Daily cost by service, Mar 1, 2026 to Mar 15, 2026',
     });
-    expect(within(chart).getByText('15 bars from Mar 1 to Mar 15')).toBeTruthy();
+    expect(within(chart).getByText('31 bars from Mar 1 to Mar 31')).toBeTruthy();
+    expect(
+      await within(chart).findByText(
+        /^Forecast to month end \(shaded: the range it falls in 8 times out of 10\): Mar 15 2-3-4, Mar 16 2-3-5, .*, Mar 31 2-3-20$/,
+      ),
+    ).toBeTruthy();
     const series = within(within(chart).getByRole('list', { name: 'Chart series' })).getAllByRole('listitem');
     expect(series.map((item) => item.textContent)).toEqual([
       'Service 1: 20',
@@ -291,6 +326,28 @@ describe('<CostAnalysis> chart and tables', () => {
     expect(screen.getByRole('columnheader', { name: 'RESOURCE GROUP' })).toBeTruthy();
     expect(router.state.location.search).toBe('?groupBy=resourceGroup');
     expect(describeCalls()).toContain('2026-03-01 2026-03-15 daily resourceGroup actual');
+  });
+
+  it('draws no forecast where it has none, and keeps the bars to today when it fails', async () => {
+    forecastAnswer = () => answer(500, { message: 'down' }, 'Internal Server Error');
+    renderPage();
+    const chart = await screen.findByRole('figure', { name: /^Daily cost by service/ });
+    expect(await within(chart).findByText('15 bars from Mar 1 to Mar 15')).toBeTruthy();
+    expect(within(chart).queryByText(/^Forecast/)).toBeNull();
+    cleanup();
+    fetchMock.mockClear();
+    renderPage('/analysis?service=Storage');
+    await screen.findByRole('figure', { name: /^Daily cost by service/ });
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/cost/forecast'))).toBe(false);
+  });
+
+  it('asks the forecast for the filters applied', async () => {
+    renderPage(`/analysis?tenantId=${tenantId}&resourceGroup=rg-web`);
+    await screen.findByRole('figure', { name: /^Daily cost by service/ });
+    const forecastCall = fetchMock.mock.calls
+      .map(([url]) => new URL(String(url), 'http://localhost'))
+      .find((url) => url.pathname === '/api/v1/cost/forecast');
+    expect(forecastCall?.search).toBe(`?period=month&tenantId=${tenantId}&resourceGroup=rg-web`);
   });
 
   it('charts the last 12 months by month, and amortized cost when asked', async () => {

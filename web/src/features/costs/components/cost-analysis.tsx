@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { costAnalysisTitleText, type CostGroupBy, type CostQuery } from '@cloudtrim/contracts/costs';
 import { PageHeading } from '../../../components/page-heading';
+import { getForecastQuery } from '../utils/cost-forecast-band';
 import { getGroupingName } from '../utils/cost-groups';
 import { resolveCostPeriod, type DayRange } from '../utils/cost-periods';
 import {
@@ -110,6 +111,7 @@ export function CostAnalysis({ tenants }: CostAnalysisProps) {
               query={byPeriod(period, period.granularity, groupBy)}
               period={period}
               granularity={period.granularity}
+              forecastQuery={getForecastQuery(settings.period, costType, filter)}
             />
           </CostSection>
           <CostSection title={`Cost by ${getGroupingName(groupBy)}`}>

@@ -1,9 +1,20 @@
 import { useCallback, useMemo } from 'react';
-import { noCostDataText, type CostGroupBy, type CostQuery } from '@cloudtrim/contracts/costs';
+import {
+  noCostDataText,
+  type CostForecastQuery,
+  type CostGroupBy,
+  type CostQuery,
+} from '@cloudtrim/contracts/costs';
 import { DataLoading } from '../../../components/data-loading';
-import { StackedBarChart, type StackedBarSeries } from '../../../components/stacked-bar-chart';
+import {
+  StackedBarChart,
+  type StackedBarBand,
+  type StackedBarSeries,
+} from '../../../components/stacked-bar-chart';
 import { useCost } from '../api/get-cost';
+import { useCostForecast } from '../api/get-cost-forecast';
 import { buildStackedCostGroups, otherGroupLabel } from '../utils/cost-chart-series';
+import { buildForecastBand, forecastBandText, getMonthEnd } from '../utils/cost-forecast-band';
 import { describeCostGroup } from '../utils/cost-groups';
 import { listPeriodBuckets, type DayRange } from '../utils/cost-periods';
 import { formatBucketLabel } from '../utils/format-cost-day';
@@ -22,6 +33,7 @@ export const groupColors = [
   '#f9ab00',
 ] as const;
 export const otherGroupColor = '#9aa0a6';
+const forecastColor = '#3b4a5e';
 const chartHeight = 260;
 
 interface CostChartProps {
@@ -31,15 +43,22 @@ interface CostChartProps {
   query: CostQuery;
   period: DayRange;
   granularity: 'daily' | 'monthly';
+  /** This month's forecast, drawn after its bars to the month's end; null for no forecast. */
+  forecastQuery: CostForecastQuery | null;
 }
 
 /** The period's cost per day (or month), stacked by the 8 costliest groups and the rest as 'Other'. */
-export function CostChart({ label, groupBy, query, period, granularity }: CostChartProps) {
+export function CostChart({ label, groupBy, query, period, granularity, forecastQuery }: CostChartProps) {
   const cost = useCost(query);
+  const forecast = useCostForecast(forecastQuery);
   const currency = cost.data?.Currency ?? 'USD';
+  const hasForecast = forecastQuery !== null && !forecast.isError;
+  // The month's remaining days are on the axis from the first paint, so the band arrives without
+  // moving the bars.
+  const chartTo = hasForecast ? getMonthEnd(period.to) : period.to;
   const buckets = useMemo(
-    () => listPeriodBuckets({ from: period.from, to: period.to }, granularity),
-    [period.from, period.to, granularity],
+    () => listPeriodBuckets({ from: period.from, to: chartTo }, granularity),
+    [period.from, chartTo, granularity],
   );
   const categories = useMemo(
     () => buckets.map((bucket) => formatBucketLabel(bucket, granularity)),
@@ -53,6 +72,11 @@ export function CostChart({ label, groupBy, query, period, granularity }: CostCh
       color: stack.group === null ? otherGroupColor : groupColors[index % groupColors.length]!,
     }));
   }, [cost.data, buckets, granularity, groupBy]);
+  const band = useMemo<StackedBarBand | undefined>(() => {
+    if (!hasForecast) return undefined;
+    const points = forecast.data ? buildForecastBand(forecast.data.Data, buckets) : [];
+    return { label: forecastBandText, points, color: forecastColor };
+  }, [hasForecast, forecast.data, buckets]);
   const formatValue = useCallback((value: number) => formatCost(value, currency), [currency]);
   const formatAxisValue = useCallback((value: number) => formatCompactCost(value, currency), [currency]);
 
@@ -74,6 +98,7 @@ export function CostChart({ label, groupBy, query, period, granularity }: CostCh
       formatValue={formatValue}
       formatAxisValue={formatAxisValue}
       height={chartHeight}
+      band={band}
     />
   );
 }
