@@ -1,0 +1,189 @@
+// After each ingestion of a tenant's bill: every subscription's resource group and service judged
+// day by day against its own history (cost-anomalies.ts), the changes Cloudtrim applied expected
+// from their day, and each new anomaly raised once as an alert naming the resources that drove it.
+import type { AlertDriver } from '@cloudtrim/contracts/alerts';
+import type { AutomationService } from '../automation/automation.service';
+import type { AlertsService } from '../alerts/alerts.service';
+import {
+  anomalyHistoryDays,
+  findCostAnomalies,
+  readMinimumImpact,
+  type CostAnomaly,
+  type ResourceCosts,
+} from './cost-anomalies';
+import type { CostAnomaliesRepository, ResourceDayRow } from './cost-anomalies.repository';
+import { formatDay, readToday, settlingDays } from './costs.plan';
+
+const dayMs = 86_400_000;
+// The days judged at each run: a run of anomalous days is one anomaly only if the search sees where
+// it began, so it looks three weeks back (the longest a run lasts before it is the new level).
+const judgedDays = 21;
+// An anomaly is alerted when it began this recently: the first ingestion of a new tenant reads
+// three months, and what went wrong two months ago is no news worth a mail.
+const alertedDays = 7;
+// The subscription's usual day, for the least amount worth an alert: the four weeks before.
+const usualDays = 28;
+
+interface Cell {
+  subscriptionId: string;
+  resourceGroup: string;
+  serviceName: string;
+  currency: string;
+  resources: Map<string, Map<string, number>>;
+}
+
+export class CostAnomaliesService {
+  constructor(
+    private readonly anomalies: CostAnomaliesRepository,
+    private readonly changes: Pick<AutomationService, 'listChangesToMeasure'>,
+    private readonly alerts: Pick<AlertsService, 'raise'>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  // The alerts raised (new ones only: a key the team has already raised does nothing).
+  async evaluateTenant(tenantId: string): Promise<number> {
+    const tenant = await this.anomalies.findTenant(tenantId);
+    if (!tenant?.isActive) return 0;
+    const now = this.now();
+    const today = readToday(now);
+    // Today is partial: the days judged end yesterday; the last settling days only for rising.
+    const lastDay = today - dayMs;
+    const settledTo = today - (settlingDays + 1) * dayMs;
+    const judgedFrom = today - judgedDays * dayMs;
+    const historyFrom = judgedFrom - anomalyHistoryDays * dayMs;
+    const rows = await this.anomalies.listResourceDays(tenantId, formatDay(historyFrom), formatDay(lastDay));
+    if (rows.length === 0) return 0;
+    const changedOn = new Map<string, string[]>();
+    for (const change of await this.changes.listChangesToMeasure(tenantId, new Date(historyFrom), now)) {
+      const armId = change.resourceArmId.toLowerCase();
+      changedOn.set(armId, [...(changedOn.get(armId) ?? []), formatDay(readToday(change.completedAt))]);
+    }
+    const names = await this.anomalies.listSubscriptionNames(tenantId);
+    const minimumImpacts = readMinimumImpacts(rows, formatDay(judgedFrom - usualDays * dayMs));
+    let raised = 0;
+    for (const cell of groupCells(rows)) {
+      const resources: ResourceCosts[] = [...cell.resources].map(([resourceId, days]) => ({
+        resourceId,
+        days,
+        changedOn: changedOn.get(resourceId) ?? [],
+      }));
+      const found = findCostAnomalies({
+        resources,
+        from: formatDay(judgedFrom),
+        to: formatDay(lastDay),
+        settledTo: formatDay(settledTo),
+        minimumImpact: minimumImpacts.get(cell.subscriptionId) ?? 0,
+      });
+      for (const anomaly of found) {
+        if (anomaly.day < formatDay(today - alertedDays * dayMs)) continue;
+        const isNew = await this.raise(tenantId, tenant.teamId, cell, names, anomaly);
+        if (isNew) raised += 1;
+      }
+    }
+    return raised;
+  }
+
+  private async raise(
+    tenantId: string,
+    teamId: string,
+    cell: Cell,
+    names: ReadonlyMap<string, string>,
+    anomaly: CostAnomaly,
+  ): Promise<boolean> {
+    const subscriptionName = names.get(cell.subscriptionId) ?? cell.subscriptionId;
+    const scope = `Subscription ${subscriptionName} · resource group ${cell.resourceGroup} · ${cell.serviceName}`;
+    const difference = anomaly.actual - anomaly.expected;
+    const share = anomaly.expected > 0 ? Math.round((Math.abs(difference) / anomaly.expected) * 100) : null;
+    const change = anomaly.direction === 'above' ? 'more' : 'less';
+    const drivers: AlertDriver[] = anomaly.drivers.map((driver) => ({
+      ResourceId: driver.resourceId,
+      Name: readResourceName(driver.resourceId),
+      Expected: roundCents(driver.expected),
+      Actual: roundCents(driver.actual),
+    }));
+    const named = drivers
+      .slice(0, 3)
+      .map(
+        (driver) =>
+          `${driver.Name} ${formatMoney(driver.Actual, cell.currency)} (expected ${formatMoney(driver.Expected, cell.currency)})`,
+      )
+      .join(', ');
+    return this.alerts.raise({
+      teamId,
+      kind: 'anomaly',
+      key: `anomaly:${cell.subscriptionId}:${cell.resourceGroup.toLowerCase()}:${cell.serviceName}:${anomaly.day}`,
+      title:
+        share === null
+          ? `${cell.serviceName} in ${cell.resourceGroup} cost ${formatMoney(anomaly.actual, cell.currency)} on ${anomaly.day}, nothing expected`
+          : `${cell.serviceName} in ${cell.resourceGroup} cost ${share}% ${change} than expected on ${anomaly.day}`,
+      scope,
+      filter: {
+        TenantId: tenantId,
+        SubscriptionId: cell.subscriptionId,
+        ResourceGroup: cell.resourceGroup,
+        Service: cell.serviceName,
+      },
+      day: anomaly.day,
+      amount: roundCents(anomaly.actual),
+      expected: roundCents(anomaly.expected),
+      currency: cell.currency,
+      drivers,
+      mailKind: 'anomaly',
+      tenantId,
+      summary:
+        `${scope} cost ${formatMoney(anomaly.actual, cell.currency)} on ${anomaly.day} against ${formatMoney(anomaly.expected, cell.currency)} expected ` +
+        `(${formatMoney(anomaly.low, cell.currency)} to ${formatMoney(anomaly.high, cell.currency)} would have been usual)` +
+        (named ? `; what drove it: ${named}.` : '.'),
+    });
+  }
+}
+
+function groupCells(rows: readonly ResourceDayRow[]): Cell[] {
+  const cells = new Map<string, Cell>();
+  for (const row of rows) {
+    const key = `${row.subscriptionId}\u0001${row.resourceGroup.toLowerCase()}\u0001${row.serviceName}`;
+    let cell = cells.get(key);
+    if (!cell) {
+      cell = {
+        subscriptionId: row.subscriptionId,
+        resourceGroup: row.resourceGroup,
+        serviceName: row.serviceName,
+        currency: row.currency,
+        resources: new Map(),
+      };
+      cells.set(key, cell);
+    }
+    const days = cell.resources.get(row.resourceId) ?? new Map<string, number>();
+    days.set(row.day, (days.get(row.day) ?? 0) + row.cost);
+    cell.resources.set(row.resourceId, days);
+  }
+  return [...cells.values()];
+}
+
+// Each subscription's least amount worth an alert, from its daily cost before the days judged.
+function readMinimumImpacts(rows: readonly ResourceDayRow[], usualFrom: string): Map<string, number> {
+  const totals = new Map<string, Map<string, number>>();
+  for (const row of rows) {
+    if (row.day < usualFrom) continue;
+    const days = totals.get(row.subscriptionId) ?? new Map<string, number>();
+    days.set(row.day, (days.get(row.day) ?? 0) + row.cost);
+    totals.set(row.subscriptionId, days);
+  }
+  return new Map(
+    [...totals].map(([subscriptionId, days]) => [subscriptionId, readMinimumImpact([...days.values()])]),
+  );
+}
+
+// The resource's name is the last segment of its ARM id, also for a resource deleted since.
+function readResourceName(resourceId: string): string {
+  return resourceId.slice(resourceId.lastIndexOf('/') + 1);
+}
+
+function formatMoney(amount: number, currency: string): string {
+  const text = amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return `${text} ${currency}`;
+}
+
+function roundCents(amount: number): number {
+  return Math.round(amount * 100) / 100;
+}
