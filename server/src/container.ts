@@ -30,6 +30,8 @@ import { AutomationService } from './modules/automation/automation.service';
 import { createCaptchaProvider } from './modules/captcha/captcha-provider.factory';
 import { CaptchaRepository } from './modules/captcha/captcha.repository';
 import { CaptchaService } from './modules/captcha/captcha.service';
+import { CostAnomaliesRepository } from './modules/costs/cost-anomalies.repository';
+import { CostAnomaliesService } from './modules/costs/cost-anomalies.service';
 import { CostsRepository } from './modules/costs/costs.repository';
 import { CostsService } from './modules/costs/costs.service';
 import { DemoService } from './modules/demo/demo.service';
@@ -223,6 +225,7 @@ export function createContainer({
     automation,
     activeHours: new ActiveHoursService(runTransaction, automationService, activity, now),
     costs,
+    costAnomalies: new CostAnomaliesService(new CostAnomaliesRepository(db), automationService, alerts, now),
     budgets: new BudgetsService(
       new BudgetsRepository(db),
       runTransaction,
