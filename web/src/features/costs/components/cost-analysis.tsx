@@ -12,7 +12,7 @@ import {
   type CostSettings,
 } from '../utils/cost-settings';
 import { formatCostDate } from '../utils/format-cost-day';
-import { formatCompactCost, formatCost } from '../utils/format-cost';
+import { formatCompactCost, formatCost } from '../../../lib/format-cost';
 import { CostBreakdown } from './cost-breakdown';
 import { CostChart } from './cost-chart';
 import { CostControls, tagKeyHintText } from './cost-controls';

@@ -4,7 +4,7 @@ import type { CostGroupBy } from '@cloudtrim/contracts/costs';
 import { logListTableMediaQuery, useMediaQuery } from '../../../lib/use-media-query';
 import type { CostBreakdownRow } from '../utils/cost-breakdown';
 import { describeCostGroup, getGroupHeading } from '../utils/cost-groups';
-import { formatCost } from '../utils/format-cost';
+import { formatCost } from '../../../lib/format-cost';
 import { CostChange } from './cost-change';
 
 export const totalText = 'TOTAL';

@@ -6,7 +6,7 @@ import { Pagination } from '../../../components/pagination';
 import { clampPage, getPageCount } from '../../../components/pagination-pages';
 import { useCost } from '../api/get-cost';
 import { buildCostBreakdown, type CostBreakdownRow } from '../utils/cost-breakdown';
-import { getChangePercent } from '../utils/format-cost';
+import { getChangePercent } from '../../../lib/format-cost';
 import { CostBreakdownView } from './cost-breakdown-view';
 import { CostLoadFailure } from './cost-load-failure';
 

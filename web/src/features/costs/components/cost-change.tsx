@@ -1,4 +1,4 @@
-import { formatChangePercent, getChangeDirection } from '../utils/format-cost';
+import { formatChangePercent, getChangeDirection } from '../../../lib/format-cost';
 
 const arrows = { up: '▲', down: '▼', flat: '', none: '' } as const;
 

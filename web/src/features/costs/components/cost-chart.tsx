@@ -18,7 +18,7 @@ import { buildForecastBand, forecastBandText, getMonthEnd } from '../utils/cost-
 import { describeCostGroup } from '../utils/cost-groups';
 import { listPeriodBuckets, type DayRange } from '../utils/cost-periods';
 import { formatBucketLabel } from '../utils/format-cost-day';
-import { formatCompactCost, formatCost } from '../utils/format-cost';
+import { formatCompactCost, formatCost } from '../../../lib/format-cost';
 import { CostLoadFailure } from './cost-load-failure';
 
 // Eight colours told apart with the common colour-vision deficiencies, then grey for 'Other'.

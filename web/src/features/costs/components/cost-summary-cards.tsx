@@ -3,7 +3,7 @@ import Card from 'react-bootstrap/Card';
 import { DataLoading } from '../../../components/data-loading';
 import { describeLoadError, isNetworkFailure } from '../../../lib/load-failure';
 import { useCostSummary } from '../api/get-cost-summary';
-import { formatCost, getChangePercent } from '../utils/format-cost';
+import { formatCost, getChangePercent } from '../../../lib/format-cost';
 import { CostChange } from './cost-change';
 
 function SummaryCard({

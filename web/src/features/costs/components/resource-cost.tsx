@@ -5,7 +5,7 @@ import { StackedBarChart } from '../../../components/stacked-bar-chart';
 import { useResourceCost } from '../api/get-resource-cost';
 import { addDays, formatDay, listPeriodBuckets } from '../utils/cost-periods';
 import { formatCostDate } from '../utils/format-cost-day';
-import { formatCost } from '../utils/format-cost';
+import { formatCost } from '../../../lib/format-cost';
 import { CostLoadFailure } from './cost-load-failure';
 import './cost-analysis.css';
 

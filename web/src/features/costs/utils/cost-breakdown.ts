@@ -1,5 +1,5 @@
 import type { CostPoint } from '@cloudtrim/contracts/costs';
-import { getChangePercent } from './format-cost';
+import { getChangePercent } from '../../../lib/format-cost';
 
 // The table under the chart: each group's cost in the period against the period before.
 
