@@ -135,13 +135,34 @@ for (const route of ['/login', '/resources', '/analysis']) {
     undefined,
   );
   const categories = result?.lhr.categories;
+  // A score of 0 with an error is Lighthouse failing to load the page, not a slow page: say so.
+  if (result?.lhr.runtimeError) {
+    console.log(`Lighthouse ${route}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
+  }
+  for (const warning of result?.lhr.runWarnings ?? []) console.log(`Lighthouse ${route}: ${warning}`);
+  const audits = result?.lhr.audits ?? {};
+  const metrics = [
+    'first-contentful-paint',
+    'largest-contentful-paint',
+    'total-blocking-time',
+    'cumulative-layout-shift',
+  ]
+    .map(
+      (id) =>
+        `${id
+          .split('-')
+          .map((word) => word[0])
+          .join('')
+          .toUpperCase()} ${audits[id]?.displayValue ?? '?'}`,
+    )
+    .join(', ');
   const performanceScore = Math.round((categories?.performance?.score ?? 0) * 100);
   const accessibilityScore = Math.round((categories?.accessibility?.score ?? 0) * 100);
   const isMet = performanceScore >= targets.lighthouseScore && accessibilityScore >= targets.lighthouseScore;
   isEveryScoreMet &&= isMet;
   console.log(
     `Lighthouse ${route.padEnd(11)} performance ${performanceScore}, accessibility ${accessibilityScore} ` +
-      `(target ≥ ${targets.lighthouseScore}) ${isMet ? 'met' : 'MISSED'}`,
+      `(target ≥ ${targets.lighthouseScore}) ${isMet ? 'met' : 'MISSED'} — ${metrics}`,
   );
   if (route === '/login') {
     await page.goto(`${server.url}/login`);
