@@ -13,6 +13,7 @@ import {
 } from '@cloudtrim/azure-emulator/catalog/sku.catalog';
 import { generateFleet } from '@cloudtrim/azure-emulator/fleet/fleet.generator';
 import { analyseVm } from '@cloudtrim/rightsizing/analyse-vm';
+import { readCreditTerms } from '@cloudtrim/rightsizing/burstable-sizes';
 import type { SizeOption, SizePrice, VmAnalysisInput } from '@cloudtrim/rightsizing/analysis.types';
 import {
   scoreFleet,
@@ -70,6 +71,7 @@ function readCatalogue(region: string): RegionCatalogue {
       vcpus: size.vcpus,
       memoryGiB: size.memoryGiB,
       hourlyUsd: computeLinuxHourlyPrice(size, region),
+      credits: readCreditTerms(size),
     })),
   };
   catalogues.set(region, catalogue);

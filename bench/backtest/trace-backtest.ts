@@ -9,6 +9,7 @@ import { gunzipSync } from 'node:zlib';
 import type { SizeOption, SizePrice, VmAnalysisInput } from '@cloudtrim/rightsizing/analysis.types';
 import { analyseVm } from '@cloudtrim/rightsizing/analyse-vm';
 import { scoreFleet, type MachineFuture, type ScoringSize } from '@cloudtrim/rightsizing/backtest-scoring';
+import { readCreditTerms } from '@cloudtrim/rightsizing/burstable-sizes';
 import { guardRule } from '@cloudtrim/rightsizing/guard-rule';
 import { predictionMethodIds, type PredictionMethodId } from '@cloudtrim/rightsizing/prediction-methods';
 import { printTable } from '../support/table';
@@ -134,6 +135,7 @@ const scoringSizes: ScoringSize[] = catalogue.sizes.map((size) => ({
   name: size.name,
   vcpus: size.vcpus,
   hourlyUsd: catalogue.prices.get(size.name)!.hourlyPrice,
+  credits: readCreditTerms(size),
 }));
 const futures: MachineFuture[] = machines.map((machine) => ({
   vm: machine.vm,
@@ -241,7 +243,17 @@ function readTrace(file: string): Map<string, { average: Float64Array; maximum: 
 function readSkus(file: string): { sizes: SizeOption[]; prices: Map<string, SizePrice> } {
   const sizes: SizeOption[] = [];
   const prices = new Map<string, SizePrice>();
-  for (const [name, vcpus, memoryGiB, hourlyUsd] of readCsv(file)) {
+  for (const [name, vcpus, memoryGiB, hourlyUsd, baseCpuPct, maxBankedCredits, initialCredits] of readCsv(
+    file,
+  )) {
+    // skus-burstable.csv's credit columns, set on the B sizes only (percent of one vCPU for the base).
+    const credits = baseCpuPct
+      ? {
+          baseVcpus: Number(baseCpuPct) / 100,
+          maxBankedCredits: Number(maxBankedCredits),
+          initialCredits: Number(initialCredits),
+        }
+      : null;
     sizes.push({
       name: name!,
       family: name!.replace(/^Standard_[A-Z]+\d+/, 'Standard_D'),
@@ -252,6 +264,7 @@ function readSkus(file: string): { sizes: SizeOption[]; prices: Map<string, Size
       hasPremiumIo: true,
       hasAcceleratedNetworking: true,
       isAvailable: true,
+      credits,
     });
     prices.set(name!, {
       hourlyPrice: Number(hourlyUsd),

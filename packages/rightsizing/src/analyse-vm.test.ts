@@ -202,3 +202,88 @@ describe('buildEvidence', () => {
     ).toEqual([]);
   });
 });
+
+describe('analyseVm with burstable sizes', () => {
+  // The B-series at East US list prices beside the Dsv5 sizes; their credit figures come from
+  // Azure's published table (burstable-sizes.ts), as the catalogue does not carry them.
+  const burstable: [string, number, number, number][] = [
+    ['Standard_B1ms', 1, 2, 0.0207],
+    ['Standard_B2s', 2, 4, 0.0416],
+    ['Standard_B2ms', 2, 8, 0.0832],
+    ['Standard_B4ms', 4, 16, 0.166],
+  ];
+  const withBurstable: SizeOption[] = [
+    ...sizes,
+    ...burstable.map(([name, vcpus, memoryGiB]) => ({
+      name,
+      family: 'standardBSFamily',
+      vcpus,
+      memoryGiB,
+      maxDataDisks: vcpus * 2,
+      maxNics: 2,
+      hasPremiumIo: true,
+      hasAcceleratedNetworking: false,
+      isAvailable: true,
+    })),
+  ];
+  const burstablePrices = new Map<string, SizePrice>([
+    ...prices,
+    ...burstable.map(([name, , , hourlyPrice]): [string, SizePrice] => [
+      name,
+      {
+        hourlyPrice,
+        currencyCode: 'USD',
+        readAt: '2026-11-20T00:00:00.000Z',
+        source: 'Azure Retail Prices API',
+      },
+    ]),
+  ]);
+
+  it('moves a steady light load to the burstable size whose base carries it, saying how low its bank went', () => {
+    // 0.5 busy vCPUs of 16, peaks 0.6: B1ms (base 0.2) and B2s (base 0.4) would run out of credits.
+    const resize = resizeOf(buildInput(14, () => 3.125, { sizes: withBurstable, prices: burstablePrices }));
+    expect(resize?.targetSize).toBe('Standard_B2ms');
+    expect(resize?.memo).toContain(
+      'Standard_B2ms is burstable: once its CPU credits run out it runs at no more than its base of 0.6 vCPUs of its 2 vCPUs.',
+    );
+    expect(resize?.memo).toContain('It banks 36 credits an hour, up to 864, and a resize starts it at 60.');
+    // It only ever banks: the lowest is the 60 it starts with.
+    expect(resize?.memo).toContain(
+      'Replayed over the last 14 days and 14 forecast days, its bank would have gone no lower than 60 credits (7% of the most it holds) and never run out.',
+    );
+    expect(resize?.memo).toContain('Its busiest day, 0.5 vCPUs busy on average, stays under the base.');
+  });
+
+  it('keeps a load above every cheaper base on a fixed-performance size, and says why', () => {
+    // 2.4 busy vCPUs: B4ms carries its peaks on 4 vCPUs, but its base is 0.9.
+    const resize = resizeOf(
+      buildInput(14, (hour) => 14 + (hour % 3), { sizes: withBurstable, prices: burstablePrices }),
+    );
+    expect(resize?.targetSize).toBe('Standard_D4s_v5');
+    expect(resize?.memo).toMatch(
+      /Standard_B4ms \(burstable\) is cheaper but was not chosen: replayed, its CPU credits would run out and hold it to its base of 0\.9 vCPUs\./,
+    );
+  });
+
+  it('proposes no smaller size for a VM whose own bank ran out, its readings being held to its base', () => {
+    // 0.4 busy vCPUs on a B4ms (10%): B2ms (base 0.6) would hold that, were it all the VM wanted.
+    const onB4 = (remaining: (hour: number) => number) => {
+      const bank = Float64Array.from({ length: 14 * 24 }, (_, hour) => remaining(hour));
+      return buildInput(14, () => 10, {
+        currentSize: 'Standard_B4ms',
+        sizes: withBurstable,
+        prices: burstablePrices,
+        cpuCreditsRemaining: {
+          startMs: Date.UTC(2026, 10, 1),
+          stepMinutes: 60,
+          average: bank,
+          maximum: bank,
+        },
+      });
+    };
+    expect(resizeOf(onB4(() => 900))?.targetSize).toBe('Standard_B2ms');
+    const ranOut = analyseVm(onB4((hour) => (hour === 200 ? 0 : 900)));
+    expect(ranOut.proposals).toEqual([]);
+    expect(ranOut.reason).toContain('Standard_B4ms ran out of CPU credits in the days analysed');
+  });
+});

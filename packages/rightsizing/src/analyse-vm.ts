@@ -10,10 +10,19 @@ import type {
   VmAnalysis,
   VmAnalysisInput,
 } from './analysis.types';
+import { isBurstable } from './burstable-sizes';
+import { createCreditJudge, creditConfig, hasMeasuredBankRunOut } from './credit-check';
+import { describeBurstableTarget, describeRefusedBurstable, describeRunOutBank } from './credit-memo';
 import { readDemand, stepsPerDay, type Demand } from './demand';
 import { findIdleHours, isIdle } from './idle-detection';
 import type { PredictionMethodId } from './prediction-methods';
-import { chooseSize, listCandidateSizes, needsDeallocation, type PricedSize } from './size-catalogue';
+import {
+  carriesNeed,
+  chooseSize,
+  listCandidateSizes,
+  needsDeallocation,
+  type PricedSize,
+} from './size-catalogue';
 import { pickByBacktest } from './backtest-pick';
 import { sizeByAdvisorRule, sizeByForecast, type SizingNeed } from './sizing-methods';
 import { countPresent, maximum } from './statistics';
@@ -55,12 +64,19 @@ export function analyseVm(input: VmAnalysisInput, options: AnalyseOptions = {}):
 
   if (isIdle(demand)) return { ...nothing(''), reason: null, proposals: [proposeShutdown(context, method)] };
 
-  const need =
+  const methodNeed =
     method === 'advisor-p95'
       ? sizeByAdvisorRule(demand)
       : method === 'backtest-pick'
         ? pickByBacktest(demand, context.candidates, current)
         : sizeByForecast(demand);
+  // Every method's need goes through the same credits check: a burstable size's bank is physics,
+  // not a method's judgement.
+  const measured = input.cpuCreditsRemaining ? { remaining: input.cpuCreditsRemaining } : null;
+  if (measured && isBurstable(current) && hasMeasuredBankRunOut(measured)) {
+    return nothing(describeRunOutBank(current.name));
+  }
+  const need: SizingNeed = { ...methodNeed, credits: createCreditJudge(demand, current, measured) };
   const proposals: Proposal[] = [];
   const resize = proposeResize(context, need);
   if (resize) proposals.push(resize);
@@ -103,6 +119,16 @@ function proposeResize(context: ProposalContext, need: SizingNeed): Proposal | n
   );
   const projectedCpuPct = (need.cpuLoad / target.vcpus) * 100;
   const projectedMemoryPct = need.memoryLoad === null ? null : (need.memoryLoad / target.memoryGiB) * 100;
+  const burstable = isBurstable(target) ? need.credits?.judge(target) : null;
+  const credits = burstable
+    ? describeBurstableTarget({
+        size: target.name,
+        vcpus: target.vcpus,
+        verdict: burstable,
+        historyDays: Math.round(context.demand.steps / stepsPerDay(context.demand)),
+        horizonDays: creditConfig.horizonDays,
+      })
+    : describeRefusedCheaper(context, need, target);
   const restart = needsDeallocation(current, target)
     ? ` ${target.name} is in another family (${target.family}) than ${current.name}, so the change needs a deallocation: the VM restarts.`
     : ' Same family: Azure resizes it in place, with one reboot.';
@@ -114,6 +140,7 @@ function proposeResize(context: ProposalContext, need: SizingNeed): Proposal | n
     `Price: ${formatPrice(target.price.hourlyPrice)}/h instead of ${formatPrice(currentPrice)}/h, ` +
     `${target.price.source}, read ${target.price.readAt.slice(0, 10)}. ` +
     `Confidence ${Math.round(need.confidence * 100)}%.` +
+    credits +
     restart;
   return {
     kind: 'resize',
@@ -127,6 +154,18 @@ function proposeResize(context: ProposalContext, need: SizingNeed): Proposal | n
     confidence: need.confidence,
     thresholds: { cpuPct: need.cpuThresholdPct, memoryPct: need.memoryThresholdPct },
   };
+}
+
+// The cheapest burstable size below the target that carried the peaks but not on its credits, if any.
+function describeRefusedCheaper(context: ProposalContext, need: SizingNeed, target: PricedSize): string {
+  const withoutCredits: SizingNeed = { ...need, credits: undefined };
+  for (const size of context.candidates) {
+    if (size.price.hourlyPrice >= target.price.hourlyPrice) break;
+    if (!isBurstable(size) || !carriesNeed(size, withoutCredits)) continue;
+    const verdict = need.credits?.judge(size);
+    if (verdict && !verdict.fits) return describeRefusedBurstable(verdict);
+  }
+  return '';
 }
 
 function proposeShutdown(context: ProposalContext, method: PredictionMethodId): Proposal {

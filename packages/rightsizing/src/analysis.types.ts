@@ -1,6 +1,7 @@
 // What the engine reads about one virtual machine and what it concludes. The server fills the
 // input from PostgreSQL (hourly aggregates and the 1-minute points kept); the backtest fills it from
 // the real traces' 5-minute readings. Both go through the same analyseVm.
+import type { CreditTerms } from './cpu-credits';
 import type { PredictionMethodId } from './prediction-methods';
 
 // One metric at a fixed step, oldest first, NaN where nothing was read. `average` and `maximum` are
@@ -31,6 +32,9 @@ export interface SizeOption {
   hasPremiumIo: boolean;
   hasAcceleratedNetworking: boolean;
   isAvailable: boolean;
+  // A burstable size's credit terms when the catalogue carries them (burstable-sizes.ts holds
+  // Azure's published figures for the rest).
+  credits?: CreditTerms | null;
 }
 
 export interface SizePrice {
@@ -61,6 +65,8 @@ export interface VmAnalysisInput {
   memoryUsedGiB?: MetricSeries;
   // Bytes in and out per step, summed.
   network?: MetricSeries;
+  // On a burstable size: Azure Monitor's CPU Credits Remaining (the bank's level at each step).
+  cpuCreditsRemaining?: MetricSeries;
   sizes: readonly SizeOption[];
   // Prices for the VM's OS by size name; a size without a price is never proposed.
   prices: ReadonlyMap<string, SizePrice>;

@@ -58,3 +58,49 @@ describe('backtest scoring', () => {
     expect(fleet.resizedDown).toBe(1);
   });
 });
+
+describe('backtest scoring on burstable sizes', () => {
+  // A B4-like size: 4 vCPUs, base 0.9 vCPU, 120 credits at the resize, 1,296 at most.
+  const b4 = {
+    name: 'B4',
+    vcpus: 4,
+    hourlyUsd: 0.15,
+    credits: { baseVcpus: 0.9, maxBankedCredits: 1296, initialCredits: 120 },
+  };
+  const withBurstable = [...sizes, b4];
+
+  it('a step the bank cannot pay for is throttled and overloaded, though under 90% of the vCPUs', () => {
+    // 10% of a D8 is 0.8 vCPU, under the base: the bank only grows. Then 30% (2.4 vCPUs) from step
+    // 500: each step spends (2.4 − 0.9) × 5 = 7.5 credits.
+    const future = new Float64Array(1000).fill(10);
+    future.fill(30, 500);
+    const score = scoreMachine({ vm: 'vm1', current: d8, future, stepMinutes: 5 }, b4, withBurstable, null);
+    // The bank gains 0.5 a step for 500 steps: 120 + 250 = 370, spent in 49 steps and a bit; the
+    // 450 steps after are throttled.
+    expect(score.throttledSteps).toBe(451);
+    expect(score.overloadedSteps).toBe(451);
+    expect(score.oracleSize).toBe('D4');
+  });
+
+  it('the guard takes a throttled machine back, a throttled step counting as above its limit', () => {
+    const future = new Float64Array(1000).fill(30);
+    const score = scoreMachine({ vm: 'vm1', current: d8, future, stepMinutes: 5 }, b4, withBurstable, {
+      overloadPct: 80,
+      consecutiveSteps: 24,
+    });
+    // 120 / 7.5 = 16 steps on credits, then throttled: the guard trips at the 24th throttled step.
+    expect(score.isRolledBack).toBe(true);
+    expect(score.overloadedSteps).toBe(24);
+    expect(score.saving).toBeCloseTo((0.4 - 0.15) * 40 * (5 / 60));
+  });
+
+  it('the oracle takes a burstable size where its bank holds', () => {
+    // 10% of a D8: 0.8 vCPU, under the base of 0.9.
+    const future = new Float64Array(1000).fill(10);
+    expect(findOracleSize({ vm: 'vm1', current: d8, future, stepMinutes: 5 }, withBurstable).name).toBe('D2');
+    const cheaperB4 = { ...b4, hourlyUsd: 0.05 };
+    expect(
+      findOracleSize({ vm: 'vm1', current: d8, future, stepMinutes: 5 }, [...sizes, cheaperB4]).name,
+    ).toBe('B4');
+  });
+});

@@ -1,10 +1,12 @@
 // The backtest's judge, as ../shared/backtest/README.md states it: on the future readings, a step is
-// overloaded when its average, scaled to the new size (avg × old vCPUs / new vCPUs), is above 90%;
-// the saving is the price difference over the hours on the new size; the oracle takes, per
-// machine, the cheapest size with at most 0.5% of its future steps overloaded. With a guard, a
-// machine made smaller returns to its old size after that many consecutive hot steps.
-export const overloadThresholdPct = 90;
-export const oracleOverloadShare = 0.005;
+// overloaded when its average, scaled to the new size (avg × old vCPUs / new vCPUs), is above 90%,
+// or when a burstable size is throttled (its credits, simulated from the resize on, run out); the
+// saving is the price difference over the hours on the new size; the oracle takes, per machine, the
+// cheapest size with at most 0.5% of its future steps overloaded. With a guard, a machine made
+// smaller or moved to a burstable size returns to its old size after that many consecutive hot steps.
+import { isBurstable } from './burstable-sizes';
+import { stepCredits, type CreditTerms } from './cpu-credits';
+import { oracleOverloadShare, overloadThresholdPct } from './service-level';
 
 export interface ScoringSize {
   name: string;
@@ -12,6 +14,8 @@ export interface ScoringSize {
   hourlyUsd: number;
   // Only needed when the futures carry memory.
   memoryGiB?: number;
+  // A burstable size's credit terms (the catalogue's or Azure's published ones).
+  credits?: CreditTerms | null;
 }
 
 export interface ScoringGuard {
@@ -28,6 +32,9 @@ export interface MachineFuture {
   // memory is above 90% of the size's is overloaded too.
   memoryGiB?: Float64Array;
   stepMinutes: number;
+  // When the current size is burstable: its bank as the future starts (full when not said, as on a
+  // VM that has run below its base for a day).
+  currentCredits?: number;
 }
 
 export interface MachineScore {
@@ -42,6 +49,8 @@ export interface MachineScore {
   addedOverloadShare: number;
   isResizedDown: boolean;
   isRolledBack: boolean;
+  // Steps a burstable size was held to what its credits paid for.
+  throttledSteps: number;
 }
 
 export interface FleetScore {
@@ -53,30 +62,80 @@ export interface FleetScore {
   worstVm: string | null;
   resizedDown: number;
   rollbacks: number;
+  throttledSteps: number;
   machines: MachineScore[];
 }
 
-// How hot a step runs on a size: the higher of its CPU and memory percent.
-function readLoadPct(machine: MachineFuture, step: number, size: ScoringSize): number {
+// A throttled step reads as infinitely hot: overloaded, and above any guard's limit.
+const throttledPct = Number.POSITIVE_INFINITY;
+
+// How hot each future step runs on a size from step `from`: the higher of its CPU and memory percent,
+// or throttledPct where a burstable size's bank (starting at `startBank`) cannot pay for the demand.
+function readLoads(machine: MachineFuture, size: ScoringSize, startBank: number, from = 0): Float64Array {
+  const { future, memoryGiB } = machine;
+  const loads = new Float64Array(future.length);
   // Scaled as the README says (avg × old vCPUs / new vCPUs), the ratio first so the old size reads exact.
-  const cpuPct = machine.future[step]! * (machine.current.vcpus / size.vcpus);
-  const memory = machine.memoryGiB?.[step];
-  if (memory === undefined || !size.memoryGiB) return cpuPct;
-  return Math.max(cpuPct, (memory / size.memoryGiB) * 100);
+  const ratio = machine.current.vcpus / size.vcpus;
+  const terms = size.credits ?? null;
+  let bank = startBank;
+  for (let step = from; step < future.length; step += 1) {
+    if (terms) {
+      const credit = stepCredits(
+        bank,
+        (future[step]! * machine.current.vcpus) / 100,
+        size.vcpus,
+        terms,
+        machine.stepMinutes,
+      );
+      bank = credit.bank;
+      if (credit.isThrottled) {
+        loads[step] = throttledPct;
+        continue;
+      }
+    }
+    const cpuPct = future[step]! * ratio;
+    const memory = memoryGiB?.[step];
+    loads[step] =
+      memory === undefined || !size.memoryGiB ? cpuPct : Math.max(cpuPct, (memory / size.memoryGiB) * 100);
+  }
+  return loads;
 }
 
-function countOverloaded(machine: MachineFuture, size: ScoringSize): number {
+// A new size's bank starts at its initial credits; the size the machine has keeps the bank it has.
+function readStartBank(machine: MachineFuture, size: ScoringSize): number {
+  if (!size.credits) return 0;
+  if (size.name === machine.current.name) return machine.currentCredits ?? size.credits.maxBankedCredits;
+  return size.credits.initialCredits;
+}
+
+function countOverloaded(loads: Float64Array, from = 0, to = loads.length): number {
   let count = 0;
-  for (let step = 0; step < machine.future.length; step += 1) {
-    if (readLoadPct(machine, step, size) > overloadThresholdPct) count += 1;
-  }
+  for (let step = from; step < to; step += 1) if (loads[step]! > overloadThresholdPct) count += 1;
+  return count;
+}
+
+function countThrottled(loads: Float64Array, from = 0, to = loads.length): number {
+  let count = 0;
+  for (let step = from; step < to; step += 1) if (loads[step] === throttledPct) count += 1;
   return count;
 }
 
 export function findOracleSize(machine: MachineFuture, sizes: readonly ScoringSize[]): ScoringSize {
   const byPrice = [...sizes].sort((left, right) => left.hourlyUsd - right.hourlyUsd);
   const allowed = oracleOverloadShare * machine.future.length;
-  return byPrice.find((size) => countOverloaded(machine, size) <= allowed) ?? byPrice.at(-1)!;
+  return (
+    byPrice.find(
+      (size) => countOverloaded(readLoads(machine, size, readStartBank(machine, size))) <= allowed,
+    ) ?? byPrice.at(-1)!
+  );
+}
+
+// The README's guard applies to a machine made smaller (fewer vCPUs) or moved to a burstable size.
+function isGuarded(machine: MachineFuture, decided: ScoringSize): boolean {
+  if (decided.name === machine.current.name) return false;
+  return (
+    decided.vcpus < machine.current.vcpus || isBurstable({ name: decided.name, credits: decided.credits })
+  );
 }
 
 export function scoreMachine(
@@ -87,27 +146,34 @@ export function scoreMachine(
 ): MachineScore {
   const { future, current } = machine;
   const hoursPerStep = machine.stepMinutes / 60;
-  const isResizedDown = decided.hourlyUsd < current.hourlyUsd;
-  let overloadedSteps = 0;
+  const loads = readLoads(machine, decided, readStartBank(machine, decided));
   let stepsOnNewSize = future.length;
-  let isRolledBack = false;
-  let hotRun = 0;
-  for (let step = 0; step < future.length; step += 1) {
-    const reading = readLoadPct(machine, step, isRolledBack ? current : decided);
-    if (reading > overloadThresholdPct) overloadedSteps += 1;
-    if (isRolledBack || !guard || !isResizedDown) continue;
-    hotRun = reading > guard.overloadPct ? hotRun + 1 : 0;
-    if (hotRun >= guard.consecutiveSteps) {
-      // The hot steps that tripped the guard count as overloaded even below the judge's 90%.
-      for (let back = step - hotRun + 1; back <= step; back += 1) {
-        if (readLoadPct(machine, back, decided) <= overloadThresholdPct) overloadedSteps += 1;
+  let rolledBackAt = -1;
+  if (guard && isGuarded(machine, decided)) {
+    let hotRun = 0;
+    for (let step = 0; step < future.length; step += 1) {
+      hotRun = loads[step]! > guard.overloadPct ? hotRun + 1 : 0;
+      if (hotRun >= guard.consecutiveSteps) {
+        rolledBackAt = step + 1;
+        stepsOnNewSize = step + 1;
+        break;
       }
-      isRolledBack = true;
-      stepsOnNewSize = step + 1;
     }
   }
+  let overloadedSteps = countOverloaded(loads, 0, stepsOnNewSize);
+  const throttledSteps = countThrottled(loads, 0, stepsOnNewSize);
+  if (rolledBackAt >= 0) {
+    // The hot steps that tripped the guard count as overloaded even below the judge's 90%; going
+    // back is a resize too, so a burstable old size starts a new bank.
+    for (let back = rolledBackAt - guard!.consecutiveSteps; back < rolledBackAt; back += 1) {
+      if (loads[back]! <= overloadThresholdPct) overloadedSteps += 1;
+    }
+    const startBank = current.credits ? current.credits.initialCredits : 0;
+    overloadedSteps += countOverloaded(readLoads(machine, current, startBank, rolledBackAt), rolledBackAt);
+  }
   const oracle = findOracleSize(machine, sizes);
-  const baselineShare = countOverloaded(machine, current) / future.length;
+  const baselineShare =
+    countOverloaded(readLoads(machine, current, readStartBank(machine, current))) / future.length;
   return {
     vm: machine.vm,
     decided: decided.name,
@@ -117,8 +183,9 @@ export function scoreMachine(
     overloadedSteps,
     steps: future.length,
     addedOverloadShare: overloadedSteps / future.length - baselineShare,
-    isResizedDown,
-    isRolledBack,
+    isResizedDown: decided.hourlyUsd < current.hourlyUsd,
+    isRolledBack: rolledBackAt >= 0,
+    throttledSteps,
   };
 }
 
@@ -153,6 +220,7 @@ export function scoreFleet(
     worstVm: worst?.vm ?? null,
     resizedDown: scores.filter((score) => score.isResizedDown).length,
     rollbacks: scores.filter((score) => score.isRolledBack).length,
+    throttledSteps: sum((score) => score.throttledSteps),
     machines: scores,
   };
 }

@@ -86,11 +86,18 @@ export function needsDeallocation(current: SizeOption | undefined, target: SizeO
   return !current || current.family !== target.family;
 }
 
+// The need fits the size's vCPUs and memory, and a burstable size's credits hold it (checked last:
+// it replays the demand).
 export function carriesNeed(size: SizeOption, need: SizingNeed, headroom = 0): boolean {
   const cpuLimit = (size.vcpus * need.cpuThresholdPct) / 100;
   if (need.cpuLoad > cpuLimit * (1 - headroom)) return false;
-  if (need.memoryLoad === null) return true;
-  return need.memoryLoad <= ((size.memoryGiB * need.memoryThresholdPct) / 100) * (1 - headroom);
+  if (
+    need.memoryLoad !== null &&
+    need.memoryLoad > ((size.memoryGiB * need.memoryThresholdPct) / 100) * (1 - headroom)
+  ) {
+    return false;
+  }
+  return need.credits?.judge(size)?.fits ?? true;
 }
 
 // The cheapest size that carries the need. With a previous proposal, it stays put unless the load

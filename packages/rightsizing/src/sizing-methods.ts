@@ -1,6 +1,7 @@
 // The prediction methods. Each turns a VM's demand into a need: the load a new size must carry and
 // the utilisation it must stay under, with the figure the memo quotes. Choosing the size from the
 // need is the same for all of them (analyse-vm.ts).
+import type { CreditJudge } from './credit-check';
 import type { Demand } from './demand';
 import { stepsPerDay } from './demand';
 import type { PredictionMethodId } from './prediction-methods';
@@ -20,6 +21,9 @@ export interface SizingNeed {
   // The same need with a long memory, for stability: a proposal moves only when this agrees.
   // Worked out only when there is a previous proposal to keep or move.
   steady?: () => { cpuLoad: number; memoryLoad: number | null };
+  // Whether a burstable size's credits hold the demand (credit-check.ts); without it a burstable
+  // size is judged like any other.
+  credits?: CreditJudge;
 }
 
 // Tunables, named once (the shape of the Kubernetes VPA recommender's estimators).
