@@ -1,0 +1,147 @@
+// Alerts as the anomaly detection and the budgets raise them: once per team and key, with one Recent
+// Activity entry and one mail per member who wants that kind (a real SMTP server), listed newest
+// first a page at a time, acknowledged once; and each user's own mail preferences.
+import type { Alert, AlertListResponse } from '@cloudtrim/contracts/alerts';
+import { pageSize } from '@cloudtrim/contracts/paging';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
+import { createMailTestContext, waitForMailJobs, type MailTestContext } from '../../../test/mailbox';
+import { activityLogs } from '../../db/schema';
+import type { NewAlert } from './alerts.service';
+
+let context: MailTestContext;
+let owner: TestUser;
+let member: TestUser;
+let token: string;
+
+async function call(method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, authorization = token) {
+  return context.app.inject({
+    method,
+    url,
+    headers: { ...bearer(authorization), 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+}
+
+function createAnomaly(key: string, day = '2026-11-09'): NewAlert {
+  return {
+    teamId: owner.teamId,
+    kind: 'anomaly',
+    key,
+    title: 'Virtual Machines cost 412.50 USD instead of about 180.00 USD',
+    scope: 'Subscription Production · resource group web-rg · Virtual Machines',
+    filter: {
+      SubscriptionId: '00000000-0000-0000-0000-000000000001',
+      ResourceGroup: 'web-rg',
+      Service: 'Virtual Machines',
+    },
+    day,
+    amount: 412.5,
+    expected: 180,
+    currency: 'USD',
+    drivers: [
+      {
+        ResourceId:
+          '/subscriptions/00000000-0000-0000-0000-000000000001/resourcegroups/web-rg/providers/microsoft.compute/virtualmachines/web-1',
+        Name: 'web-1',
+        Expected: 60,
+        Actual: 290,
+      },
+    ],
+    mailKind: 'anomaly',
+  };
+}
+
+beforeAll(async () => {
+  context = await createMailTestContext({ MAIL_RETRY_DELAY_SECONDS: '1' });
+  owner = await createUser(context);
+  member = await createUser(context, { teamId: owner.teamId });
+  token = await logIn(context, owner);
+});
+afterAll(() => context.close());
+
+describe('raising an alert', () => {
+  it('stores it once per key, with one activity entry and one mail per member who wants it', async () => {
+    const memberToken = await logIn(context, member);
+    expect((await call('GET', '/api/v1/alert/preferences', undefined, memberToken)).json()).toEqual({
+      BudgetMails: true,
+      AnomalyMails: true,
+    });
+    await call('PUT', '/api/v1/alert/preferences', { BudgetMails: true, AnomalyMails: false }, memberToken);
+
+    const { alerts } = context.container;
+    expect(await alerts.raise(createAnomaly('anomaly:web-rg:2026-11-09'))).toBe(true);
+    expect(await alerts.raise(createAnomaly('anomaly:web-rg:2026-11-09'))).toBe(false);
+
+    const mail = await context.mailbox.nextMailTo(owner.email);
+    expect(mail.subject).toBe('Cost anomaly: Virtual Machines cost 412.50 USD instead of about 180.00 USD');
+    expect(mail.text).toContain('412.50 USD against 180.00 USD expected, on 2026-11-09.');
+    expect(mail.link).toBe(
+      'http://cloudtrim.test/analysis?subscriptionId=00000000-0000-0000-0000-000000000001&resourceGroup=web-rg&service=Virtual+Machines',
+    );
+    await waitForMailJobs(context);
+    expect(context.mailbox.mailsTo(owner.email)).toHaveLength(1);
+    expect(context.mailbox.mailsTo(member.email)).toHaveLength(0);
+
+    const activity = await context.container.database.db
+      .select()
+      .from(activityLogs)
+      .where(eq(activityLogs.teamId, owner.teamId));
+    expect(activity).toMatchObject([
+      {
+        serviceName: 'Cost anomalies',
+        logText:
+          'Virtual Machines cost 412.50 USD instead of about 180.00 USD (Subscription Production · resource group web-rg · Virtual Machines)',
+      },
+    ]);
+
+    const listed = (await call('GET', '/api/v1/alert')).json<AlertListResponse>();
+    expect(listed).toMatchObject({ Total: 1, Unacknowledged: 1 });
+    expect(listed.Alerts[0]).toMatchObject({
+      Kind: 'anomaly',
+      Date: '2026-11-09',
+      Amount: 412.5,
+      Expected: 180,
+      Currency: 'USD',
+      Filter: { ResourceGroup: 'web-rg', Service: 'Virtual Machines' },
+      Drivers: [{ Name: 'web-1', Expected: 60, Actual: 290 }],
+      AcknowledgedAt: null,
+    });
+  });
+
+  it('lists newest first a page at a time, and acknowledges once', async () => {
+    for (let index = 0; index < pageSize + 2; index += 1) {
+      context.clock.offsetMs += 1000;
+      await context.container.alerts.raise(createAnomaly(`anomaly:page:${index}`));
+    }
+    const first = (await call('GET', '/api/v1/alert')).json<AlertListResponse>();
+    expect(first.Total).toBe(pageSize + 3);
+    expect(first.Alerts).toHaveLength(pageSize);
+    const raisedAt = first.Alerts.map((alert) => alert.RaisedAt);
+    expect([...raisedAt].sort().reverse()).toEqual(raisedAt);
+    const second = (await call('GET', `/api/v1/alert?offset=${pageSize}`)).json<AlertListResponse>();
+    expect(second.Alerts).toHaveLength(3);
+    expect(second.Alerts.map((alert) => alert.Id)).not.toContain(first.Alerts[0]!.Id);
+
+    const acknowledged = await call('POST', `/api/v1/alert/${first.Alerts[0]!.Id}/acknowledge`);
+    expect(acknowledged.statusCode).toBe(200);
+    context.clock.offsetMs += 60_000;
+    const again = await call('POST', `/api/v1/alert/${first.Alerts[0]!.Id}/acknowledge`);
+    expect(again.json<Alert>().AcknowledgedAt).toBe(acknowledged.json<Alert>().AcknowledgedAt);
+    expect((await call('GET', '/api/v1/alert')).json<AlertListResponse>().Unacknowledged).toBe(pageSize + 2);
+    const missing = await call('POST', '/api/v1/alert/00000000-0000-0000-0000-000000000000/acknowledge');
+    expect(missing.statusCode).toBe(404);
+  });
+
+  it('refuses a bad offset or preferences with 400 naming the field', async () => {
+    expect((await call('GET', '/api/v1/alert?offset=-1')).json()).toMatchObject({ field: 'offset' });
+    const bad = await call('PUT', '/api/v1/alert/preferences', { BudgetMails: 'yes', AnomalyMails: true });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ field: 'BudgetMails' });
+    expect((await call('GET', '/api/v1/alert/preferences')).json()).toEqual({
+      BudgetMails: true,
+      AnomalyMails: true,
+    });
+  });
+});
