@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildCostQueryBody, readCostAnswer, readRetryAfterSeconds } from './azure-costs';
+import { buildCostQueryBody, readBudgetAnswer, readCostAnswer, readRetryAfterSeconds } from './azure-costs';
 
 describe('readCostAnswer', () => {
   it('reads columns by name, daily dates as numbers and ids lower case', () => {
@@ -100,6 +100,61 @@ describe('buildCostQueryBody', () => {
           { type: 'Dimension', name: 'ServiceName' },
         ],
       },
+    });
+  });
+});
+
+describe('readBudgetAnswer', () => {
+  it("reads Consumption's budgets: amounts, grain, days, spend and forecast with their currency", () => {
+    const answer = readBudgetAnswer(
+      JSON.stringify({
+        value: [
+          {
+            name: 'production-monthly',
+            properties: {
+              amount: 12000,
+              timeGrain: 'Monthly',
+              timePeriod: { startDate: '2025-01-01T00:00:00Z', endDate: '2028-12-31T00:00:00Z' },
+              currentSpend: { amount: 8123.456, unit: 'EUR' },
+              forecastSpend: { amount: 11900.5, unit: 'EUR' },
+            },
+          },
+          {
+            name: 'no-forecast',
+            properties: {
+              amount: 500,
+              timeGrain: 'Annually',
+              timePeriod: { startDate: '2026-01-01T00:00:00Z' },
+            },
+          },
+        ],
+        nextLink: 'https://management.azure.com/next',
+      }),
+    );
+    expect(answer).toEqual({
+      budgets: [
+        {
+          name: 'production-monthly',
+          amount: 12000,
+          timeGrain: 'Monthly',
+          startDate: '2025-01-01',
+          endDate: '2028-12-31',
+          currentSpend: 8123.456,
+          forecastSpend: 11900.5,
+          currency: 'EUR',
+        },
+        {
+          name: 'no-forecast',
+          amount: 500,
+          timeGrain: 'Annually',
+          startDate: '2026-01-01',
+          endDate: null,
+          currentSpend: 0,
+          forecastSpend: null,
+          currency: 'USD',
+        },
+      ],
+      nextLink: 'https://management.azure.com/next',
     });
   });
 });
