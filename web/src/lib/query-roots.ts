@@ -3,3 +3,5 @@
 // other, so the roots live here and each feature's keys start from them.
 export const scheduleQueryRoot = ['schedule'] as const;
 export const automationLogQueryRoot = ['automation-log'] as const;
+// A budget created or changed is evaluated at once, and may raise an alert in the top bar.
+export const alertsQueryRoot = ['alerts'] as const;

@@ -48,10 +48,12 @@ function CostSection({ title, children }: { title: string; children: React.React
 interface CostAnalysisProps {
   /** The team's tenants, for the tenant filter (the route reads them from the tenants feature). */
   tenants: readonly CostTenantOption[];
+  /** The budgets' section, under the chart (the route brings it from the budgets feature). */
+  budgets?: React.ReactNode;
 }
 
 /** /analysis: what the team spends, where, and whether it is going up, from the Azure bill. */
-export function CostAnalysis({ tenants }: CostAnalysisProps) {
+export function CostAnalysis({ tenants, budgets }: CostAnalysisProps) {
   const [searchParams, setSearchParams] = useSearchParams();
   const settings = useMemo(() => readCostSettings(searchParams), [searchParams]);
   // The periods are days as of opening the page, so a visit past midnight keeps asking the same thing.
@@ -103,27 +105,28 @@ export function CostAnalysis({ tenants }: CostAnalysisProps) {
       {groupBy === null ? (
         <p className="data-panel data-empty">{tagKeyHintText}</p>
       ) : (
-        <>
-          <CostSection title={`${unit} cost by ${getGroupingName(groupBy)}`}>
-            <CostChart
-              label={`${unit} cost by ${getGroupingName(groupBy)}, ${describeRange(period)}`}
-              groupBy={groupBy}
-              query={byPeriod(period, period.granularity, groupBy)}
-              period={period}
-              granularity={period.granularity}
-              forecastQuery={getForecastQuery(settings.period, costType, filter)}
-            />
-          </CostSection>
-          <CostSection title={`Cost by ${getGroupingName(groupBy)}`}>
-            <CostBreakdown
-              key={JSON.stringify(byPeriod(period, 'none', groupBy))}
-              label={`Cost by ${getGroupingName(groupBy)}`}
-              groupBy={groupBy}
-              query={byPeriod(period, 'none', groupBy)}
-              previousQuery={byPeriod(period.previous, 'none', groupBy)}
-            />
-          </CostSection>
-        </>
+        <CostSection title={`${unit} cost by ${getGroupingName(groupBy)}`}>
+          <CostChart
+            label={`${unit} cost by ${getGroupingName(groupBy)}, ${describeRange(period)}`}
+            groupBy={groupBy}
+            query={byPeriod(period, period.granularity, groupBy)}
+            period={period}
+            granularity={period.granularity}
+            forecastQuery={getForecastQuery(settings.period, costType, filter)}
+          />
+        </CostSection>
+      )}
+      {budgets ? <CostSection title="Budgets">{budgets}</CostSection> : null}
+      {groupBy === null ? null : (
+        <CostSection title={`Cost by ${getGroupingName(groupBy)}`}>
+          <CostBreakdown
+            key={JSON.stringify(byPeriod(period, 'none', groupBy))}
+            label={`Cost by ${getGroupingName(groupBy)}`}
+            groupBy={groupBy}
+            query={byPeriod(period, 'none', groupBy)}
+            previousQuery={byPeriod(period.previous, 'none', groupBy)}
+          />
+        </CostSection>
       )}
       <CostSection title="Top 10 resources by cost">
         <TopResources
