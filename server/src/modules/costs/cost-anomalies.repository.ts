@@ -39,16 +39,50 @@ export class CostAnomaliesRepository {
     return new Map(result.rows.map((row) => [row.subscriptionId, row.displayName]));
   }
 
+  // Each scope's daily cost (subscription, resource group, service), less the resources named:
+  // summed here, so a tenant of thousands of resources sends a few thousand rows, not millions.
   // Amortized: a reservation's purchase is a commitment, not an anomaly of use, and it spreads over
-  // the days it covers. Rows costing nothing (a re-read zeroed them) are left out.
-  async listResourceDays(tenantId: string, from: string, to: string): Promise<ResourceDayRow[]> {
+  // the days it covers.
+  async listScopeDays(
+    tenantId: string,
+    from: string,
+    to: string,
+    excludedResourceIds: readonly string[],
+  ): Promise<ResourceDayRow[]> {
+    const result = await this.db.execute<ResourceDayRow>(sql`
+      select subscription_id as "subscriptionId", resource_group as "resourceGroup",
+             service_name as "serviceName", '' as "resourceId", to_char(day, 'YYYY-MM-DD') as "day",
+             sum(amortized_cost)::float8 as "cost", min(currency) as currency
+      from cost_day
+      where tenant_id = ${tenantId}::uuid and day between ${from}::date and ${to}::date
+        and amortized_cost <> 0
+        and resource_id <> all(${sql.param([...excludedResourceIds])}::text[])
+      group by subscription_id, resource_group, service_name, day
+    `);
+    return result.rows;
+  }
+
+  // Each resource's daily cost, of one scope or of the resources named.
+  async listResourceDays(
+    tenantId: string,
+    from: string,
+    to: string,
+    only:
+      | { resourceIds: readonly string[] }
+      | { subscriptionId: string; resourceGroup: string; serviceName: string },
+  ): Promise<ResourceDayRow[]> {
+    const condition =
+      'resourceIds' in only
+        ? sql`resource_id = any(${sql.param([...only.resourceIds])}::text[])`
+        : sql`subscription_id = ${only.subscriptionId} and lower(resource_group) = lower(${only.resourceGroup})
+              and service_name = ${only.serviceName}`;
     const result = await this.db.execute<ResourceDayRow>(sql`
       select subscription_id as "subscriptionId", resource_group as "resourceGroup",
              service_name as "serviceName", resource_id as "resourceId",
              to_char(day, 'YYYY-MM-DD') as "day", amortized_cost as "cost", currency
       from cost_day
       where tenant_id = ${tenantId}::uuid and day between ${from}::date and ${to}::date
-        and amortized_cost <> 0
+        and amortized_cost <> 0 and ${condition}
     `);
     return result.rows;
   }

@@ -4,13 +4,7 @@
 import type { AlertDriver } from '@cloudtrim/contracts/alerts';
 import type { AutomationService } from '../automation/automation.service';
 import type { AlertsService } from '../alerts/alerts.service';
-import {
-  anomalyHistoryDays,
-  findCostAnomalies,
-  readMinimumImpact,
-  type CostAnomaly,
-  type ResourceCosts,
-} from './cost-anomalies';
+import { anomalyHistoryDays, findCostAnomalies, readMinimumImpact, type CostAnomaly } from './cost-anomalies';
 import type { CostAnomaliesRepository, ResourceDayRow } from './cost-anomalies.repository';
 import { formatDay, readToday, settlingDays } from './costs.plan';
 
@@ -51,33 +45,50 @@ export class CostAnomaliesService {
     const settledTo = today - (settlingDays + 1) * dayMs;
     const judgedFrom = today - judgedDays * dayMs;
     const historyFrom = judgedFrom - anomalyHistoryDays * dayMs;
-    const rows = await this.anomalies.listResourceDays(tenantId, formatDay(historyFrom), formatDay(lastDay));
-    if (rows.length === 0) return 0;
     const changedOn = new Map<string, string[]>();
     for (const change of await this.changes.listChangesToMeasure(tenantId, new Date(historyFrom), now)) {
       const armId = change.resourceArmId.toLowerCase();
       changedOn.set(armId, [...(changedOn.get(armId) ?? []), formatDay(readToday(change.completedAt))]);
     }
+    const changedIds = [...changedOn.keys()];
+    const period = [formatDay(historyFrom), formatDay(lastDay)] as const;
+    // Each scope as one sum, the changed resources apart (they are judged by their own days); a
+    // scope with an anomaly to alert is read again by resource, for the drivers.
+    const rows = [
+      ...(await this.anomalies.listScopeDays(tenantId, ...period, changedIds)),
+      ...(changedIds.length > 0
+        ? await this.anomalies.listResourceDays(tenantId, ...period, { resourceIds: changedIds })
+        : []),
+    ];
+    if (rows.length === 0) return 0;
     const names = await this.anomalies.listSubscriptionNames(tenantId);
     const minimumImpacts = readMinimumImpacts(rows, formatDay(judgedFrom - usualDays * dayMs));
+    const alertedFrom = formatDay(today - alertedDays * dayMs);
     let raised = 0;
     for (const cell of groupCells(rows)) {
-      const resources: ResourceCosts[] = [...cell.resources].map(([resourceId, days]) => ({
-        resourceId,
-        days,
-        changedOn: changedOn.get(resourceId) ?? [],
-      }));
-      const found = findCostAnomalies({
-        resources,
-        from: formatDay(judgedFrom),
-        to: formatDay(lastDay),
-        settledTo: formatDay(settledTo),
-        minimumImpact: minimumImpacts.get(cell.subscriptionId) ?? 0,
-      });
-      for (const anomaly of found) {
-        if (anomaly.day < formatDay(today - alertedDays * dayMs)) continue;
-        const isNew = await this.raise(tenantId, tenant.teamId, cell, names, anomaly);
-        if (isNew) raised += 1;
+      const judge = (scopeCell: Cell) =>
+        findCostAnomalies({
+          resources: [...scopeCell.resources].map(([resourceId, days]) => ({
+            resourceId,
+            days,
+            changedOn: changedOn.get(resourceId) ?? [],
+          })),
+          from: formatDay(judgedFrom),
+          to: formatDay(lastDay),
+          settledTo: formatDay(settledTo),
+          minimumImpact: minimumImpacts.get(cell.subscriptionId) ?? 0,
+        }).filter((anomaly) => anomaly.day >= alertedFrom);
+      if (judge(cell).length === 0) continue;
+      const [byResource] = groupCells(
+        await this.anomalies.listResourceDays(tenantId, ...period, {
+          subscriptionId: cell.subscriptionId,
+          resourceGroup: cell.resourceGroup,
+          serviceName: cell.serviceName,
+        }),
+      );
+      if (!byResource) continue;
+      for (const anomaly of judge(byResource)) {
+        if (await this.raise(tenantId, tenant.teamId, cell, names, anomaly)) raised += 1;
       }
     }
     return raised;
@@ -160,7 +171,8 @@ function groupCells(rows: readonly ResourceDayRow[]): Cell[] {
   return [...cells.values()];
 }
 
-// Each subscription's least amount worth an alert, from its daily cost before the days judged.
+// Each subscription's least amount worth an alert, from its daily cost since four weeks before the
+// days judged.
 function readMinimumImpacts(rows: readonly ResourceDayRow[], usualFrom: string): Map<string, number> {
   const totals = new Map<string, Map<string, number>>();
   for (const row of rows) {
