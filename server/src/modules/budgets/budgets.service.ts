@@ -105,6 +105,8 @@ export class BudgetsService {
     });
     const isCrossed = (threshold: BudgetThreshold) =>
       readBasisCost(forecast, threshold.Basis) >= (row.amount * threshold.Percent) / 100;
+    // Nothing crossed and nothing to re-arm: no transaction, no lock.
+    if (!options.rearm && !row.thresholds.some(isCrossed)) return 0;
     const scope = await this.describeScope(row);
     return this.runTransaction(async (transaction) => {
       const budgets = new BudgetsRepository(transaction.db);
@@ -259,6 +261,10 @@ export class BudgetsService {
         if (cached && Date.now() - cached.readAt < azureBudgetsMaxAgeMs) return cached.budgets;
         const read: AzureBudgetsRead = { readAt: Date.now(), budgets: this.readAzureBudgets(tenant) };
         this.azureBudgets.set(tenant.id, read);
+        // A read that failed outright (the database) is not kept.
+        read.budgets.catch(() => {
+          if (this.azureBudgets.get(tenant.id) === read) this.azureBudgets.delete(tenant.id);
+        });
         return read.budgets;
       }),
     );

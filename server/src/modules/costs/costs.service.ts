@@ -300,15 +300,26 @@ export class CostsService {
 
   // A budget's period (whole months from a month's first, up to a year) for a scope and cost type:
   // its expected end with the band, its days, and what it has cost so far (the days before the
-  // first one the forecaster has as actual, `earlier`, come from the monthly rows). Not cached: it
-  // is asked after each ingestion.
+  // first one the forecaster has as actual, `earlier`, come from the monthly rows). Kept while the
+  // bill and the schedule stand still, as the forecast's answers are.
   async forecastSpan(
     teamId: string,
     filter: CostFilter,
     span: { from: string; to: string; costType: CostType },
   ): Promise<CostSpanForecast> {
-    const scope = this.readScope(teamId, filter);
     const planned = await this.changes.listPlannedSavings(teamId, filter.tenantId);
+    const today = formatDay(readToday(this.now()));
+    const key = `${teamId}|span|${today}|${JSON.stringify([filter, span])}|${digestPlanned(planned)}`;
+    return this.readCached(key, teamId, () => this.computeSpan(teamId, filter, span, planned));
+  }
+
+  private async computeSpan(
+    teamId: string,
+    filter: CostFilter,
+    span: { from: string; to: string; costType: CostType },
+    planned: PlannedSaving[],
+  ): Promise<CostSpanForecast> {
+    const scope = this.readScope(teamId, filter);
     const forecast = await this.forecastDays(
       scope,
       Date.parse(span.from),
