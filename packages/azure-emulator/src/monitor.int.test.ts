@@ -13,6 +13,8 @@ const virtualMachineMetrics = [
   'Disk Write Operations/Sec',
 ];
 
+const creditMetrics = ['CPU Credits Remaining', 'CPU Credits Consumed'];
+
 function pickBatch(kit: TestEmulator, subscriptionId: string, location: string, count: number): string[] {
   return kit.emulator.fleet.virtualMachines
     .filter((machine) => machine.subscriptionId === subscriptionId && machine.location === location)
@@ -37,12 +39,15 @@ describe('Azure Monitor through @azure/arm-monitor and @azure/monitor-query-metr
     await Promise.all([kit.stop(), twin.stop()]);
   });
 
-  it('describes the six virtual machine metrics', async () => {
+  it('describes the virtual machine metrics, the B-series credits among them', async () => {
     const monitor = new MonitorClient(kit.createCredential(0, 0), subscriptionId, kit.armOptions);
     const machineId = pickBatch(kit, subscriptionId, 'eastus', 1)[0] ?? '';
     const definitions = [];
     for await (const definition of monitor.metricDefinitions.list(machineId)) definitions.push(definition);
-    expect(definitions.map((definition) => definition.name?.value)).toEqual(virtualMachineMetrics);
+    expect(definitions.map((definition) => definition.name?.value)).toEqual([
+      ...virtualMachineMetrics,
+      ...creditMetrics,
+    ]);
     expect(definitions[0]).toMatchObject({
       unit: 'Percent',
       primaryAggregationType: 'Average',
@@ -75,6 +80,35 @@ describe('Azure Monitor through @azure/arm-monitor and @azure/monitor-query-metr
     await expect(
       monitor.metrics.list(machineId, { metricnames: 'Made Up Metric', timespan: 'PT1H' }),
     ).rejects.toMatchObject({ statusCode: 400, code: 'BadRequest' });
+  });
+
+  it('serves CPU credits for a running B-series VM and none for other sizes', async () => {
+    const monitor = new MonitorClient(kit.createCredential(0, 0), subscriptionId, kit.armOptions);
+    const running = kit.emulator.fleet.virtualMachines.filter(
+      (machine) => machine.subscriptionId === subscriptionId && machine.powerHistory[0]?.state === 'running',
+    );
+    const burstable = running.find((machine) => machine.sizeHistory[0]!.size.series === 'B')!;
+    const other = running.find((machine) => machine.sizeHistory[0]!.size.series !== 'B')!;
+    const read = (machineId: string) =>
+      monitor.metrics.list(machineId, {
+        timespan: '2026-11-18T15:00:00Z/2026-11-18T16:00:00Z',
+        interval: 'PT1M',
+        metricnames: creditMetrics.join(','),
+        aggregation: 'Average',
+      });
+    const [remaining, consumed] = (await read(burstable.id)).value;
+    const points = remaining?.timeseries?.[0]?.data ?? [];
+    expect(points).toHaveLength(60);
+    for (const [index, point] of points.entries()) {
+      const credits = kit.emulator.fleet.creditsAt(burstable.id, point.timeStamp)!;
+      expect(point.average).toBeCloseTo(credits.remaining, 3);
+      expect(consumed?.timeseries?.[0]?.data?.[index]?.average).toBeCloseTo(credits.consumed, 3);
+    }
+    const none = (await read(other.id)).value;
+    expect(none.map((metric) => metric.name.value)).toEqual(creditMetrics);
+    expect(
+      none.every((metric) => metric.timeseries?.[0]?.data?.every((point) => point.average === undefined)),
+    ).toBe(true);
   });
 
   it('answers getBatch for 50 machines of one region through MetricsClient.queryResources', async () => {

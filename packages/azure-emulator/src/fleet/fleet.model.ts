@@ -1,4 +1,5 @@
 import type { VirtualMachineSize } from '../catalog/sku.catalog';
+import { CreditBanks, findBurstableCredits, stepCreditMinute, type CreditMinute } from './credit-bank';
 import { deriveGuid, deriveToken } from './noise.hash';
 import {
   computeCpuPercent,
@@ -193,6 +194,9 @@ export class Fleet {
   private readonly subscriptionsById = new Map<string, SubscriptionRecord>();
   private readonly resourcesBySubscription = new Map<string, FleetResource[]>();
   private readonly demandScratch: Demand = { cpuCores: 0, memoryGiB: 0 };
+  private readonly creditScratch: CreditMinute = { ranCores: 0, bank: 0, isThrottled: false };
+  /** The CPU credit banks of VMs on B sizes. */
+  readonly creditBanks: CreditBanks;
 
   constructor(contents: FleetContents) {
     this.seed = contents.seed;
@@ -203,6 +207,7 @@ export class Fleet {
     this.appServicePlans = contents.appServicePlans;
     this.sqlServers = contents.sqlServers;
     this.sqlDatabases = contents.sqlDatabases;
+    this.creditBanks = new CreditBanks(contents.seedKey);
     for (const tenant of this.tenants) {
       for (const subscription of tenant.subscriptions) {
         this.subscriptionsById.set(subscription.subscriptionId, subscription);
@@ -303,7 +308,10 @@ export class Fleet {
     return computeDemand(machine.workload, this.seedKey, machine.streamKey, convertToMinute(date.getTime()));
   }
 
-  /** CPU use in percent of the size in force at `date` (capped at 100), or undefined when not running. */
+  /**
+   * CPU use in percent of the size in force at `date` (capped at 100; on a B size, held to what its
+   * credits allow), or undefined when not running.
+   */
   cpuPercentAt(resourceId: string, date: Date): number | undefined {
     const machine = this.requireVirtualMachine(resourceId);
     const minute = convertToMinute(date.getTime());
@@ -316,7 +324,35 @@ export class Fleet {
       minute,
       this.demandScratch,
     );
-    return computeCpuPercent(demand.cpuCores, size.vcpus);
+    const credits = findBurstableCredits(size);
+    if (!credits) return computeCpuPercent(demand.cpuCores, size.vcpus);
+    const bank = this.creditBanks.readBank(machine, minute);
+    const step = stepCreditMinute(bank, demand.cpuCores, size, credits, this.creditScratch);
+    return computeCpuPercent(step.ranCores, size.vcpus);
+  }
+
+  /**
+   * A VM on a B size at `date`: its bank after that minute (CPU Credits Remaining) and what the
+   * minute spent (CPU Credits Consumed: a credit per vCPU-minute run); undefined on other sizes or
+   * when not running.
+   */
+  creditsAt(resourceId: string, date: Date): { remaining: number; consumed: number } | undefined {
+    const machine = this.requireVirtualMachine(resourceId);
+    const minute = convertToMinute(date.getTime());
+    if (findHistoryEntry(machine.powerHistory, minute).state !== 'running') return undefined;
+    const size = findHistoryEntry(machine.sizeHistory, minute).size;
+    const credits = findBurstableCredits(size);
+    if (!credits) return undefined;
+    const demand = computeDemandInto(
+      machine.workload,
+      this.seedKey,
+      machine.streamKey,
+      minute,
+      this.demandScratch,
+    );
+    const bank = this.creditBanks.readBank(machine, minute);
+    const step = stepCreditMinute(bank, demand.cpuCores, size, credits, this.creditScratch);
+    return { remaining: step.bank, consumed: step.ranCores };
   }
 
   sizeAt(resourceId: string, date: Date): string {

@@ -84,6 +84,26 @@ export const virtualMachineNamespace: MetricNamespace = {
       spread: 0.6,
       ceiling: unbounded,
     },
+    // Reported for B-series (burstable) VMs only; other sizes have no data, as in Azure.
+    {
+      name: 'CPU Credits Remaining',
+      description: 'Total number of credits available to burst. Only available on B-series burstable VMs',
+      unit: 'Count',
+      primaryAggregation: 'average',
+      category: 'Capacity',
+      spread: 0,
+      ceiling: unbounded,
+    },
+    {
+      name: 'CPU Credits Consumed',
+      description:
+        'Total number of credits consumed by the Virtual Machine. Only available on B-series burstable VMs',
+      unit: 'Count',
+      primaryAggregation: 'average',
+      category: 'Capacity',
+      spread: 0,
+      ceiling: unbounded,
+    },
   ],
 };
 

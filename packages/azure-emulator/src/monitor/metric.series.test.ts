@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { findVirtualMachineSize } from '../catalog/sku.catalog';
 import { generateFleet } from '../fleet/fleet.generator';
 import { virtualMachineNamespace } from './metric.catalog';
 import { computeSeries, type SeriesWindow } from './metric.series';
@@ -41,6 +42,47 @@ describe('computeSeries', () => {
     });
     expect(cpu?.count.slice(0, 30).every((count) => count === 1)).toBe(true);
     expect(cpu?.count.slice(30).every((count) => count === 0)).toBe(true);
+  });
+
+  it('serves CPU Credits Remaining and Consumed for a B size, its CPU held to what the credits allow', () => {
+    const fleet = generateFleet({ seed: 5, fleetSize: 30 });
+    const resizeMinute = Date.UTC(2026, 10, 18, 22, 0) / 60000;
+    const machine = fleet.virtualMachines.find(
+      (candidate) =>
+        candidate.powerHistory[0]?.state === 'running' &&
+        fleet.demandAt(candidate.id, new Date(resizeMinute * 60000)).cpuCores > 0.3,
+    )!;
+    fleet.recordResize(machine, findVirtualMachineSize('Standard_B1s')!, resizeMinute * 60000);
+    // Four hours across midnight: the bank runs out on the way.
+    const across: SeriesWindow = {
+      startMinute: resizeMinute - 30,
+      endMinute: resizeMinute + 240,
+      intervalMinutes: 1,
+      lastCompleteMinute: resizeMinute + 1000,
+    };
+    const [cpu, remaining, consumed] = computeSeries(
+      fleet,
+      machine,
+      virtualMachineNamespace,
+      [0, 6, 7],
+      across,
+    );
+    let throttledMinutes = 0;
+    for (let minute = 0; minute < 270; minute += 1) {
+      const at = new Date((across.startMinute + minute) * 60000);
+      const credits = fleet.creditsAt(machine.id, at);
+      if (minute < 30) {
+        expect(credits).toBeUndefined();
+        expect(remaining?.count[minute]).toBe(0);
+        continue;
+      }
+      expect(remaining?.sum[minute]).toBeCloseTo(credits!.remaining, 9);
+      expect(consumed?.sum[minute]).toBeCloseTo(credits!.consumed, 9);
+      expect(cpu?.sum[minute]).toBeCloseTo(fleet.cpuPercentAt(machine.id, at)!, 9);
+      expect(cpu?.sum[minute]).toBeCloseTo(Math.min(100, credits!.consumed * 100), 9);
+      if (credits!.consumed < fleet.demandAt(machine.id, at).cpuCores - 1e-9) throttledMinutes += 1;
+    }
+    expect(throttledMinutes).toBeGreaterThan(30);
   });
 
   it('computes a getBatch worth of series (50 machines, 6 metrics, 60 points) in a few milliseconds', () => {

@@ -1,4 +1,5 @@
 import type { Fleet, FleetResource, VirtualMachineRecord } from '../fleet/fleet.model';
+import { findBurstableCredits, stepCreditMinute, type CreditMinute } from '../fleet/credit-bank';
 import { combineHash, hashToUnit } from '../fleet/noise.hash';
 import { computeCpuPercent, computeDemandInto, type Demand } from '../fleet/workload.model';
 import type { MetricNamespace } from './metric.catalog';
@@ -21,13 +22,15 @@ export interface MetricSeries {
 }
 
 /**
- * Writes one minute of every metric of a resource into `values` (in catalog order) and two
- * uniform draws into `noise` for the minute's minimum and maximum; false when there is no data.
- * Minutes must be asked in ascending order: samplers walk the size and power histories once.
+ * Writes one minute of every metric of a resource into `values` (in catalog order; NaN for a metric
+ * the resource does not report) and two uniform draws into `noise` for the minute's minimum and
+ * maximum; false when there is no data. Minutes must be asked in ascending order: samplers walk the
+ * size and power histories once.
  */
 type MinuteSampler = (minute: number, values: Float64Array, noise: Float64Array) => boolean;
 
 const gibibyte = 1024 ** 3;
+const minutesPerDay = 1440;
 const minuteNoiseSalt = 0x51ed27;
 
 function createVirtualMachineSampler(fleet: Fleet, machine: VirtualMachineRecord): MinuteSampler {
@@ -42,6 +45,12 @@ function createVirtualMachineSampler(fleet: Fleet, machine: VirtualMachineRecord
   const writesPerCore = 3 + 80 * hashToUnit(seedKey, streamKey, 14);
   let sizeIndex = 0;
   let powerIndex = 0;
+  // On a B size the walk carries the bank from minute to minute, read afresh (Fleet.creditBanks) at
+  // its first minute and at each day's start, where the banks' rule starts its replays.
+  const creditStep: CreditMinute = { ranCores: 0, bank: 0, isThrottled: false };
+  let bankMinute = Number.NaN;
+  let bankSizeIndex = -1;
+  let bank = 0;
   return (minute, values, noise) => {
     if (minute < createdMinute) return false;
     while ((powerHistory[powerIndex + 1]?.fromMinute ?? Number.POSITIVE_INFINITY) <= minute) powerIndex += 1;
@@ -55,7 +64,26 @@ function createVirtualMachineSampler(fleet: Fleet, machine: VirtualMachineRecord
     const second = (hash >>> 16) / 65536;
     noise[0] = first;
     noise[1] = second;
-    const cores = demand.cpuCores;
+    let cores = demand.cpuCores;
+    const credits = findBurstableCredits(size);
+    if (credits) {
+      // Read afresh after a gap (minutes not running keep the bank), a resize (a new bank) or at a
+      // day's start.
+      if (bankMinute !== minute || bankSizeIndex !== sizeIndex || minute % minutesPerDay === 0) {
+        bank = fleet.creditBanks.readBank(machine, minute);
+        bankSizeIndex = sizeIndex;
+      }
+      stepCreditMinute(bank, cores, size, credits, creditStep);
+      bank = creditStep.bank;
+      bankMinute = minute + 1;
+      fleet.creditBanks.remember(machine, bankMinute, bank);
+      cores = creditStep.ranCores;
+      values[6] = bank;
+      values[7] = cores;
+    } else {
+      values[6] = Number.NaN;
+      values[7] = Number.NaN;
+    }
     values[0] = computeCpuPercent(cores, size.vcpus);
     values[1] = Math.max(size.memoryGiB * 0.02, size.memoryGiB - demand.memoryGiB) * gibibyte;
     const inbound = (0.05 + cores) * networkBytesPerCoreMinute * (0.85 + 0.3 * first);
@@ -139,6 +167,7 @@ export function computeSeries(
       const target = series[position];
       if (!definition || !target) continue;
       const value = values[metricIndexes[position] ?? 0] ?? 0;
+      if (Number.isNaN(value)) continue;
       const minuteMinimum = value * (1 - definition.spread * low);
       const minuteMaximum = Math.min(definition.ceiling, value * (1 + definition.spread * high));
       target.sum[interval] = (target.sum[interval] ?? 0) + value;
