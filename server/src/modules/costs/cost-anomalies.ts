@@ -54,8 +54,10 @@ export interface DayPrediction {
 }
 
 const dayMs = 86_400_000;
-// Eight weeks of history for the weekly pattern, four for the level and the trend.
+// Eight weeks of history: the last five for the weekly pattern (one that changes, as when weekend
+// shutdowns stop, is followed within three weeks), the last four for the level and the trend.
 export const anomalyHistoryDays = 56;
+const weeklyPatternDays = 35;
 const levelDays = 28;
 const minimumHistoryDays = 14;
 const minimumTrendDays = 21;
@@ -226,12 +228,12 @@ export function predictDayCost(
 }
 
 // Each weekday's cost above or below the week around it (a centred 7-day mean), the median over the
-// weeks: an anomaly or a step moves a week or two of them, not the median. Added, not multiplied:
+// last five weeks: an anomaly or a step moves a week or two of them, not the median. Added, not multiplied:
 // what a weekend saves is the machines shut down, whatever else the scope holds.
 function fitWeeklyOffsets(series: ArrayLike<number>, firstDay: number): Float64Array {
   const offsets = new Float64Array(7);
   const differences: number[][] = Array.from({ length: 7 }, () => []);
-  for (let index = 3; index <= series.length - 4; index += 1) {
+  for (let index = Math.max(3, series.length - weeklyPatternDays); index <= series.length - 4; index += 1) {
     let weekTotal = 0;
     for (let offset = -3; offset <= 3; offset += 1) weekTotal += series[index + offset]!;
     differences[weekday(firstDay + index)]!.push(series[index]! - weekTotal / 7);
