@@ -192,6 +192,19 @@ describe('the budget calls', () => {
     });
     expect(quarterly.json<Budget>().Spent).toBeGreaterThan(0);
 
+    // A resource group of the subscription, as the bill names it: its share of the month.
+    const machine = emulator.fleet.virtualMachines.find((candidate) =>
+      candidate.id.toLowerCase().startsWith(`/subscriptions/${subscriptionIds[0]}/`),
+    )!;
+    const group = /\/resourceGroups\/([^/]+)/i.exec(machine.id)![1]!;
+    const byGroup = await call('PUT', `/api/v1/budget/${created.Id}`, {
+      ...baseRequest,
+      Scope: { SubscriptionId: subscriptionIds[0], ResourceGroup: group },
+    });
+    expect(byGroup.statusCode, byGroup.body).toBe(200);
+    expect(byGroup.json<Budget>().Spent).toBeGreaterThan(0);
+    expect(byGroup.json<Budget>().Spent).toBeLessThan(created.Spent);
+
     const yearly = await call('PUT', `/api/v1/budget/${created.Id}`, { ...baseRequest, Period: 'yearly' });
     expect(yearly.json<Budget>()).toMatchObject({ PeriodStart: '2026-01-01', PeriodEnd: '2026-12-31' });
     // The year's months before the days kept by day count from the monthly bill.
