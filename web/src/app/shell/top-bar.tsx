@@ -8,6 +8,7 @@ import { greetingText } from '@cloudtrim/contracts/messages';
 import { Brand } from '../../components/brand';
 import { Icon } from '../../components/icon';
 import { useAccountDetails } from '../../features/account/api/get-account-details';
+import { AlertsMenu } from '../../features/alerts/components/alerts-menu';
 import { readName, storeName } from '../../lib/session';
 import { createChangePasswordHref, paths } from '../../config/paths';
 import { MenuEntryList } from './menu-entry-list';
@@ -78,10 +79,7 @@ export function TopBar() {
                 </button>
               </Nav.Item>
               <Nav.Item>
-                <button type="button" className="nav-link top-bar-action" disabled>
-                  <Icon name="bell" />
-                  <span className="top-bar-action-label">Alerts</span>
-                </button>
+                <AlertsMenu />
               </Nav.Item>
               <Nav.Item>
                 <button type="button" className="nav-link top-bar-action" disabled>

@@ -1,0 +1,36 @@
+import type { Alert } from '@cloudtrim/contracts/alerts';
+
+// Where an alert is looked into: /analysis filtered to its scope, over a period that holds its day
+// (the page's periods count back from today).
+
+function monthsBetween(day: string, today: string): number {
+  const [year, month] = day.split('-').map(Number);
+  const [thisYear, thisMonth] = today.split('-').map(Number);
+  return (thisYear! - year!) * 12 + (thisMonth! - month!);
+}
+
+function choosePeriod(day: string, today: string): string | null {
+  const months = monthsBetween(day, today);
+  if (months <= 0) return null;
+  if (months === 1) return 'last-month';
+  const daysAgo = (Date.parse(`${today}T00:00:00Z`) - Date.parse(`${day}T00:00:00Z`)) / 86_400_000;
+  return daysAgo < 90 ? 'last-90-days' : 'last-12-months';
+}
+
+export function createAlertAnalysisHref(
+  alert: Pick<Alert, 'Filter' | 'Date'>,
+  now: Date = new Date(),
+): string {
+  const { TenantId, SubscriptionId, ResourceGroup, Service, Tag } = alert.Filter;
+  const period = choosePeriod(alert.Date.slice(0, 10), now.toISOString().slice(0, 10));
+  const entries = Object.entries({
+    period,
+    tenantId: TenantId,
+    subscriptionId: SubscriptionId,
+    resourceGroup: ResourceGroup,
+    service: Service,
+    tag: Tag,
+  }).filter((entry): entry is [string, string] => Boolean(entry[1]));
+  const search = new URLSearchParams(entries).toString();
+  return search ? `/analysis?${search}` : '/analysis';
+}
