@@ -10,6 +10,7 @@ import { PageHeading } from '../../../components/page-heading';
 import { useAccountDetails } from '../api/get-account-details';
 import { ChangePasswordForm } from './change-password-form';
 import { EditProfileForm } from './edit-profile-form';
+import { MailPreferences } from './mail-preferences';
 import { ProfileDetailsTable } from './profile-details-table';
 
 interface ProfileProps {
@@ -120,6 +121,15 @@ export function Profile({ onPasswordChanged }: ProfileProps) {
                   </Button>
                 </>
               )}
+            </Card.Body>
+          </Card>
+
+          <Card className="mb-4">
+            <Card.Header as="h2" className="h6 mb-0 py-3">
+              Alert Mails
+            </Card.Header>
+            <Card.Body>
+              <MailPreferences />
             </Card.Body>
           </Card>
         </div>
