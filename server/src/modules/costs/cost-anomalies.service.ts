@@ -61,6 +61,11 @@ export class CostAnomaliesService {
         : []),
     ];
     if (rows.length === 0) return 0;
+    const readDays = new Set(rows.map((row) => row.day));
+    const unreadDays = new Set<string>();
+    for (let day = historyFrom; day <= lastDay; day += dayMs) {
+      if (!readDays.has(formatDay(day))) unreadDays.add(formatDay(day));
+    }
     const names = await this.anomalies.listSubscriptionNames(tenantId);
     const minimumImpacts = readMinimumImpacts(rows, formatDay(judgedFrom - usualDays * dayMs));
     const alertedFrom = formatDay(today - alertedDays * dayMs);
@@ -77,6 +82,7 @@ export class CostAnomaliesService {
           to: formatDay(lastDay),
           settledTo: formatDay(settledTo),
           minimumImpact: minimumImpacts.get(cell.subscriptionId) ?? 0,
+          unreadDays,
         }).filter((anomaly) => anomaly.day >= alertedFrom);
       if (judge(cell).length === 0) continue;
       const [byResource] = groupCells(

@@ -105,6 +105,20 @@ describe('findCostAnomalies', () => {
     ]);
   });
 
+  it('does not judge a day the bill was not read for, and takes it as the week before in the history', () => {
+    const estate = buildEstate('2026-10-31').map((resource) => ({
+      ...resource,
+      days: new Map([...resource.days].filter(([day]) => day !== '2026-10-20')),
+    }));
+    expect(findCostAnomalies({ resources: estate, ...judged })[0]).toMatchObject({
+      day: '2026-10-20',
+      direction: 'below',
+    });
+    expect(findCostAnomalies({ resources: estate, ...judged, unreadDays: new Set(['2026-10-20']) })).toEqual(
+      [],
+    );
+  });
+
   it('needs a difference worth an alert, whatever the band', () => {
     const tiny = buildResource('disk', '2026-06-01', '2026-10-31', (time) =>
       formatDay(time) === '2026-10-14' ? 0.9 : 0.3,

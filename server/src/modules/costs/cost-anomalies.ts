@@ -26,6 +26,9 @@ export interface AnomalyRequest {
   settledTo: string;
   // The least difference worth an alert (in the bill's currency), whatever the band.
   minimumImpact: number;
+  // Days the bill has not been read for (no row of the whole tenant): not judged, where every scope
+  // would seem to have fallen to nothing, and taken as the same weekday a week before in the history.
+  unreadDays?: ReadonlySet<string>;
 }
 
 export interface AnomalyDriver {
@@ -83,12 +86,16 @@ export function findCostAnomalies(request: AnomalyRequest): CostAnomaly[] {
       const index = toDayNumber(day) - firstDay;
       if (index >= 0 && index < length) series[index]! += cost;
     }
+    for (let index = 7; index < length; index += 1) {
+      if (request.unreadDays?.has(formatDayNumber(firstDay + index))) series[index] = series[index - 7]!;
+    }
     const changes = (resource.changedOn ?? []).map(toDayNumber);
     return { resourceId: resource.resourceId, series, changes };
   });
   const anomalies: CostAnomaly[] = [];
   let open: CostAnomaly | undefined;
   for (let day = from; day <= to; day += 1) {
+    if (request.unreadDays?.has(formatDayNumber(day))) continue;
     const judged = judgeDay(resources, firstDay, day, request.minimumImpact);
     const direction =
       judged.actual > judged.high
