@@ -1,5 +1,5 @@
 // Every object one team owns (tenant, resource, metric, recommendation, scheduled change, logs,
-// member), with every verb the API offers on it, asked for by a signed-in member of another team:
+// member, budget, alert, the bill of a tenant or resource), with every verb the API offers on it, asked for by a signed-in member of another team:
 // 404 every time, and the owner's data unchanged. Each call is first made by the owner, so a 404
 // means "not yours", never "not there".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,6 +52,32 @@ beforeAll(async () => {
     [vm.id, vm.sku],
   );
   const recommendationId = recommendation.rows[0]!.id;
+  const budgetRequest = {
+    Name: 'Production',
+    Scope: { TenantId: tenantId },
+    Amount: 1000,
+    Period: 'monthly',
+    StartDate: '2026-01-01',
+    CostType: 'actual',
+    Thresholds: [{ Percent: 80, Basis: 'actual', Recipients: { AllTeam: true, Emails: [] } }],
+  };
+  const budget = await context.container.budgets.createBudget(owner.teamId, budgetRequest);
+  await context.container.alerts.raise({
+    teamId: owner.teamId,
+    kind: 'anomaly',
+    key: 'anomaly:cross-team',
+    title: 'Cost anomaly',
+    scope: 'Subscription Production',
+    filter: { TenantId: tenantId },
+    day: '2026-11-20',
+    amount: 120,
+    expected: 80,
+    currency: 'USD',
+    drivers: [],
+    mailKind: 'anomaly',
+  });
+  const alert = await pool.query<{ id: string }>('select id from alert where team_id = $1', [owner.teamId]);
+  const days = 'from=2026-10-01&to=2026-10-31';
   const resourcePath = vm.arm_id.replace(/^\//, '');
   const query = (name: string, value: string) => `${name}=${encodeURIComponent(value)}`;
   calls = [
@@ -108,6 +134,31 @@ beforeAll(async () => {
       method: 'GET',
       url: `/api/v1/log/automation?${query('resourceId', vm.arm_id)}`,
     },
+    { name: 'budget on tenant', method: 'POST', url: '/api/v1/budget', payload: budgetRequest },
+    { name: 'edit budget', method: 'PUT', url: `/api/v1/budget/${budget.Id}`, payload: budgetRequest },
+    { name: 'delete budget', method: 'DELETE', url: `/api/v1/budget/${budget.Id}`, isDestructive: true },
+    { name: 'acknowledge alert', method: 'POST', url: `/api/v1/alert/${alert.rows[0]!.id}/acknowledge` },
+    { name: 'costs of tenant', method: 'GET', url: `/api/v1/cost?${days}&${query('tenantId', tenantId)}` },
+    {
+      name: 'cost summary of tenant',
+      method: 'GET',
+      url: `/api/v1/cost/summary?${query('tenantId', tenantId)}`,
+    },
+    {
+      name: 'forecast of tenant',
+      method: 'GET',
+      url: `/api/v1/cost/forecast?${query('tenantId', tenantId)}`,
+    },
+    {
+      name: 'costs of resource',
+      method: 'GET',
+      url: `/api/v1/cost/resource?${query('resourceId', vm.arm_id)}`,
+    },
+    {
+      name: 'export of tenant',
+      method: 'GET',
+      url: `/api/v1/cost/export?${days}&${query('tenantId', tenantId)}`,
+    },
     {
       name: 'remove member',
       method: 'DELETE',
@@ -148,7 +199,9 @@ describe("another team's objects", () => {
                  concat_ws(',', r.automated, r.maintenance_window, r.active_hours_start, r.active_hours_end)
                from resource r join tenant t on t.id = r.tenant_id where t.team_id = $1
              union all select 'change', resource_id::text, concat_ws(',', state, new_size, version) from scheduled_change where team_id = $1
-             union all select 'member', email, team_id::text from app_user where team_id = $1) t`,
+             union all select 'member', email, team_id::text from app_user where team_id = $1
+             union all select 'budget', id::text, concat_ws(',', name, amount, thresholds::text) from budget where team_id = $1
+             union all select 'alert', id::text, concat_ws(',', acknowledged_at, acknowledged_by) from alert where team_id = $1) t`,
           [owner.teamId],
         )
       ).rows[0]!.digest;
