@@ -16,7 +16,12 @@ export interface MetricTypeCatalog {
   // fleet, are; the few plans and databases of a subscription are read one Resource Manager call
   // each, which also counts against the subscription's read budget the way Azure does.
   isBatchable: boolean;
+  // Metrics Azure reports for burstable (B-series) VMs only: collected for the resources that have
+  // their metric rows (MetricsRepository.ensureBurstableMetrics gives them to B-series VMs).
+  burstableMetrics?: CollectedMetric[];
 }
+
+export const cpuCreditsRemainingMetricName = 'CPU Credits Remaining';
 
 const catalogs: MetricTypeCatalog[] = [
   {
@@ -29,6 +34,11 @@ const catalogs: MetricTypeCatalog[] = [
       { name: 'Disk Write Operations/Sec', unit: 'CountPerSecond', aggregation: 'average' },
       { name: 'Network In Total', unit: 'Bytes', aggregation: 'total' },
       { name: 'Network Out Total', unit: 'Bytes', aggregation: 'total' },
+    ],
+    // The bank's level and what each minute spent: the analysis starts a B size's bank from it.
+    burstableMetrics: [
+      { name: cpuCreditsRemainingMetricName, unit: 'Count', aggregation: 'average' },
+      { name: 'CPU Credits Consumed', unit: 'Count', aggregation: 'average' },
     ],
   },
   {
@@ -54,6 +64,14 @@ const catalogsByLowerType = new Map(catalogs.map((catalog) => [catalog.type.toLo
 export function listMetricCatalogs(): readonly MetricTypeCatalog[] {
   return catalogs;
 }
+
+// Every metric a catalog may collect, the burstable-only ones included.
+export function listCollectedMetrics(catalog: MetricTypeCatalog): readonly CollectedMetric[] {
+  return catalog.burstableMetrics ? [...catalog.metrics, ...catalog.burstableMetrics] : catalog.metrics;
+}
+
+// B-series names: Standard_B, then the vCPUs (Standard_B2s, Standard_B4ms, Standard_B2ls_v2, …).
+export const burstableSizePattern = '^standard_b[0-9]';
 
 export function findMetricCatalog(type: string): MetricTypeCatalog | undefined {
   return catalogsByLowerType.get(type.toLowerCase());

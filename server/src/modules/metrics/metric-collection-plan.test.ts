@@ -36,6 +36,24 @@ describe('planMinuteWindow', () => {
     expect(window.aggregations).toEqual(['average', 'total']);
   });
 
+  it('asks a B-series VM with credit metric rows for its CPU credits too, and groups it apart', () => {
+    const burstable = createTarget({
+      armId: '/subscriptions/s1/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/vm-b',
+      metricNames: [
+        ...virtualMachines.metrics.map((metric) => metric.name),
+        'CPU Credits Remaining',
+        'CPU Credits Consumed',
+      ],
+    });
+    const window = planMinuteWindow(burstable, virtualMachines, end)!;
+    expect(window.metricNames.slice(6)).toEqual(['CPU Credits Remaining', 'CPU Credits Consumed']);
+    expect(planMinuteWindow(createTarget(), virtualMachines, end)!.metricNames).toHaveLength(6);
+    const groups = groupTargets([createTarget(), burstable], (target, catalog) =>
+      planMinuteWindow(target, catalog, end),
+    );
+    expect(groups.map((group) => group.targets.length)).toEqual([1, 1]);
+  });
+
   it('continues from the last collection', () => {
     const collectedUntil = new Date('2026-03-02T09:55:00.000Z');
     const window = planMinuteWindow(createTarget({ collectedUntil }), virtualMachines, end)!;

@@ -1,7 +1,7 @@
 // How a collection cycle reads Azure: which minutes each resource still needs, which resources
 // one call reads together, and how the answers become rows. Pure functions, tested on their own.
 import type { MetricAggregation, MetricSeries, MetricWindow } from '../../cloud/cloud-provider';
-import { findMetricCatalog, type MetricTypeCatalog } from './metric-catalog';
+import { findMetricCatalog, listCollectedMetrics, type MetricTypeCatalog } from './metric-catalog';
 import type { CollectionTarget, HourlyAggregates, MinutePoints } from './metrics.repository';
 
 export const minuteMs = 60_000;
@@ -37,7 +37,7 @@ export function planMinuteWindow(
       : Math.max(collectedMs, floorTo(endMs - maxCatchUpMs, hourMs));
   if (startMs >= endMs) return undefined;
   return {
-    metricNames: catalog.metrics.map((metric) => metric.name),
+    metricNames: listTargetMetricNames(target, catalog),
     resourceType: catalog.type,
     start: new Date(startMs),
     end: new Date(Math.min(endMs, startMs + maxWindowMs)),
@@ -46,8 +46,17 @@ export function planMinuteWindow(
   };
 }
 
-// Groups resources that one call can read together: same subscription, region, type and window,
-// at most `limit` of them (one each for types the batch call does not serve).
+// The catalog's metrics, and its burstable-only ones the target has rows for.
+export function listTargetMetricNames(target: CollectionTarget, catalog: MetricTypeCatalog): string[] {
+  const names = catalog.metrics.map((metric) => metric.name);
+  for (const metric of catalog.burstableMetrics ?? []) {
+    if (target.metricNames.includes(metric.name)) names.push(metric.name);
+  }
+  return names;
+}
+
+// Groups resources that one call can read together: same subscription, region, type, window and
+// metrics, at most `limit` of them (one each for types the batch call does not serve).
 export function groupTargets(
   targets: CollectionTarget[],
   planWindow: (target: CollectionTarget, catalog: MetricTypeCatalog) => MetricWindow | undefined,
@@ -66,6 +75,7 @@ export function groupTargets(
       catalog.type,
       window.start.getTime(),
       window.end.getTime(),
+      window.metricNames.join('\t'),
     ].join('|');
     let group = catalog.isBatchable ? open.get(key) : undefined;
     if (!group) {
@@ -86,7 +96,7 @@ export function groupTargets(
 }
 
 function aggregationsOf(catalog: MetricTypeCatalog): MetricAggregation[] {
-  return [...new Set(catalog.metrics.map((metric) => metric.aggregation))];
+  return [...new Set(listCollectedMetrics(catalog).map((metric) => metric.aggregation))];
 }
 
 // Maps each series to its metric row: by resource id (any letter case) and metric name.
@@ -102,7 +112,9 @@ function indexMetricIds(group: CollectionGroup): Map<string, string> {
 
 export function toMinutePoints(group: CollectionGroup, seriesList: MetricSeries[]): MinutePoints {
   const metricIds = indexMetricIds(group);
-  const aggregationByName = new Map(group.catalog.metrics.map((metric) => [metric.name, metric.aggregation]));
+  const aggregationByName = new Map(
+    listCollectedMetrics(group.catalog).map((metric) => [metric.name, metric.aggregation]),
+  );
   const points: MinutePoints = { metricIds: [], times: [], values: [] };
   for (const series of seriesList) {
     const metricId = metricIds.get(`${series.resourceId.toLowerCase()}|${series.metricName}`);
@@ -121,7 +133,9 @@ export function toMinutePoints(group: CollectionGroup, seriesList: MetricSeries[
 
 export function toHourlyAggregates(group: CollectionGroup, seriesList: MetricSeries[]): HourlyAggregates {
   const metricIds = indexMetricIds(group);
-  const aggregationByName = new Map(group.catalog.metrics.map((metric) => [metric.name, metric.aggregation]));
+  const aggregationByName = new Map(
+    listCollectedMetrics(group.catalog).map((metric) => [metric.name, metric.aggregation]),
+  );
   const aggregates: HourlyAggregates = { metricIds: [], hours: [], averages: [], maximums: [], p95s: [] };
   for (const series of seriesList) {
     const metricId = metricIds.get(`${series.resourceId.toLowerCase()}|${series.metricName}`);

@@ -1,4 +1,5 @@
 import { metricDataResponseSchema, metricsResponseSchema } from '@cloudtrim/contracts/metrics';
+import { findVirtualMachineSize } from '@cloudtrim/azure-emulator/catalog/sku.catalog';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
@@ -175,6 +176,56 @@ describe('collection', () => {
       toFloat4(lowest!.minimum),
     ]);
     expect(packed.get(fullHour - 2 * hourMs)?.[0]).not.toBeNaN();
+  });
+});
+
+describe('CPU credits', () => {
+  it('reads CPU Credits Remaining and Consumed for B-series VMs only, in batches of their own', async () => {
+    // Another running VM of the tenant moved to a B1ms 40 minutes ago, as the inventory then reads it.
+    const [other] = await query<{ arm_id: string }>(sql`
+      select arm_id from resource
+      where tenant_id = ${tenantId}::uuid and power_state = 'running'
+        and lower(type) = 'microsoft.compute/virtualmachines' and arm_id <> ${machineId}
+      order by arm_id limit 1`);
+    const fleet = context.emulator.fleet;
+    const machine = fleet.requireVirtualMachine(other!.arm_id);
+    const resizedMs = Math.floor((clockMs - 40 * minuteMs) / minuteMs) * minuteMs;
+    fleet.recordResize(machine, findVirtualMachineSize('Standard_B1ms')!, resizedMs);
+    await context.container.inventory.syncTenant(tenantId);
+    context.emulator.resetStats();
+    const summary = await context.container.metrics.collectTenant(tenantId);
+    expect(summary).toMatchObject({ failedResourceCount: 0 });
+
+    const creditMetrics = await query<{ arm_id: string; name: string; id: string }>(sql`
+      select resource.arm_id, metric.name, metric.id from metric join resource on resource.id = metric.resource_id
+      where resource.tenant_id = ${tenantId}::uuid and metric.name like 'CPU Credits %' order by metric.name`);
+    expect(creditMetrics.map((metric) => [metric.arm_id, metric.name])).toEqual([
+      [other!.arm_id, 'CPU Credits Consumed'],
+      [other!.arm_id, 'CPU Credits Remaining'],
+    ]);
+    const [consumed, remaining] = creditMetrics;
+    const points = await query<{ time: number; value: number }>(sql`
+      select ${epochMs('time')} as time, value from metric_point where metric_id = ${remaining!.id}::uuid order by time`);
+    // From the resize on: the emulator's bank, minute by minute.
+    expect(points[0]!.time).toBe(resizedMs);
+    expect(points.length).toBeGreaterThan(30);
+    for (const point of points) {
+      expect(point.value).toBeCloseTo(fleet.creditsAt(machine.id, new Date(point.time))!.remaining, 3);
+    }
+    const [spent] = await query<{ count: number }>(sql`
+      select count(*)::int as count from metric_point where metric_id = ${consumed!.id}::uuid`);
+    expect(spent!.count).toBe(points.length);
+    // The others were up to date; five minutes on, the B VM is read in a batch of its own, as the
+    // others do not ask for credits.
+    clockMs += 5 * minuteMs;
+    context.emulator.resetStats();
+    await context.container.metrics.collectTenant(tenantId);
+    const groups = await query<{ groups: number }>(sql`
+      select count(distinct (subscription.subscription_id, resource.region, lower(resource.sku) ~ '^standard_b[0-9]'))::int as groups
+      from resource join subscription on subscription.id = resource.subscription_id
+      where resource.tenant_id = ${tenantId}::uuid and resource.power_state is distinct from 'deallocated'
+        and lower(resource.type) = 'microsoft.compute/virtualmachines'`);
+    expect(context.emulator.stats.calls.getBatch).toBe(groups[0]!.groups);
   });
 });
 

@@ -3,6 +3,7 @@
 // same statement. Writes pass whole columns as arrays (unnest), one statement per batch of resources.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { burstableSizePattern, listMetricCatalogs } from './metric-catalog';
 
 export interface CollectionTarget {
   armId: string;
@@ -102,6 +103,29 @@ export class MetricsRepository {
       if (result.rows.length < targetPageSize) return targets;
       afterId = result.rows.at(-1)!.resourceId;
     }
+  }
+
+  // Gives the tenant's B-series VMs the metric rows of the metrics Azure reports for them only
+  // (CPU credits); existing rows keep their history. A VM resized away from B keeps its rows, which
+  // simply get no more values.
+  async ensureBurstableMetrics(tenantId: string): Promise<number> {
+    const definitions = listMetricCatalogs().flatMap((catalog) =>
+      (catalog.burstableMetrics ?? []).map((metric) => ({ type: catalog.type, ...metric })),
+    );
+    if (definitions.length === 0) return 0;
+    const result = await this.db.execute(sql`
+      insert into metric (resource_id, name, unit)
+      select resource.id, definition.name, definition.unit
+      from resource
+      join unnest(
+        ${sql.param(definitions.map((definition) => definition.type.toLowerCase()))}::text[],
+        ${sql.param(definitions.map((definition) => definition.name))}::text[],
+        ${sql.param(definitions.map((definition) => definition.unit))}::text[]
+      ) as definition(type, name, unit) on lower(resource.type) = definition.type
+      where resource.tenant_id = ${tenantId}::uuid and lower(resource.sku) ~ ${burstableSizePattern}
+      on conflict (resource_id, name) do nothing
+    `);
+    return result.rowCount ?? 0;
   }
 
   async writeMinuteBatch(write: MinuteBatchWrite): Promise<void> {

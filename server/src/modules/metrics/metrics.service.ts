@@ -18,13 +18,14 @@ import {
   floorTo,
   groupTargets,
   hourMs,
+  listTargetMetricNames,
   minuteMs,
   planMinuteWindow,
   toHourlyAggregates,
   toMinutePoints,
   type CollectionGroup,
 } from './metric-collection-plan';
-import type { MetricsRepository } from './metrics.repository';
+import type { CollectionTarget, MetricsRepository } from './metrics.repository';
 
 // Azure Monitor publishes a minute a little after it ends; reading up to two minutes ago keeps
 // every window complete.
@@ -92,6 +93,7 @@ export class MetricsService {
     const context = await this.tenants.openForWork(tenantId, metricsCollectJob.name);
     if (!context) return undefined;
     const end = new Date(floorTo(this.now().getTime() - ingestionDelayMs, minuteMs));
+    await this.metrics.ensureBurstableMetrics(tenantId);
     const targets = await this.metrics.listCollectionTargets(tenantId, { isBackfill: false });
     const groups = groupTargets(targets, (target, catalog) => planMinuteWindow(target, catalog, end));
     const summary = createSummary(targets.length);
@@ -138,20 +140,21 @@ export class MetricsService {
     if (!context) return undefined;
     const end = new Date(floorTo(this.now().getTime(), hourMs));
     const start = new Date(end.getTime() - backfillDays * 24 * hourMs);
+    await this.metrics.ensureBurstableMetrics(tenantId);
     const targets = await this.metrics.listCollectionTargets(tenantId, { isBackfill: true });
     const summary = createSummary(targets.length);
     const isDone = await this.tenants.runUnlessDeleted(tenantId, metricsBackfillJob.name, async () => {
       for (let windowStart = start.getTime(); windowStart < end.getTime(); windowStart += backfillWindowMs) {
         const windowEnd = new Date(Math.min(windowStart + backfillWindowMs, end.getTime()));
-        const window = (catalog: MetricTypeCatalog): MetricWindow => ({
-          metricNames: catalog.metrics.map((metric) => metric.name),
+        const window = (target: CollectionTarget, catalog: MetricTypeCatalog): MetricWindow => ({
+          metricNames: listTargetMetricNames(target, catalog),
           resourceType: catalog.type,
           start: new Date(windowStart),
           end: windowEnd,
           interval: 'PT1H',
           aggregations: ['average', 'maximum', 'total'],
         });
-        const groups = groupTargets(targets, (_target, catalog) => window(catalog), backfillBatchLimit);
+        const groups = groupTargets(targets, window, backfillBatchLimit);
         await runWithConcurrency(groups, callConcurrency, async (group) => {
           const series = await this.readGroup(context.credentials, group, summary, options);
           if (!series) return;

@@ -5,7 +5,7 @@
 // One VM's hourly series over [since, until), one element per hour, NaN where the hour has no
 // aggregate: CPU percent (mean, peak), available memory bytes (mean, p95 of the minutes, the lowest
 // minute where the hour was rolled up from 1-minute points), bytes moved per minute in and out
-// together (mean).
+// together (mean), and on a B-series VM its CPU credits remaining (mean, lowest minute likewise).
 export interface HourlySeries {
   cpuAverage: Float64Array;
   cpuMaximum: Float64Array;
@@ -13,6 +13,8 @@ export interface HourlySeries {
   memoryP95: Float64Array;
   memoryMinimum: Float64Array;
   networkAverage: Float64Array;
+  creditsAverage: Float64Array;
+  creditsMinimum: Float64Array;
 }
 
 export function createHourlySeries(steps: number): HourlySeries {
@@ -24,6 +26,8 @@ export function createHourlySeries(steps: number): HourlySeries {
     memoryP95: empty(),
     memoryMinimum: empty(),
     networkAverage: empty(),
+    creditsAverage: empty(),
+    creditsMinimum: empty(),
   };
 }
 

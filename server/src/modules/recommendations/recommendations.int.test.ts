@@ -363,4 +363,58 @@ describe('recommendations', () => {
       expect(withGap.cpuAverage[hour.step]).toBe(isInGap ? Number.NaN : Math.fround(hour.average));
     }
   });
+
+  it('reads a B-series VM’s CPU credits remaining into the analysis, by the hour’s lowest minute', async () => {
+    // A running VM of the tenant moved to a B2ms 30 hours ago; the inventory reads its new size and
+    // the metrics module gives it, and only it, the credit metrics.
+    const [vm] = (
+      await context.container.database.db.execute<{ id: string; arm_id: string }>(sql`
+        select id, arm_id from resource
+        where tenant_id = ${tenantId}::uuid and power_state = 'running'
+          and lower(type) = 'microsoft.compute/virtualmachines' and lower(sku) !~ '^standard_b'
+        order by id limit 1`)
+    ).rows;
+    const fleet = context.emulator.fleet;
+    const machine = fleet.requireVirtualMachine(vm!.arm_id);
+    const resizedMs = Math.floor(clockMs / hourMs) * hourMs - 30 * hourMs;
+    fleet.recordResize(
+      machine,
+      listSizesOfferedInRegion(machine.location).find((size) => size.name === 'Standard_B2ms')!,
+      resizedMs,
+    );
+    await context.container.inventory.syncTenant(tenantId);
+    await context.container.metrics.backfillTenant(tenantId);
+    clockMs += 10 * minuteMs;
+    await context.container.metrics.collectTenant(tenantId);
+
+    const until = new Date(Math.floor(clockMs / hourMs) * hourMs);
+    const since = new Date(until.getTime() - 14 * 24 * hourMs);
+    const repository = new RecommendationsRepository(context.container.database.db);
+    const series = (await repository.listHourlySeries([vm!.id], since, until)).get(vm!.id)!;
+    const resizedStep = (resizedMs - since.getTime()) / hourMs;
+    // Hours before the resize have no credits; each hour since has the bank's mean as Azure Monitor
+    // gave it (its lowest minute too, for hours collected minute by minute).
+    expect([...series.creditsAverage.subarray(0, resizedStep)].every(Number.isNaN)).toBe(true);
+    for (let step = resizedStep; step < series.creditsAverage.length; step += 1) {
+      const hourStart = since.getTime() + step * hourMs;
+      let sum = 0;
+      for (let minute = 0; minute < 60; minute += 1) {
+        sum += fleet.creditsAt(machine.id, new Date(hourStart + minute * minuteMs))!.remaining;
+      }
+      expect(series.creditsAverage[step]).toBeCloseTo(sum / 60, 1);
+      if (!Number.isNaN(series.creditsMinimum[step]!)) {
+        expect(series.creditsMinimum[step]).toBeLessThanOrEqual(series.creditsAverage[step]! + 1e-3);
+      }
+    }
+    // The analysis runs on them, and a resize it offers to a B size says so in its Memo.
+    await markDue(vm!.id);
+    const summary = await context.container.recommendations.analyseTenant(tenantId);
+    expect(summary).toMatchObject({ catalogueFailures: [] });
+    const memos = (
+      await context.container.database.db.execute<{ target_size: string; memo: string }>(sql`
+        select target_size, memo from recommendation
+        where tenant_id = ${tenantId}::uuid and kind = 'resize' and status = 'open' and target_size like 'Standard\_B%'`)
+    ).rows;
+    for (const row of memos) expect(row.memo).toContain(`${row.target_size} is burstable`);
+  });
 });

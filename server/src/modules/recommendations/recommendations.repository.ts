@@ -5,11 +5,14 @@ import type { Db } from '../../db/database';
 import { isResourceKnownToTeam } from '../../db/team-resource';
 import type { RecommendationKind } from '@cloudtrim/rightsizing/analysis.types';
 import { yieldToEventLoop } from '../../lib/concurrency';
+import { cpuCreditsRemainingMetricName } from '../metrics/metric-catalog';
 import { createHourlySeries, decodePackedDays, placeDays, type HourlySeries } from './hourly-series';
 
 export const cpuMetricName = 'Percentage CPU';
 export const availableMemoryMetricName = 'Available Memory Bytes';
 export const networkMetricNames = ['Network In Total', 'Network Out Total'];
+// Reported for B-series VMs only; the metrics module gives them its rows.
+export const creditsMetricName = cpuCreditsRemainingMetricName;
 
 const writeChunkSize = 100;
 const hourMs = 3_600_000;
@@ -228,8 +231,8 @@ export class RecommendationsRepository {
              encode(packed.averages, 'base64') as averages,
              case when metric.name = ${cpuMetricName} then encode(packed.maximums, 'base64') end as maximums,
              case when metric.name = ${availableMemoryMetricName} then encode(packed.p95s, 'base64') end as p95s,
-             case when metric.name = ${availableMemoryMetricName} then encode(packed.minimums, 'base64') end
-               as minimums
+             case when metric.name in (${availableMemoryMetricName}, ${creditsMetricName})
+                  then encode(packed.minimums, 'base64') end as minimums
       from metric
       cross join lateral (
         -- Days in a row (the usual case) are told by their first offset alone: parsing an array of
@@ -246,7 +249,7 @@ export class RecommendationsRepository {
         where day.metric_id = metric.id and day.day >= ${firstDay}::date and day.day <= ${lastDay}::date
       ) as packed
       where metric.resource_id = any(${sql.param(resourceIds)}::uuid[])
-        and metric.name = any(${sql.param([cpuMetricName, availableMemoryMetricName, ...networkMetricNames])}::text[])
+        and metric.name = any(${sql.param([cpuMetricName, availableMemoryMetricName, creditsMetricName, ...networkMetricNames])}::text[])
         and packed."dayCount" > 0`);
     for (const row of result.rows) {
       let series = seriesByVm.get(row.resourceId);
@@ -265,6 +268,9 @@ export class RecommendationsRepository {
         place(row.averages, series.memoryAverage);
         place(row.p95s, series.memoryP95);
         place(row.minimums, series.memoryMinimum);
+      } else if (row.name === creditsMetricName) {
+        place(row.averages, series.creditsAverage);
+        place(row.minimums, series.creditsMinimum);
       } else {
         place(row.averages, series.networkAverage, 'add');
       }

@@ -358,7 +358,7 @@ function buildInput(
 ): VmAnalysisInput | undefined {
   if (!vm.sku) return undefined;
   const current = findSize(catalogue, vm.sku);
-  const { cpu, memoryUsedGiB, network, runningHours, firstStep } = readVmSeries(
+  const { cpu, memoryUsedGiB, network, cpuCreditsRemaining, runningHours, firstStep } = readVmSeries(
     hourly,
     current,
     since,
@@ -388,6 +388,7 @@ function buildInput(
     cpu,
     ...(memoryUsedGiB ? { memoryUsedGiB } : {}),
     ...(network ? { network } : {}),
+    ...(cpuCreditsRemaining ? { cpuCreditsRemaining } : {}),
     sizes: catalogue.sizes,
     prices: catalogue.pricesByOs[osType],
     previousTargetSize: previousResize?.targetSize ?? null,
@@ -412,7 +413,8 @@ function findSize(catalogue: RegionCatalogue, name: string): SizeOption | undefi
 // GiB used = the size's memory − available memory: the mean from the hour's mean, the peak from the
 // hour's lowest minute where it was rolled up from 1-minute points and, for back-filled hours, from
 // the hour's spread mirrored below its mean (mean − (p95 − mean)), which errs towards keeping
-// capacity. Without the size, memory cannot be read.
+// capacity. Without the size, memory cannot be read. A B-series VM's credits remaining are read by
+// the hour's lowest minute where known (else its mean): the analysis asks whether the bank ran out.
 function readVmSeries(
   hourly: HourlySeries | undefined,
   current: SizeOption | undefined,
@@ -422,6 +424,7 @@ function readVmSeries(
   cpu: MetricSeries;
   memoryUsedGiB?: MetricSeries;
   network?: MetricSeries;
+  cpuCreditsRemaining?: MetricSeries;
   runningHours: number;
   firstStep: number;
 } {
@@ -429,8 +432,10 @@ function readVmSeries(
   const cpu = createSeries(since.getTime(), steps);
   const memory = createSeries(since.getTime(), steps);
   const network = createSeries(since.getTime(), steps);
+  const credits = createSeries(since.getTime(), steps);
   let hasMemory = false;
   let hasNetwork = false;
+  let hasCredits = false;
   let runningHours = 0;
   let firstStep = steps;
   for (let step = 0; hourly && step < steps; step += 1) {
@@ -462,11 +467,19 @@ function readVmSeries(
       network.maximum[step] = networkAverage * 60;
       hasNetwork = true;
     }
+    const creditsAverage = hourly.creditsAverage[step]!;
+    if (!Number.isNaN(creditsAverage)) {
+      const creditsMinimum = hourly.creditsMinimum[step]!;
+      credits.average[step] = Number.isNaN(creditsMinimum) ? creditsAverage : creditsMinimum;
+      credits.maximum[step] = creditsAverage;
+      hasCredits = true;
+    }
   }
   return {
     cpu,
     ...(hasMemory ? { memoryUsedGiB: memory } : {}),
     ...(hasNetwork ? { network } : {}),
+    ...(hasCredits ? { cpuCreditsRemaining: credits } : {}),
     runningHours,
     firstStep,
   };
