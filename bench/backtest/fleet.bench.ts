@@ -102,26 +102,38 @@ interface Machine {
 }
 
 // One pass over the ground truth per machine: the history folded into hours, the future kept at
-// 5-minute steps (demand as a percent of the current size, not capped: the judge scales it).
+// 5-minute steps (demand as a percent of the current size, not capped: the judge scales it). On a B
+// size the history is what Azure Monitor shows: CPU held to what the credits allow, and the credits
+// remaining (the hour's lowest as the series' value, as the server reads them).
 const at = new Date(0);
 const machines: Machine[] = running.map((summary) => {
   const size = findVirtualMachineSize(summary.size)!;
   const catalogue = readCatalogue(summary.location);
+  const isBurstable = readCreditTerms(size) !== null;
   const hours = days * 24;
   const cpuAverage = new Float64Array(hours);
   const cpuMaximum = new Float64Array(hours);
   const memoryAverage = new Float64Array(hours);
   const memoryMaximum = new Float64Array(hours);
+  const creditsLowest = new Float64Array(hours).fill(Number.POSITIVE_INFINITY);
+  const creditsAverage = new Float64Array(hours);
   for (let step = 0; step < steps; step += 1) {
     at.setTime(nowMs - (steps - step) * stepMs);
     const demand = fleet.demandAt(summary.id, at);
-    const cpuPct = Math.min(100, (demand.cpuCores / size.vcpus) * 100);
+    const cpuPct = isBurstable
+      ? (fleet.cpuPercentAt(summary.id, at) ?? 0)
+      : Math.min(100, (demand.cpuCores / size.vcpus) * 100);
     const memoryGiB = Math.min(size.memoryGiB, demand.memoryGiB);
     const hour = Math.floor(step / stepsPerHour);
     cpuAverage[hour] = cpuAverage[hour]! + cpuPct / stepsPerHour;
     cpuMaximum[hour] = Math.max(cpuMaximum[hour]!, cpuPct);
     memoryAverage[hour] = memoryAverage[hour]! + memoryGiB / stepsPerHour;
     memoryMaximum[hour] = Math.max(memoryMaximum[hour]!, memoryGiB);
+    if (isBurstable) {
+      const remaining = fleet.creditsAt(summary.id, at)?.remaining ?? 0;
+      creditsLowest[hour] = Math.min(creditsLowest[hour]!, remaining);
+      creditsAverage[hour] = creditsAverage[hour]! + remaining / stepsPerHour;
+    }
   }
   const future = new Float64Array(steps);
   const futureMemory = new Float64Array(steps);
@@ -157,6 +169,16 @@ const machines: Machine[] = running.map((summary) => {
         average: memoryAverage,
         maximum: memoryMaximum,
       },
+      ...(isBurstable
+        ? {
+            cpuCreditsRemaining: {
+              startMs: historyStartMs,
+              stepMinutes: 60,
+              average: creditsLowest,
+              maximum: creditsAverage,
+            },
+          }
+        : {}),
       sizes: catalogue.sizes,
       prices: catalogue.prices,
       now: nowMs,
@@ -167,6 +189,9 @@ const machines: Machine[] = running.map((summary) => {
       future,
       memoryGiB: futureMemory,
       stepMinutes,
+      ...(isBurstable
+        ? { currentCredits: fleet.creditsAt(summary.id, new Date(nowMs - stepMs))?.remaining ?? 0 }
+        : {}),
     },
   };
 });

@@ -48,8 +48,9 @@ export interface CreditVerdict {
 }
 
 export interface CreditJudge {
-  // Null for a size that is not burstable.
-  judge(size: SizeOption): CreditVerdict | null;
+  // Null for a size that is not burstable. `headroom` (0..1) asks for the demand to fit that much
+  // under the base too: the hysteresis band a later proposal moves down by (size-catalogue.ts).
+  judge(size: SizeOption, headroom?: number): CreditVerdict | null;
 }
 
 // The VM's bank as Azure Monitor reported it (CPU Credits Remaining), used for the size it runs on:
@@ -66,13 +67,15 @@ export function createCreditJudge(
   const verdicts = new Map<string, CreditVerdict | null>();
   let daily: DailyDemand | null = null;
   return {
-    judge(size) {
+    judge(size, headroom = 0) {
       if (!isBurstable(size)) return null;
-      let verdict = verdicts.get(size.name);
+      const key = `${size.name}|${headroom}`;
+      let verdict = verdicts.get(key);
       if (verdict === undefined) {
         daily ??= measureDailyDemand(demand);
-        verdict = judgeSize(demand, daily, size, size.name === current.name ? measured : null);
-        verdicts.set(size.name, verdict);
+        const measuredBank = size.name === current.name ? measured : null;
+        verdict = judgeSize(demand, daily, size, measuredBank, 1 / (1 - headroom));
+        verdicts.set(key, verdict);
       }
       return verdict;
     },
@@ -89,9 +92,10 @@ function judgeSize(
   daily: DailyDemand,
   size: SizeOption,
   measured: MeasuredCredits | null,
+  band: number,
 ): CreditVerdict {
   const terms = readCreditTerms(size);
-  const { growth } = daily;
+  const growth = daily.growth * band;
   const busiestDayVcpus = daily.busiestDayVcpus * growth;
   if (!terms) {
     return {

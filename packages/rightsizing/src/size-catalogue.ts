@@ -97,7 +97,7 @@ export function carriesNeed(size: SizeOption, need: SizingNeed, headroom = 0): b
   ) {
     return false;
   }
-  return need.credits?.judge(size)?.fits ?? true;
+  return need.credits?.judge(size, headroom)?.fits ?? true;
 }
 
 // The cheapest size that carries the need. With a previous proposal, it stays put unless the load
