@@ -5,7 +5,6 @@
 // Figures: Microsoft Learn, "B-series burstable virtual machine sizes" (base CPU performance of the
 // VM in percent of one vCPU, initial credits, max banked credits).
 import type { VirtualMachineSize } from '../catalog/sku.catalog';
-import type { PowerChange, SizeChange } from './fleet.model';
 import { computeDemandInto, type Demand, type WorkloadProfile } from './workload.model';
 
 export interface BurstableCredits {
@@ -68,12 +67,13 @@ const minutesPerDay = 1440;
 const replayDays = 2;
 const keptDayStarts = 8;
 
+// What the banks read of a VM (fleet.model.ts's VirtualMachineRecord has it all).
 export interface CreditMachine {
   readonly workload: WorkloadProfile;
   readonly streamKey: number;
   readonly createdMs: number;
-  readonly sizeHistory: readonly SizeChange[];
-  readonly powerHistory: readonly PowerChange[];
+  readonly sizeHistory: readonly { readonly fromMinute: number; readonly size: VirtualMachineSize }[];
+  readonly powerHistory: readonly { readonly fromMinute: number; readonly state: string }[];
 }
 
 interface MachineBanks {
@@ -172,7 +172,7 @@ export class CreditBanks {
   }
 }
 
-function sizeAt(history: readonly SizeChange[], minute: number): VirtualMachineSize {
+function sizeAt(history: CreditMachine['sizeHistory'], minute: number): VirtualMachineSize {
   return history[findEntryIndex(history, minute)]!.size;
 }
 
