@@ -19,7 +19,7 @@ function createAlert(index: number, acknowledgedAt: string | null = null): Alert
     Date: new Date().toISOString().slice(0, 10),
     RaisedAt: '2026-11-25T08:00:00.000Z',
     Amount: 84.5,
-    Expected: index === 1 ? null : 40,
+    Expected: index === 1 ? 80 : 40,
     Currency: 'USD',
     Drivers:
       index === 1 ? [] : [{ ResourceId: '/subscriptions/x/vm-1', Name: 'vm-1', Expected: 10, Actual: 50 }],
@@ -89,7 +89,7 @@ describe('<AlertsMenu>', () => {
     expect(items).toHaveLength(3);
     expect(items[0]!.textContent).toContain('Budget Web crossed 80% of $100.00New');
     expect(items[0]!.textContent).toContain('Subscription Production · resource group web-rg');
-    expect(items[0]!.textContent).toContain('$84.50');
+    expect(items[0]!.textContent).toContain('$84.50, over the $80.00 threshold');
     expect(items[1]!.textContent).toContain('$84.50 against $40.00 expected');
     expect(items[1]!.textContent).toContain('Driven by vm-1 ($50.00)');
     expect(items[2]!.textContent).toContain('Acknowledged');

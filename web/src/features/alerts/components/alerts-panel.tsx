@@ -16,11 +16,14 @@ import { createAlertAnalysisHref } from '../utils/alert-link';
 export const noAlertsText = 'No alerts right now, check back later.';
 const shownDriverCount = 3;
 
+// A budget alert's Expected is the threshold it crossed; an anomaly's, what the day should have cost.
 function describeAmount(alert: Alert): string {
   const amount = formatCost(alert.Amount, alert.Currency);
-  return alert.Expected === null
-    ? amount
-    : `${amount} against ${formatCost(alert.Expected, alert.Currency)} expected`;
+  if (alert.Expected === null) return amount;
+  const expected = formatCost(alert.Expected, alert.Currency);
+  return alert.Kind === 'budget'
+    ? `${amount}, over the ${expected} threshold`
+    : `${amount} against ${expected} expected`;
 }
 
 interface AlertItemProps {
