@@ -19,7 +19,7 @@ export function describeBurstableTarget({
   horizonDays,
 }: BurstableMemoFigures): string {
   const terms = verdict.terms!;
-  const grown = verdict.growth > 1 ? ` with the demand ×${verdict.growth.toFixed(2)} for its growth` : '';
+  const grown = describeGrowth(verdict.growth);
   const replayed = verdict.isMeasured
     ? `Its bank as Azure Monitor reported it went no lower than ${formatCredits(verdict.lowestBank)} credits; ` +
       `replayed from today's ${formatCredits(verdict.startBank)} over ${horizonDays} forecast days${grown}, it would go no lower than ` +
@@ -37,7 +37,7 @@ export function describeBurstableTarget({
 
 // A cheaper burstable size that carried the peaks but was passed over for its credits.
 export function describeRefusedBurstable(verdict: CreditVerdict): string {
-  const grown = verdict.growth > 1 ? ` with the demand ×${verdict.growth.toFixed(2)} for its growth` : '';
+  const grown = describeGrowth(verdict.growth);
   switch (verdict.shortfall) {
     case 'throttled':
       return ` ${verdict.size} (burstable) is cheaper but was not chosen: replayed${grown}, its CPU credits would run out and hold it to its base of ${formatVcpus(verdict.terms!.baseVcpus)}.`;
@@ -53,6 +53,12 @@ export function describeRefusedBurstable(verdict: CreditVerdict): string {
 // Why a VM whose own bank ran out gets no smaller size.
 export function describeRunOutBank(size: string): string {
   return `${size} ran out of CPU credits in the days analysed (Azure Monitor's CPU Credits Remaining reached 0): its CPU readings were held to its base then, so they show less than it needed, and no smaller size is proposed.`;
+}
+
+// Said only when it shows in two decimals.
+function describeGrowth(growth: number): string {
+  const shown = growth.toFixed(2);
+  return shown === '1.00' ? '' : ` with the demand ×${shown} for its growth`;
 }
 
 function formatCredits(credits: number): string {
