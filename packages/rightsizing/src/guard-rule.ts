@@ -20,3 +20,17 @@ export function isGuardTripped(readings: readonly number[], rule: GuardRule = gu
   if (readings.length < rule.consecutiveSteps) return false;
   return readings.slice(-rule.consecutiveSteps).every((reading) => reading > rule.overloadPct);
 }
+
+// On a burstable size a VM held to its base reads a low CPU, so its CPU never looks hot: a step whose
+// CPU credits had run out (CPU Credits Remaining, averaged over the step, under one credit: the VM
+// ran at its base throughout, wanting at least that) counts as hot, as the backtest counts a
+// throttled step above any limit.
+export const emptyBankCredits = 1;
+
+// True when the last `consecutiveSteps` credit readings (oldest first, one per step) were all empty.
+export function isThrottleTripped(creditSteps: readonly number[], rule: GuardRule = guardRule): boolean {
+  return isGuardTripped(
+    creditSteps.map((credits) => (credits < emptyBankCredits ? Number.POSITIVE_INFINITY : 0)),
+    rule,
+  );
+}
