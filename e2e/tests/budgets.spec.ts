@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { demo, expect, logInThroughForm, test, waitForMail } from '../support/fixtures';
 
@@ -21,6 +22,18 @@ async function openAnalysis(page: Page): Promise<void> {
       page.getByRole('table', { name: 'Cost by service' }).locator('tbody tr').first(),
     ).toBeVisible({ timeout: 5_000 });
   }).toPass({ timeout: 240_000, intervals: [5_000] });
+}
+
+/** axe's serious and critical findings (WCAG 2.2 A and AA) on what the page shows now. */
+async function findSeriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
 }
 
 function getBudgetRow(page: Page, name: string) {
@@ -54,6 +67,7 @@ test('a budget the bill has crossed is listed with its burn-down, alerts at once
   await dialog.getByLabel('Resource group').fill('no-such-group-anywhere');
   await dialog.getByRole('button', { name: 'SAVE BUDGET' }).click();
   await expect(dialog.getByText('No resource group of that name in the scope.')).toBeVisible();
+  expect(await findSeriousViolations(page)).toEqual([]);
   await dialog.getByLabel('Resource group').fill('');
   await expect(dialog.getByLabel('Percent of the budget')).toHaveValue('100');
   await dialog.getByRole('button', { name: 'SAVE BUDGET' }).click();
@@ -70,6 +84,7 @@ test('a budget the bill has crossed is listed with its burn-down, alerts at once
   await expect(burnDown).toBeVisible();
   await expect(burnDown.locator('.budget-burn-down-actual')).toHaveAttribute('d', /^M/);
   await expect(burnDown.locator('.budget-burn-down-mark.is-crossed')).toHaveCount(1);
+  expect(await findSeriousViolations(page)).toEqual([]);
 
   // The alert is in the top bar, and in the demo user's mailbox.
   const bell = page.getByRole('button', { name: /^Alerts, \d+ unacknowledged$/ });
@@ -87,6 +102,7 @@ test('a budget the bill has crossed is listed with its burn-down, alerts at once
     .getByRole('listitem')
     .filter({ hasText: `Budget "${name}" has reached 100%` });
   await expect(alert).toBeVisible();
+  expect(await findSeriousViolations(page)).toEqual([]);
   await expect(alert.getByText(/over the \$1\.00 threshold$/)).toBeVisible();
   await alert.getByRole('button', { name: /^Acknowledge / }).click();
   await expect(alert.getByText('Acknowledged')).toBeVisible();
