@@ -14,6 +14,7 @@
 // Every failure after a deallocation ends with the VM running, on its old size if the new one
 // cannot be allocated. Each step's log entry is written in the transaction that records the step.
 import { automationValues } from '@cloudtrim/contracts/automation';
+import { isBurstable } from '@cloudtrim/rightsizing/burstable-sizes';
 import type {
   CloudCredentials,
   CloudOperation,
@@ -383,10 +384,12 @@ export class AutomationExecutor {
     await this.recordActivity(change, action);
   }
 
-  // The guard watches a VM made smaller (fewer vCPUs or less memory); going back from a larger size
-  // could only make a hot VM hotter. A size the catalogue does not know is not guarded.
+  // The guard watches a VM made smaller (fewer vCPUs or less memory) or moved to a burstable size
+  // (held to its base once its credits run out); going back from a larger size could only make a hot
+  // VM hotter. A size the catalogue does not know is not guarded.
   private async isGuardedResize(change: ChangeRow): Promise<boolean> {
     if (change.kind !== 'resize' || !change.previousSize || !change.newSize) return false;
+    if (isBurstable({ name: change.newSize })) return true;
     return (
       (await this.automation.isSmallerSize(change.resourceId, change.previousSize, change.newSize)) === true
     );

@@ -134,4 +134,77 @@ describe('the rollback guard on emulated load', () => {
     const [held] = await db.select().from(resources).where(eq(resources.id, resource.id));
     expect(held!.recommendationsHeldUntil!.getTime()).toBe(clockMs + 30 * 24 * hourMs);
   }, 120_000);
+
+  it('restores the previous size when a VM moved to a burstable size runs out of CPU credits', async () => {
+    // A running VM that keeps more than half a vCPU busy for the next six hours: on a B1ms (base 0.2,
+    // 30 credits to start) its bank empties within two hours and its CPU then reads 20%, never hot.
+    const rows = await db
+      .select()
+      .from(resources)
+      .where(
+        and(
+          eq(resources.tenantId, tenantId),
+          eq(resources.type, 'Microsoft.Compute/virtualMachines'),
+          eq(resources.powerState, 'running'),
+        ),
+      );
+    const resource = rows.find((row) => {
+      const machine = context.emulator.fleet.findVirtualMachine(row.armId)!;
+      if (readCurrentSize(machine).name.startsWith('Standard_B')) return false;
+      for (let minute = 0; minute <= 6 * 60; minute += 5) {
+        if (
+          context.emulator.fleet.demandAt(machine.id, new Date(clockMs + minute * minuteMs)).cpuCores <= 0.5
+        ) {
+          return false;
+        }
+      }
+      return true;
+    });
+    if (!resource) throw new Error('no running VM that keeps half a vCPU busy for six hours');
+    const machine = context.emulator.fleet.findVirtualMachine(resource.armId)!;
+    const previous = readCurrentSize(machine).name;
+    const target = 'Standard_B1ms';
+    const [recommendation] = await db
+      .insert(recommendations)
+      .values({
+        teamId: owner.teamId,
+        tenantId,
+        resourceId: resource.id,
+        kind: 'resize',
+        predictionMethod: 'cloudtrim-forecast',
+        currentSize: previous,
+        targetSize: target,
+        recommendation: `Resize to ${target}`,
+        annualCostSavings: 100,
+      })
+      .returning({ id: recommendations.id });
+    await context.container.automation.service.applyRecommendation(owner.teamId, recommendation!.id, 'now');
+    const [change] = await db
+      .select()
+      .from(scheduledChanges)
+      .where(eq(scheduledChanges.recommendationId, recommendation!.id));
+    await context.container.automation.executor.execute(change!.id);
+    expect(
+      (await db.select().from(scheduledChanges).where(eq(scheduledChanges.id, change!.id)))[0],
+    ).toMatchObject({ state: 'succeeded', newSize: target });
+    // The inventory reads the new size, so collection reads its credits too from then on.
+    await context.container.inventory.syncTenant(tenantId);
+    await context.container.metrics.collectTenant(tenantId);
+    expect(await context.container.automation.guard.checkGuardedChanges()).toBe(0);
+
+    // Five hours later, collected an hour at a time.
+    clockMs += 5 * hourMs;
+    for (let window = 0; window < 6; window += 1) await context.container.metrics.collectTenant(tenantId);
+    expect(await context.container.automation.guard.checkGuardedChanges()).toBe(1);
+    const rollback = (
+      await db.select().from(scheduledChanges).where(eq(scheduledChanges.resourceId, resource.id))
+    ).find((row) => row.kind === 'rollback');
+    expect(rollback).toMatchObject({ origin: 'guard', newSize: previous });
+    const texts = (await context.container.activity.listEntries(owner.teamId, 0)).map(
+      (entry) => entry.LogText,
+    );
+    expect(texts).toContainEqual(
+      expect.stringContaining(`Guard: CPU credits empty for 2 h on ${target}; restoring ${previous}`),
+    );
+  }, 120_000);
 });

@@ -1,8 +1,15 @@
-// The rollback guard: after a VM is made smaller, its CPU and memory (1-minute points, collected
-// every 5 minutes) are read in the engine's guard steps; when the guard rule fires the previous size
-// is restored at once, and the resource's recommendations are held back for 30 days.
+// The rollback guard: after a VM is made smaller or moved to a burstable size, its CPU and memory
+// (1-minute points, collected every 5 minutes), and on a burstable size its CPU credits, are read in
+// the engine's guard steps; when the guard rule fires the previous size is restored at once, and the
+// resource's recommendations are held back for 30 days.
 import { automationValues } from '@cloudtrim/contracts/automation';
-import { guardRule, isGuardTripped, type GuardRule } from '@cloudtrim/rightsizing/guard-rule';
+import { isBurstable } from '@cloudtrim/rightsizing/burstable-sizes';
+import {
+  guardRule,
+  isGuardTripped,
+  isThrottleTripped,
+  type GuardRule,
+} from '@cloudtrim/rightsizing/guard-rule';
 import type { TransactionRunner } from '../../db/transaction';
 import type { NewActivityEntry } from '../activity/activity.repository';
 import type { ActivityService } from '../activity/activity.service';
@@ -12,6 +19,7 @@ import { automationServiceName } from './automation.names';
 
 const cpuMetric = 'Percentage CPU';
 const availableMemoryMetric = 'Available Memory Bytes';
+const creditsMetric = 'CPU Credits Remaining';
 // The hold after a first rollback (SPEC's 30 days); each further rollback doubles it.
 const holdDaysAfterRollback = 30;
 const dayMs = 24 * 60 * 60 * 1000;
@@ -31,16 +39,27 @@ export class AutomationGuard {
   async checkGuardedChanges(): Promise<number> {
     let rolledBack = 0;
     for (const change of await this.automation.listGuardedChanges(this.now())) {
-      const hotMetric = await this.findHotMetric(change);
-      if (hotMetric && (await this.rollBack(change, hotMetric))) rolledBack += 1;
+      const trip = await this.findTrip(change);
+      if (trip && (await this.rollBack(change, trip))) rolledBack += 1;
     }
     return rolledBack;
   }
 
-  private async findHotMetric(change: ChangeWithResource): Promise<string | undefined> {
+  // What tripped the guard ("CPU above 80%", "CPU credits empty"), if anything did.
+  private async findTrip(change: ChangeWithResource): Promise<string | undefined> {
     if (!change.completedAt) return undefined;
     const cpu = await this.automation.readMetricValues(change.resourceId, cpuMetric, change.completedAt);
-    if (isGuardTripped(toSteps(cpu, this.rule.stepMinutes), this.rule)) return 'CPU';
+    if (isGuardTripped(toSteps(cpu, this.rule.stepMinutes), this.rule)) {
+      return `CPU above ${this.rule.overloadPct}%`;
+    }
+    if (change.newSize && isBurstable({ name: change.newSize })) {
+      const credits = await this.automation.readMetricValues(
+        change.resourceId,
+        creditsMetric,
+        change.completedAt,
+      );
+      if (isThrottleTripped(toSteps(credits, this.rule.stepMinutes), this.rule)) return 'CPU credits empty';
+    }
     const memoryGiB = change.newSize
       ? await this.automation.readSizeMemoryGiB(change.resourceId, change.newSize)
       : undefined;
@@ -51,17 +70,19 @@ export class AutomationGuard {
       change.completedAt,
     );
     const usedPercent = available.map((bytes) => 100 - (bytes / (memoryGiB * bytesPerGiB)) * 100);
-    return isGuardTripped(toSteps(usedPercent, this.rule.stepMinutes), this.rule) ? 'memory' : undefined;
+    return isGuardTripped(toSteps(usedPercent, this.rule.stepMinutes), this.rule)
+      ? `memory above ${this.rule.overloadPct}%`
+      : undefined;
   }
 
   // Plans the rollback (started at once unless another change of the VM is in flight), ends the
   // watch and holds the resource's recommendations, all in one transaction: done once however often
   // the guard runs. A VM rolled back before is held twice as long each time and set to Recommend
   // Only: automation has twice made it worse.
-  private async rollBack(change: ChangeWithResource, hotMetric: string): Promise<boolean> {
+  private async rollBack(change: ChangeWithResource, trip: string): Promise<boolean> {
     const at = this.now();
     const hours = (this.rule.consecutiveSteps * this.rule.stepMinutes) / 60;
-    const action = `Guard: ${hotMetric} above ${this.rule.overloadPct}% for ${hours} h on ${change.newSize}; restoring ${change.previousSize}`;
+    const action = `Guard: ${trip} for ${hours} h on ${change.newSize}; restoring ${change.previousSize}`;
     const outcome = await this.runTransaction(async (transaction) => {
       const automation = new AutomationRepository(transaction.db);
       await automation.lockResource(change.resourceId);
