@@ -8,7 +8,6 @@ import { greetingText } from '@cloudtrim/contracts/messages';
 import { Brand } from '../../components/brand';
 import { Icon } from '../../components/icon';
 import { useAccountDetails } from '../../features/account/api/get-account-details';
-import { AlertsMenu } from '../../features/alerts/components/alerts-menu';
 import { readName, storeName } from '../../lib/session';
 import { createChangePasswordHref, paths } from '../../config/paths';
 import { MenuEntryList } from './menu-entry-list';
@@ -21,6 +20,22 @@ import { useStoredName } from './use-stored-name';
 // focused, and at the latest when it is pressed.
 const loadResourceSearch = () => import('./resource-search');
 const ResourceSearch = lazy(async () => ({ default: (await loadResourceSearch()).ResourceSearch }));
+
+// The Alerts count and list are a chunk of their own too, fetched as the shell first renders: the
+// shell's first load stays within its budget and the count follows a moment later. Until then the
+// item stands where it will be, inactive.
+const AlertsMenu = lazy(async () => ({
+  default: (await import('../../features/alerts/components/alerts-menu')).AlertsMenu,
+}));
+
+function AlertsPlaceholder() {
+  return (
+    <button type="button" className="nav-link top-bar-action" disabled>
+      <Icon name="bell" />
+      <span className="top-bar-action-label">Alerts</span>
+    </button>
+  );
+}
 
 /** Keeps the stored first name in step with the profile, e.g. after it was edited on another device. */
 function useNameRefresh() {
@@ -79,7 +94,9 @@ export function TopBar() {
                 </button>
               </Nav.Item>
               <Nav.Item>
-                <AlertsMenu />
+                <Suspense fallback={<AlertsPlaceholder />}>
+                  <AlertsMenu icon={<Icon name="bell" />} />
+                </Suspense>
               </Nav.Item>
               <Nav.Item>
                 <button type="button" className="nav-link top-bar-action" disabled>

@@ -37,7 +37,7 @@ let fetchMock: ReturnType<typeof vi.fn>;
 function renderMenu() {
   const router = createMemoryRouter(
     [
-      { path: '/resources', element: <AlertsMenu /> },
+      { path: '/resources', element: <AlertsMenu icon={null} /> },
       { path: '/analysis', element: <p>Cost Analysis page</p> },
     ],
     { initialEntries: ['/resources'] },

@@ -1,14 +1,8 @@
-import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import Badge from 'react-bootstrap/Badge';
-import { DataLoading } from '../../../components/data-loading';
-import { Icon } from '../../../components/icon';
 import { useAlerts } from '../api/get-alerts';
+import { AlertsPanel } from './alerts-panel';
 import './alerts.css';
-
-// The list is fetched when the button is pointed at or focused, and at the latest when it is pressed:
-// the shell's first load carries the count alone.
-const loadAlertsPanel = () => import('./alerts-panel');
-const AlertsPanel = lazy(async () => ({ default: (await loadAlertsPanel()).AlertsPanel }));
 
 function describeCount(count: number): string {
   if (count === 0) return 'Alerts';
@@ -16,7 +10,15 @@ function describeCount(count: number): string {
 }
 
 /** The top bar's Alerts: the count not yet acknowledged, and the list under the button. */
-export function AlertsMenu() {
+interface AlertsMenuProps {
+  /**
+   * The bell, from the shell that draws the other top-bar items: importing the icons here would make
+   * the shell's chunk export them to this one, and lose its name in the build's manifest.
+   */
+  icon: ReactNode;
+}
+
+export function AlertsMenu({ icon }: AlertsMenuProps) {
   const panelId = useId();
   const [isOpen, setIsOpen] = useState(false);
   const containerRef = useRef<HTMLDivElement>(null);
@@ -56,10 +58,8 @@ export function AlertsMenu() {
         aria-controls={panelId}
         aria-label={describeCount(count)}
         onClick={onToggle}
-        onPointerEnter={() => void loadAlertsPanel()}
-        onFocus={() => void loadAlertsPanel()}
       >
-        <Icon name="bell" />
+        {icon}
         <span className="top-bar-action-label">Alerts</span>
         {count > 0 ? (
           <Badge bg="danger" pill className="alerts-count" aria-hidden="true">
@@ -69,9 +69,7 @@ export function AlertsMenu() {
       </button>
       {isOpen ? (
         <div id={panelId} className="alerts-panel" role="region" aria-label="Alerts">
-          <Suspense fallback={<DataLoading label="Loading the alerts" isSmall />}>
-            <AlertsPanel onNavigate={() => setIsOpen(false)} />
-          </Suspense>
+          <AlertsPanel onNavigate={() => setIsOpen(false)} />
         </div>
       ) : null}
     </div>
