@@ -13,6 +13,10 @@ export interface CreditTerms {
   initialCredits: number;
 }
 
+// A measured bank under one credit has run out: Azure Monitor reports fractions, and a VM held to its
+// base sits just above zero.
+export const emptyBankCredits = 1;
+
 // A credit is a vCPU-minute, so a base of b vCPUs banks b × 60 credits an hour.
 export function bankedPerHour(terms: CreditTerms): number {
   return terms.baseVcpus * 60;

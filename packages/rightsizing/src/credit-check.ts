@@ -7,7 +7,7 @@
 // demand crept over the base after the history ended), and the rollback guard, which waits for two
 // hot hours in a row, does not see a VM throttled now and then.
 import { isBurstable, readCreditTerms } from './burstable-sizes';
-import { runCredits, type CreditTerms } from './cpu-credits';
+import { emptyBankCredits, runCredits, type CreditTerms } from './cpu-credits';
 import type { MetricSeries, SizeOption } from './analysis.types';
 import { stepsPerDay, type Demand } from './demand';
 import { maximum, mean } from './statistics';
@@ -24,8 +24,6 @@ export const creditConfig = {
   // Too short a history to show its growth: this margin, narrowing to none at 14 days.
   fallbackGrowth: 1.5,
   fullHistoryDays: 14,
-  // A real bank under one credit has run out (Azure reports whole and fractional credits).
-  emptyBankCredits: 1,
 };
 
 export type CreditShortfall = 'throttled' | 'drains' | 'unknown';
@@ -113,7 +111,7 @@ function judgeSize(
   const real = measured ? readMeasuredBank(measured.remaining) : null;
   const startBank = real?.last ?? terms.initialCredits;
   const history = real
-    ? { lowestBank: real.lowest, throttledSteps: real.lowest < creditConfig.emptyBankCredits ? 1 : 0 }
+    ? { lowestBank: real.lowest, throttledSteps: real.lowest < emptyBankCredits ? 1 : 0 }
     : runCredits(demand.cpuVcpus, size.vcpus, terms, demand.stepMinutes, terms.initialCredits, growth);
   const forecast = replayForecast(demand, size, terms, startBank, growth);
   const lowestBank = Math.min(history.lowestBank, forecast.lowestBank);
@@ -189,7 +187,7 @@ function measureDailyDemand(demand: Demand): DailyDemand {
 // readings show less than it wanted to run.
 export function hasMeasuredBankRunOut(measured: MeasuredCredits): boolean {
   const bank = readMeasuredBank(measured.remaining);
-  return bank !== null && bank.lowest < creditConfig.emptyBankCredits;
+  return bank !== null && bank.lowest < emptyBankCredits;
 }
 
 function readMeasuredBank(remaining: MetricSeries): { lowest: number; last: number } | null {

@@ -1,6 +1,8 @@
 // The rollback guard: when a virtual machine made smaller runs this hot for this long on its new
 // size, the executor restores the previous size at once. The engine owns the rule; the backtest
 // declares it and is judged with it.
+import { emptyBankCredits } from './cpu-credits';
+
 export interface GuardRule {
   // CPU (or memory) percent of the new size above which a step counts as hot.
   overloadPct: number;
@@ -22,10 +24,9 @@ export function isGuardTripped(readings: readonly number[], rule: GuardRule = gu
 }
 
 // On a burstable size a VM held to its base reads a low CPU, so its CPU never looks hot: a step whose
-// CPU credits had run out (CPU Credits Remaining, averaged over the step, under one credit: the VM
-// ran at its base throughout, wanting at least that) counts as hot, as the backtest counts a
-// throttled step above any limit.
-export const emptyBankCredits = 1;
+// CPU credits had run out (CPU Credits Remaining, averaged over the step, empty: the VM ran at its
+// base throughout, wanting at least that) counts as hot, as the backtest counts a throttled step
+// above any limit.
 
 // True when the last `consecutiveSteps` credit readings (oldest first, one per step) were all empty.
 export function isThrottleTripped(creditSteps: readonly number[], rule: GuardRule = guardRule): boolean {
