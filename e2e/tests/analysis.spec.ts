@@ -98,6 +98,36 @@ test('the side menu opens the bill: summary cards, the chart and the top 10 reso
   ).toBe(true);
 });
 
+test('this month’s chart runs to the month’s end with the forecast after the bars, and the budgets under it', async ({
+  page,
+}) => {
+  await openAnalysis(page);
+  const chart = page.getByRole('figure', { name: /^Daily cost by service, / });
+  await expect(
+    chart
+      .getByRole('listitem')
+      .filter({ hasText: 'Forecast to month end (shaded: the range it falls in 8 times out of 10)' }),
+  ).toBeVisible();
+  // The section order: the chart, then the budgets, then the table.
+  const headings = await page.getByRole('heading', { level: 2 }).allTextContents();
+  expect(headings.slice(0, 3)).toEqual(['Daily cost by service', 'Budgets', 'Cost by service']);
+  // The demo tenants' own budgets in Azure are listed beside the team's, read-only.
+  const azureRow = page
+    .getByRole('table', { name: 'Budgets' })
+    .getByRole('row')
+    .filter({ hasText: 'In Azure' });
+  await expect(azureRow.first()).toBeVisible();
+  await expect(azureRow.first().getByText('Read-only')).toBeVisible();
+  await expect(azureRow.first().getByRole('button')).toHaveCount(0);
+
+  // A period the forecast does not answer has no band.
+  await page.getByLabel('Period').selectOption('last-30-days');
+  await expect(
+    page.getByRole('figure', { name: /^Daily cost by service, / }).locator('canvas'),
+  ).toBeVisible();
+  await expect(page.getByText(/^Forecast to month end/)).toHaveCount(0);
+});
+
 test('the table’s rows add up to its total, and grouping by resource group changes it', async ({ page }) => {
   await openAnalysis(page);
   const byService = await readTableCosts(page, 'Cost by service');
@@ -127,6 +157,9 @@ test('narrow screens show the groups as cards, with a TOTAL card', async ({ page
   const cards = page.getByRole('list', { name: 'Cost by service' }).getByRole('listitem');
   await expect(cards.first().getByText('PREVIOUS PERIOD')).toBeVisible();
   await expect(cards.last().getByRole('heading', { name: 'TOTAL' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Budgets' })).toHaveCount(0);
+  const budgetCards = page.getByRole('list', { name: 'Budgets' }).getByRole('listitem');
+  await expect(budgetCards.first().getByText('SPENT')).toBeVisible();
   await expect(
     page.getByRole('figure', { name: /^Daily cost by service, / }).locator('canvas'),
   ).toBeVisible();
