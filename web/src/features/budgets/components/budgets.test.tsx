@@ -127,7 +127,7 @@ describe('<Budgets> list', () => {
       [
         'Budget 1Crossed 80% (actual)',
         'Tenant Contoso · resource group web-rg',
-        'Monthly, Nov 1, 2026 to Nov 30, 2026',
+        'Monthly: Nov 1, 2026 to Nov 30, 2026',
         '$500.00',
         '$420.00',
         '$610.00',
@@ -141,7 +141,7 @@ describe('<Budgets> list', () => {
         '$9,000.00',
         '$7,108.02',
         'N/A',
-        '',
+        '79% spent',
         'Read-only',
       ],
     ]);
@@ -159,6 +159,9 @@ describe('<Budgets> list', () => {
     expect(cards).toHaveLength(2);
     expect(within(cards[0]!).getByRole('heading', { name: 'Budget 1 Crossed 80% (actual)' })).toBeTruthy();
     expect(within(cards[1]!).getByText('In Azure')).toBeTruthy();
+    expect(
+      within(cards[1]!).getByRole('meter', { name: 'contoso-production-monthly: 79% of the budget spent' }),
+    ).toBeTruthy();
   });
 
   it('pages more than 30 budgets', async () => {

@@ -40,7 +40,7 @@ function describeRow({ row, tenantNames }: Pick<RowViewProps, 'row' | 'tenantNam
       key: budget.Id,
       name: budget.Name,
       scope: describeBudgetScope(budget.Scope, tenantNames),
-      period: `${budgetPeriodLabels[budget.Period]}, ${formatBudgetDay(budget.PeriodStart)} to ${formatBudgetDay(budget.PeriodEnd)}`,
+      period: `${budgetPeriodLabels[budget.Period]}: ${formatBudgetDay(budget.PeriodStart)} to ${formatBudgetDay(budget.PeriodEnd)}`,
       amount: formatCost(budget.Amount, budget.Currency),
       spent: formatCost(budget.Spent, budget.Currency),
       forecast: formatCost(budget.Forecast, budget.Currency),
@@ -83,6 +83,28 @@ function BudgetName({ row }: { row: BudgetRow }) {
   );
 }
 
+/** Azure tells a budget's spend so far, not its days: how much of it is used is what can be drawn. */
+function AzureBudgetMeter({ budget }: { budget: AzureBudget }) {
+  const percent = budget.Amount > 0 ? Math.round((budget.CurrentSpend / budget.Amount) * 100) : 0;
+  return (
+    <div className="budget-meter">
+      <meter
+        min={0}
+        max={budget.Amount}
+        high={budget.Amount * 0.8}
+        optimum={0}
+        value={budget.CurrentSpend}
+        aria-label={`${budget.Name}: ${percent}% of the budget spent`}
+      />
+      <span>{percent}% spent</span>
+    </div>
+  );
+}
+
+function BurnDownCell({ row }: { row: BudgetRow }) {
+  return row.isOurs ? <BudgetBurnDown budget={row.budget} /> : <AzureBudgetMeter budget={row.budget} />;
+}
+
 function RowActions({ row, onEdit, onDelete }: Omit<RowViewProps, 'tenantNames'>) {
   if (!row.isOurs) return <span className="text-body-secondary small">Read-only</span>;
   const { budget } = row;
@@ -121,7 +143,7 @@ function BudgetTableRow(props: RowViewProps) {
       <td className="text-end text-nowrap">{text.spent}</td>
       <td className="text-end text-nowrap">{text.forecast}</td>
       <td className="budget-burn-down-cell">
-        {props.row.isOurs ? <BudgetBurnDown budget={props.row.budget} /> : null}
+        <BurnDownCell row={props.row} />
       </td>
       <td>
         <RowActions {...props} />
@@ -150,11 +172,9 @@ function BudgetCard(props: RowViewProps) {
           <dt>FORECAST</dt>
           <dd>{text.forecast}</dd>
         </dl>
-        {props.row.isOurs ? (
-          <div className="budget-card-burn-down">
-            <BudgetBurnDown budget={props.row.budget} />
-          </div>
-        ) : null}
+        <div className="budget-card-burn-down">
+          <BurnDownCell row={props.row} />
+        </div>
         <div className="mt-2">
           <RowActions {...props} />
         </div>
@@ -189,14 +209,18 @@ interface BudgetsProps {
   members: readonly BudgetMemberOption[];
 }
 
-type Editing = { budget: Budget | null } | null;
+// The budget stays named while the form fades out after it was closed.
+interface Editing {
+  isShown: boolean;
+  budget: Budget | null;
+}
 
 /** The team's budgets and Azure's (read-only), each with its burn-down; add, edit and delete. */
 export function Budgets({ tenants, members }: BudgetsProps) {
   const budgets = useBudgets();
   const isTable = useMediaQuery(logListTableMediaQuery);
   const [page, setPage] = useState(1);
-  const [editing, setEditing] = useState<Editing>(null);
+  const [editing, setEditing] = useState<Editing>({ isShown: false, budget: null });
   const [deleting, setDeleting] = useState<Budget | null>(null);
   const tenantNames = useMemo(() => new Map(tenants.map((tenant) => [tenant.id, tenant.name])), [tenants]);
   const rows = useMemo<BudgetRow[]>(
@@ -210,7 +234,7 @@ export function Budgets({ tenants, members }: BudgetsProps) {
   const shown = rows.slice((currentPage - 1) * pageSize, currentPage * pageSize);
   const rowProps = {
     tenantNames,
-    onEdit: (budget: Budget) => setEditing({ budget }),
+    onEdit: (budget: Budget) => setEditing({ isShown: true, budget }),
     onDelete: setDeleting,
   };
 
@@ -281,18 +305,18 @@ export function Budgets({ tenants, members }: BudgetsProps) {
     <>
       <div className="budgets-toolbar">
         <BurnDownLegend />
-        <Button variant="primary" size="sm" onClick={() => setEditing({ budget: null })}>
+        <Button variant="primary" size="sm" onClick={() => setEditing({ isShown: true, budget: null })}>
           ADD BUDGET
         </Button>
       </div>
       {renderList()}
       <BudgetFormModal
-        isShown={editing !== null}
-        budget={editing?.budget ?? null}
+        isShown={editing.isShown}
+        budget={editing.budget}
         tenants={tenants}
         members={members}
-        onHide={() => setEditing(null)}
-        onSaved={() => setEditing(null)}
+        onHide={() => setEditing({ ...editing, isShown: false })}
+        onSaved={() => setEditing({ ...editing, isShown: false })}
       />
       <DeleteBudgetDialog
         budget={deleting}
