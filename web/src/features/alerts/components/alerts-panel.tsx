@@ -12,6 +12,7 @@ import { describeLoadError, isNetworkFailure } from '../../../lib/load-failure';
 import { useAcknowledgeAlerts } from '../api/acknowledge-alerts';
 import { useAlerts } from '../api/get-alerts';
 import { createAlertAnalysisHref } from '../utils/alert-link';
+import { formatAlertDay } from '../utils/format-alert-day';
 
 export const noAlertsText = 'No alerts right now, check back later.';
 const shownDriverCount = 3;
@@ -56,7 +57,7 @@ function AlertItem({ alert, isAcknowledging, onAcknowledge, onNavigate }: AlertI
         </p>
       ) : null}
       <p className="alerts-item-when">
-        On {alert.Date.slice(0, 10)}, raised {formatUtcDateTime(alert.RaisedAt, { isCompact: true })}
+        On {formatAlertDay(alert.Date)}, raised {formatUtcDateTime(alert.RaisedAt, { isCompact: true })}
       </p>
       <div className="alerts-item-actions">
         <Link to={createAlertAnalysisHref(alert)} onClick={onNavigate}>
