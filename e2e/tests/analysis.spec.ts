@@ -159,7 +159,7 @@ test('narrow screens show the groups as cards, with a TOTAL card', async ({ page
   await expect(cards.last().getByRole('heading', { name: 'TOTAL' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Budgets' })).toHaveCount(0);
   const budgetCards = page.getByRole('list', { name: 'Budgets' }).getByRole('listitem');
-  await expect(budgetCards.first().getByText('SPENT')).toBeVisible();
+  await expect(budgetCards.first().getByText('SPENT', { exact: true })).toBeVisible();
   await expect(
     page.getByRole('figure', { name: /^Daily cost by service, / }).locator('canvas'),
   ).toBeVisible();
