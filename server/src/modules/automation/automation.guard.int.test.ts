@@ -7,9 +7,10 @@ import type { Fleet, VirtualMachineRecord } from '@cloudtrim/azure-emulator/flee
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/database';
-import { recommendations, resources, scheduledChanges } from '../../db/schema';
+import { resources, scheduledChanges } from '../../db/schema';
 import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
 import { createUser, type TestUser } from '../../../test/helper';
+import { applyResizeNow } from './testing/apply-resize';
 
 const minuteMs = 60_000;
 const hourMs = 60 * minuteMs;
@@ -90,32 +91,15 @@ async function findVmTooBigToShrink() {
 describe('the rollback guard on emulated load', () => {
   it('restores the previous size when the VM runs hot on its new one, within the collection that shows it', async () => {
     const { resource, previous, target } = await findVmTooBigToShrink();
-    const [recommendation] = await db
-      .insert(recommendations)
-      .values({
-        teamId: owner.teamId,
-        tenantId,
-        resourceId: resource.id,
-        kind: 'resize',
-        predictionMethod: 'cloudtrim-forecast',
-        currentSize: previous,
-        targetSize: target,
-        recommendation: `Resize to ${target}`,
-        annualCostSavings: 100,
-      })
-      .returning({ id: recommendations.id });
-    await context.container.automation.service.applyRecommendation(owner.teamId, recommendation!.id, 'now');
-    const [change] = await db
-      .select()
-      .from(scheduledChanges)
-      .where(eq(scheduledChanges.recommendationId, recommendation!.id));
-    await context.container.automation.executor.execute(change!.id);
-    expect(
-      (await db.select().from(scheduledChanges).where(eq(scheduledChanges.id, change!.id)))[0],
-    ).toMatchObject({
-      state: 'succeeded',
-      newSize: target,
+    const change = await applyResizeNow(context.container, db, {
+      teamId: owner.teamId,
+      tenantId,
+      resourceId: resource.id,
+      currentSize: previous,
+      targetSize: target,
+      annualCostSavings: 100,
     });
+    expect(change).toMatchObject({ state: 'succeeded', newSize: target });
     await context.container.metrics.collectTenant(tenantId);
     expect(await context.container.automation.guard.checkGuardedChanges()).toBe(0);
 
@@ -164,29 +148,15 @@ describe('the rollback guard on emulated load', () => {
     const machine = context.emulator.fleet.findVirtualMachine(resource.armId)!;
     const previous = readCurrentSize(machine).name;
     const target = 'Standard_B1ms';
-    const [recommendation] = await db
-      .insert(recommendations)
-      .values({
-        teamId: owner.teamId,
-        tenantId,
-        resourceId: resource.id,
-        kind: 'resize',
-        predictionMethod: 'cloudtrim-forecast',
-        currentSize: previous,
-        targetSize: target,
-        recommendation: `Resize to ${target}`,
-        annualCostSavings: 100,
-      })
-      .returning({ id: recommendations.id });
-    await context.container.automation.service.applyRecommendation(owner.teamId, recommendation!.id, 'now');
-    const [change] = await db
-      .select()
-      .from(scheduledChanges)
-      .where(eq(scheduledChanges.recommendationId, recommendation!.id));
-    await context.container.automation.executor.execute(change!.id);
-    expect(
-      (await db.select().from(scheduledChanges).where(eq(scheduledChanges.id, change!.id)))[0],
-    ).toMatchObject({ state: 'succeeded', newSize: target });
+    const change = await applyResizeNow(context.container, db, {
+      teamId: owner.teamId,
+      tenantId,
+      resourceId: resource.id,
+      currentSize: previous,
+      targetSize: target,
+      annualCostSavings: 100,
+    });
+    expect(change).toMatchObject({ state: 'succeeded', newSize: target });
     // The executor recorded the new size, so the next collection reads its credits too.
     await context.container.metrics.collectTenant(tenantId);
     expect(await context.container.automation.guard.checkGuardedChanges()).toBe(0);

@@ -10,7 +10,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
-import { recommendations, resources, scheduledChanges } from '../../db/schema';
+import { resources } from '../../db/schema';
+import { applyResizeNow } from '../automation/testing/apply-resize';
 
 const hourMs = 3_600_000;
 const dayMs = 24 * hourMs;
@@ -146,26 +147,14 @@ describe('cost anomaly alerts', () => {
     const target = listSizesOfferedInRegion(resource.region)
       .filter((size) => size.family === current.family && size.vcpus < current.vcpus)
       .sort((first, second) => first.vcpus - second.vcpus)[0]!;
-    const [recommendation] = await db
-      .insert(recommendations)
-      .values({
-        teamId: owner.teamId,
-        tenantId,
-        resourceId: resource.id,
-        kind: 'resize',
-        predictionMethod: 'cloudtrim-forecast',
-        currentSize: current.name,
-        targetSize: target.name,
-        recommendation: `Resize to ${target.name}`,
-        annualCostSavings: 1_000,
-      })
-      .returning({ id: recommendations.id });
-    await context.container.automation.service.applyRecommendation(owner.teamId, recommendation!.id, 'now');
-    const [change] = await db
-      .select()
-      .from(scheduledChanges)
-      .where(eq(scheduledChanges.recommendationId, recommendation!.id));
-    await context.container.automation.executor.execute(change!.id);
+    await applyResizeNow(context.container, db, {
+      teamId: owner.teamId,
+      tenantId,
+      resourceId: resource.id,
+      currentSize: current.name,
+      targetSize: target.name,
+      annualCostSavings: 1_000,
+    });
     const changeDay = formatDay(Math.floor(clockMs / dayMs));
 
     // Ten days of ingestions, one a day: the resize settles and becomes the level.

@@ -6,18 +6,12 @@ import { readCurrentSize } from '@cloudtrim/azure-emulator/arm/arm.views';
 import { listSizesOfferedInRegion } from '@cloudtrim/azure-emulator/catalog/sku.catalog';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  activityLogs,
-  automationLogs,
-  realizedSavings,
-  recommendations,
-  resources,
-  scheduledChanges,
-} from '../../db/schema';
+import { activityLogs, automationLogs, realizedSavings, resources } from '../../db/schema';
 import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
 import { readRegionRatio, readReservedShare } from '../recommendations/own-rates';
 import { RecommendationsRepository } from '../recommendations/recommendations.repository';
+import { applyResizeNow } from '../automation/testing/apply-resize';
 
 const hourMs = 3_600_000;
 const dayMs = 24 * hourMs;
@@ -63,26 +57,14 @@ describe('savings proven on the bill', () => {
       .filter((size) => size.family === current.family && size.vcpus < current.vcpus)
       .at(-1)!;
     // A promise no resize could keep, so the measure under-delivers.
-    const [recommendation] = await db
-      .insert(recommendations)
-      .values({
-        teamId: owner.teamId,
-        tenantId,
-        resourceId: resource!.id,
-        kind: 'resize',
-        predictionMethod: 'cloudtrim-forecast',
-        currentSize: current.name,
-        targetSize: target.name,
-        recommendation: `Resize to ${target.name}`,
-        annualCostSavings: 1_000_000,
-      })
-      .returning({ id: recommendations.id });
-    await context.container.automation.service.applyRecommendation(owner.teamId, recommendation!.id, 'now');
-    const [change] = await db
-      .select()
-      .from(scheduledChanges)
-      .where(eq(scheduledChanges.recommendationId, recommendation!.id));
-    await context.container.automation.executor.execute(change!.id);
+    const change = await applyResizeNow(context.container, db, {
+      teamId: owner.teamId,
+      tenantId,
+      resourceId: resource!.id,
+      currentSize: current.name,
+      targetSize: target.name,
+      annualCostSavings: 1_000_000,
+    });
 
     // Six days on, the week after has not settled: nothing is measured.
     clockMs += 6 * dayMs;
@@ -95,15 +77,12 @@ describe('savings proven on the bill', () => {
     });
     expect(summary?.measuredCount).toBe(1);
     const [saving] = await db.select().from(realizedSavings);
-    expect(saving).toMatchObject({ scheduledChangeId: change!.id, expectedAnnual: 1_000_000 });
+    expect(saving).toMatchObject({ scheduledChangeId: change.id, expectedAnnual: 1_000_000 });
     // The smaller size costs less an hour on the bill, from the hour it was made.
     expect(saving!.afterHourly!).toBeLessThan(saving!.beforeHourly!);
     expect(saving!.realizedAnnual).toBeGreaterThan(0);
 
-    const log = await db
-      .select()
-      .from(automationLogs)
-      .where(eq(automationLogs.scheduledChangeId, change!.id));
+    const log = await db.select().from(automationLogs).where(eq(automationLogs.scheduledChangeId, change.id));
     expect(log.map((entry) => entry.action)).toContainEqual(
       expect.stringMatching(
         /^Saving on the bill: \$[\d,.]+ a year realized against \$1,000,000\.00 expected \(\$[\d.]+\/h before, \$[\d.]+\/h after, a week each\)$/,
