@@ -8,6 +8,8 @@
 // one anomaly, on its first day. A change Cloudtrim made is not an anomaly: its resource is
 // expected at whatever it costs from the change's day until the new rate has held a week.
 
+import { fitSlope, formatDayNumber, median, sumDeviations, toDayNumber, weekday } from './cost-series';
+
 export interface ResourceCosts {
   resourceId: string;
   // Days with no entry cost nothing.
@@ -56,7 +58,6 @@ export interface DayPrediction {
   high: number;
 }
 
-const dayMs = 86_400_000;
 // Eight weeks of history: the last five for the weekly pattern (one that changes, as when weekend
 // shutdowns stop, is followed within three weeks), the last four for the level and the trend.
 export const anomalyHistoryDays = 56;
@@ -273,38 +274,4 @@ function findHeldStep(values: readonly number[]): number | undefined {
   return Math.abs(best.size) > Math.max(bandDeviations * spread, minimumBandShare * reference)
     ? best.at
     : undefined;
-}
-
-// Theil–Sen: the median of the slopes between every pair of days, which a few odd days hardly move.
-function fitSlope(values: readonly number[]): number {
-  const slopes: number[] = [];
-  for (let first = 0; first < values.length; first += 1) {
-    for (let second = first + 1; second < values.length; second += 1) {
-      slopes.push((values[second]! - values[first]!) / (second - first));
-    }
-  }
-  return median(slopes);
-}
-
-function sumDeviations(values: readonly number[], center: number): number {
-  return values.reduce((sum, value) => sum + Math.abs(value - center), 0);
-}
-
-function median(values: ArrayLike<number>): number {
-  if (values.length === 0) return 0;
-  const sorted = Array.from(values).sort((first, second) => first - second);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-function weekday(day: number): number {
-  return ((day % 7) + 7) % 7;
-}
-
-function toDayNumber(day: string): number {
-  return Math.floor(Date.parse(`${day}T00:00:00Z`) / dayMs);
-}
-
-function formatDayNumber(day: number): string {
-  return new Date(day * dayMs).toISOString().slice(0, 10);
 }

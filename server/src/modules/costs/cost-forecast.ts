@@ -7,6 +7,8 @@
 // known changes from their day; the band from the size of the method's own errors over the past
 // at the same horizon.
 
+import { fitSlope, formatDayNumber, median, sumDeviations, toDayNumber, weekday } from './cost-series';
+
 export interface DailyCost {
   day: string;
   cost: number;
@@ -44,7 +46,6 @@ export interface CostForecast {
   days: ForecastDay[];
 }
 
-const dayMs = 86_400_000;
 // What a fit looks at: eight weeks for the weekly pattern and the trend, the whole series (at most
 // this many days) for the band.
 const historyLimitDays = 120;
@@ -236,18 +237,6 @@ function estimateNoise(values: Float64Array): number {
   return (1.4826 * median(differences)) / Math.SQRT2;
 }
 
-// Theil–Sen: the median of the slopes between every pair of days, which one-off charges and a
-// late step hardly move.
-function fitSlope(values: Float64Array): number {
-  const slopes: number[] = [];
-  for (let first = 0; first < values.length; first += 1) {
-    for (let second = first + 1; second < values.length; second += 1) {
-      slopes.push((values[second]! - values[first]!) / (second - first));
-    }
-  }
-  return median(slopes);
-}
-
 // The latest step in the last four weeks: the split of least absolute deviation from two medians,
 // taken when it stands clear of the noise and has lasted at least two days.
 function findShift(
@@ -338,27 +327,4 @@ function calibrateBand(series: Float64Array, firstDay: number, horizon: number):
 function readConformalQuantile(values: number[], share: number): number {
   const sorted = [...values].sort((first, second) => first - second);
   return sorted[Math.min(sorted.length, Math.ceil((sorted.length + 1) * share)) - 1]!;
-}
-
-function sumDeviations(values: number[], center: number): number {
-  return values.reduce((sum, value) => sum + Math.abs(value - center), 0);
-}
-
-function median(values: ArrayLike<number>): number {
-  if (values.length === 0) return 0;
-  const sorted = Array.from(values).sort((first, second) => first - second);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-function weekday(day: number): number {
-  return ((day % 7) + 7) % 7;
-}
-
-function toDayNumber(day: string): number {
-  return Math.floor(Date.parse(`${day}T00:00:00Z`) / dayMs);
-}
-
-function formatDayNumber(day: number): string {
-  return new Date(day * dayMs).toISOString().slice(0, 10);
 }
