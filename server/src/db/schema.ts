@@ -235,6 +235,13 @@ export const resources = pgTable(
     powerStateChangedAt: instant('power_state_changed_at'),
     // The resource's Azure tags as inventory last read them; cost by tag groups by these.
     tags: jsonb('tags').$type<Record<string, string>>().notNull().default({}),
+    // Facts of a disk, public IP, plan or database the generic listing lacks, read by inventory from
+    // the type's own listing (camelCase keys, absent when Azure does not say them).
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    // Since when the resource has been in its present state (a VM's power state, a disk's
+    // diskState, an IP associated or not): Azure's own time where it gives one, else the first sync
+    // that saw the state.
+    stateSince: instant('state_since'),
     createdAt: createdAt(),
   },
   (table) => [
@@ -367,6 +374,24 @@ export const vmPrices = pgTable(
   (table) => [primaryKey({ columns: [table.region, table.sizeName, table.osType] })],
 );
 
+// Retail prices of what is not a VM (managed disks by tier, snapshots, public IPs, App Service
+// plans, SQL databases), read with vm_price for the regions in use. `variant` is a plan's OS
+// ('linux' or 'windows'), empty otherwise; `unit` is Azure's unitOfMeasure.
+export const wastePrices = pgTable(
+  'waste_price',
+  {
+    region: text('region').notNull(),
+    kind: text('kind', { enum: ['disk', 'snapshot', 'publicIp', 'plan', 'database', 'vcore'] }).notNull(),
+    skuName: text('sku_name').notNull(),
+    variant: text('variant').notNull().default(''),
+    unitPrice: doublePrecision('unit_price').notNull(),
+    unit: text('unit').notNull(),
+    currencyCode: text('currency_code').notNull().default('USD'),
+    readAt: instant('read_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.region, table.kind, table.skuName, table.variant] })],
+);
+
 // A right-sizing recommendation. A newer analysis that reaches another conclusion supersedes the
 // open one; one that reaches the same conclusion keeps it, so nothing is duplicated.
 export const recommendations = pgTable(
@@ -382,7 +407,20 @@ export const recommendations = pgTable(
     resourceId: uuid('resource_id')
       .notNull()
       .references(() => resources.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['resize', 'shutdown', 'activeHours'] }).notNull(),
+    kind: text('kind', {
+      enum: [
+        'resize',
+        'shutdown',
+        'activeHours',
+        'deleteDisk',
+        'deletePublicIp',
+        'deallocate',
+        'diskTier',
+        'deletePlan',
+        'planTier',
+        'databaseObjective',
+      ],
+    }).notNull(),
     predictionMethod: text('prediction_method').notNull(),
     currentSize: text('current_size'),
     targetSize: text('target_size'),
@@ -429,7 +467,20 @@ export const scheduledChanges = pgTable(
     recommendationId: bigint('recommendation_id', { mode: 'number' }).references(() => recommendations.id, {
       onDelete: 'set null',
     }),
-    kind: text('kind', { enum: ['resize', 'rollback', 'start', 'deallocate'] }).notNull(),
+    kind: text('kind', {
+      enum: [
+        'resize',
+        'rollback',
+        'start',
+        'deallocate',
+        'deleteDisk',
+        'deletePublicIp',
+        'diskTier',
+        'deletePlan',
+        'planTier',
+        'databaseObjective',
+      ],
+    }).notNull(),
     // Why it was planned: a user's apply now or at the window, automation, or the guard.
     origin: text('origin', { enum: ['now', 'window', 'automated', 'guard', 'activeHours'] }).notNull(),
     predictionMethod: text('prediction_method'),
@@ -461,6 +512,8 @@ export const scheduledChanges = pgTable(
     error: text('error'),
     // After a resize down succeeds, the guard watches the VM until then.
     guardUntil: instant('guard_until'),
+    // The snapshot taken before a disk is deleted (its ARM id), saved before the delete is sent.
+    snapshotId: text('snapshot_id'),
     claimedAt: instant('claimed_at'),
     submittedAt: instant('submitted_at'),
     completedAt: instant('completed_at'),

@@ -668,7 +668,7 @@ function describeOutcome(change: ChangeRow, before: CloudVirtualMachineState): C
 }
 
 function firstStep(kind: ChangeRow['kind']): Step {
-  return kind === 'resize' || kind === 'rollback' ? 'resize' : kind;
+  return kind === 'resize' || kind === 'rollback' ? 'resize' : kind === 'start' ? 'start' : 'deallocate';
 }
 
 // Resize in place; or, when the cluster lacks the size, deallocate, resize and start again only if

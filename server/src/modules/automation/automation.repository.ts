@@ -19,13 +19,14 @@ export type ChangeKind = (typeof scheduledChanges.$inferSelect)['kind'];
 export type ChangeOrigin = (typeof scheduledChanges.$inferSelect)['origin'];
 export type ChangeState = (typeof scheduledChanges.$inferSelect)['state'];
 export type ChangeRow = typeof scheduledChanges.$inferSelect;
+export type RecommendationKind = (typeof recommendations.$inferSelect)['kind'];
 
 export interface ApplyTarget {
   recommendationId: number;
   teamId: string;
   tenantId: string;
   resourceId: string;
-  kind: 'resize' | 'shutdown' | 'activeHours';
+  kind: RecommendationKind;
   status: string;
   predictionMethod: string;
   currentSize: string | null;
