@@ -141,6 +141,24 @@ describe('the job queue', () => {
     expect(await jobStates(client)).toEqual({ retry: 1 });
   }, 40_000);
 
+  it('returns from a stop only once an aborted handler has wound up, so it never outlives the database', async () => {
+    let hasWoundUp = false;
+    let isRunning = false;
+    const handle = async (_: Payload, context?: { signal: AbortSignal }) => {
+      isRunning = true;
+      await new Promise((resolve) => context?.signal.addEventListener('abort', resolve, { once: true }));
+      // What a real handler does on abort: finishes the statement it was in.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      hasWoundUp = true;
+    };
+    const { queue } = await openQueue(defineJob({ retryLimit: 3, handle }));
+    await queue.send({ name: 'queue-test', payload }, { step: 1 });
+    await waitFor(async () => isRunning);
+
+    await queue.stop();
+    expect(hasWoundUp).toBe(true);
+  }, 40_000);
+
   it('brings a retry forward to retryDelayMaxSeconds when its back-off would wait longer', async () => {
     let attempts = 0;
     const { queue, client } = await openQueue(

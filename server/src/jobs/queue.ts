@@ -23,6 +23,9 @@ const defaultExpireInSeconds = 300;
 const expiryMarginMs = 1_000;
 // How long a stop waits for the runs in flight before it fails their jobs and aborts their signals.
 const stopGraceMs = 20_000;
+// How long a stop then waits for the aborted handlers to return, so none is still using the
+// database when the process closes it (a handler deaf to its signal is left behind after it).
+const abortedGraceMs = 5_000;
 
 export interface JobContext {
   // Aborted when the run passes its expiry, when its job is no longer its own (a heartbeat found
@@ -81,6 +84,8 @@ interface Run {
   isEnded: boolean;
   ended: Promise<void>;
   end(): void;
+  // The handler itself, settled or not: a run ended by stop or expiry may still be returning.
+  handled?: Promise<unknown>;
 }
 
 // pg-boss 10's fetch takes the oldest waiting jobs whatever their key: in a stately queue, one whose
@@ -203,7 +208,8 @@ export class JobQueue {
   }
 
   // Stops taking jobs, gives the runs in flight stopGraceMs to end, then fails the jobs of those
-  // still going (pg-boss retries them) and aborts their signals.
+  // still going (pg-boss retries them), aborts their signals and gives their handlers
+  // abortedGraceMs to return.
   async stop(): Promise<void> {
     if (!this.isStarted) return;
     this.isStarted = false;
@@ -217,7 +223,14 @@ export class JobQueue {
     ]);
     clearTimeout(graceTimer);
     const stopped = new Error('The job queue stopped before the job ended.');
-    await Promise.all([...this.runs].map((run) => this.endRun(run, stopped, { isJobOurs: true })));
+    const cut = [...this.runs];
+    await Promise.all(cut.map((run) => this.endRun(run, stopped, { isJobOurs: true })));
+    let abortedTimer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(cut.map((run) => run.handled)),
+      new Promise((resolve) => (abortedTimer = setTimeout(resolve, abortedGraceMs))),
+    ]);
+    clearTimeout(abortedTimer);
     await this.boss.stop({ graceful: false });
   }
 
@@ -283,6 +296,7 @@ export class JobQueue {
         () => ({ isDone: true as const }),
         (error: unknown) => ({ isDone: false as const, error }),
       );
+      run.handled = handled;
       const outcome = await Promise.race([handled, ended.then(() => undefined)]);
       if (!outcome || run.isEnded) return;
       run.isEnded = true;
