@@ -1,10 +1,12 @@
 // The data model (DESIGN.md): team ← user · session · one-time token · invitation · tenant →
 // subscription → resource → metric → metric point / hourly aggregate / packed day · activity log ·
 // size catalogue and prices · recommendation → scheduled change · automation log · the bill ·
-// budget → budget crossing · alert.
+// budget → budget crossing · alert · pipeline → version · run → item · streak · approval.
 // Every table a signed-in user reads hangs from a team, directly or through its tenant.
+import type { PipelineAction, PipelineDefinition } from '@cloudtrim/contracts/pipelines';
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -482,7 +484,9 @@ export const scheduledChanges = pgTable(
       ],
     }).notNull(),
     // Why it was planned: a user's apply now or at the window, automation, or the guard.
-    origin: text('origin', { enum: ['now', 'window', 'automated', 'guard', 'activeHours'] }).notNull(),
+    origin: text('origin', {
+      enum: ['now', 'window', 'automated', 'guard', 'activeHours', 'pipeline'],
+    }).notNull(),
     predictionMethod: text('prediction_method'),
     previousSize: text('previous_size'),
     newSize: text('new_size'),
@@ -514,6 +518,10 @@ export const scheduledChanges = pgTable(
     guardUntil: instant('guard_until'),
     // The snapshot taken before a disk is deleted (its ARM id), saved before the delete is sent.
     snapshotId: text('snapshot_id'),
+    // The pipeline run that asked for the change (origin 'pipeline').
+    pipelineRunId: uuid('pipeline_run_id').references((): AnyPgColumn => pipelineRuns.id, {
+      onDelete: 'set null',
+    }),
     claimedAt: instant('claimed_at'),
     submittedAt: instant('submitted_at'),
     completedAt: instant('completed_at'),
@@ -753,3 +761,161 @@ export interface AlertDriverRow {
   Expected: number;
   Actual: number;
 }
+
+// An automation pipeline (issue 19): its current version's definition is in pipeline_version; an edit
+// adds a version. active_since: when it was created or last resumed, so no tick before it fires.
+export const pipelines = pgTable(
+  'pipeline',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    state: text('state', { enum: ['active', 'paused'] })
+      .notNull()
+      .default('active'),
+    version: integer('version').notNull().default(1),
+    activeSince: instant('active_since').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: instant('updated_at').notNull().defaultNow(),
+  },
+  (table) => [index('pipeline_team_idx').on(table.teamId, table.updatedAt)],
+);
+
+// Every version of a pipeline as saved, by whom (the proposer of the runs made with it).
+export const pipelineVersions = pgTable(
+  'pipeline_version',
+  {
+    pipelineId: uuid('pipeline_id')
+      .notNull()
+      .references(() => pipelines.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    definition: jsonb('definition').$type<PipelineDefinition>().notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.pipelineId, table.version] })],
+);
+
+// One evaluation of a pipeline. A scheduled run is claimed by inserting it: the unique key on
+// (pipeline, tick) lets one worker of many record a tick's run.
+export const pipelineRuns = pgTable(
+  'pipeline_run',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    pipelineId: uuid('pipeline_id')
+      .notNull()
+      .references(() => pipelines.id, { onDelete: 'cascade' }),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    trigger: text('trigger', { enum: ['schedule', 'manual'] }).notNull(),
+    dryRun: boolean('dry_run').notNull(),
+    state: text('state', { enum: ['running', 'succeeded', 'failed', 'awaitingApproval'] })
+      .notNull()
+      .default('running'),
+    scheduledFor: instant('scheduled_for').notNull(),
+    startedBy: uuid('started_by').references(() => users.id, { onDelete: 'set null' }),
+    startedAt: instant('started_at').notNull(),
+    finishedAt: instant('finished_at'),
+    matched: integer('matched').notNull().default(0),
+    acted: integer('acted').notNull().default(0),
+    skipped: integer('skipped').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    annualSaving: doublePrecision('annual_saving').notNull().default(0),
+  },
+  (table) => [
+    index('pipeline_run_pipeline_idx').on(table.pipelineId, table.startedAt),
+    uniqueIndex('pipeline_run_tick_key')
+      .on(table.pipelineId, table.scheduledFor)
+      .where(sql`"trigger" = 'schedule'`),
+  ],
+);
+
+// What a run did with each resource it matched: acted, skipped (and why), failed, or only matched (a
+// dry run). The resource's names are copied so the history outlives it.
+export const pipelineRunItems = pgTable(
+  'pipeline_run_item',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => pipelineRuns.id, { onDelete: 'cascade' }),
+    resourceId: uuid('resource_id').references(() => resources.id, { onDelete: 'set null' }),
+    resourceArmId: text('resource_arm_id').notNull(),
+    resourceName: text('resource_name').notNull(),
+    resourceType: text('resource_type').notNull(),
+    subscriptionId: text('subscription_id').notNull(),
+    resourceGroup: text('resource_group').notNull(),
+    outcome: text('outcome', { enum: ['matched', 'acted', 'skipped', 'failed'] }).notNull(),
+    reason: text('reason'),
+    detail: text('detail').notNull(),
+    annualSaving: doublePrecision('annual_saving').notNull().default(0),
+    recommendationId: bigint('recommendation_id', { mode: 'number' }).references(() => recommendations.id, {
+      onDelete: 'set null',
+    }),
+    approvalId: uuid('approval_id').references((): AnyPgColumn => pipelineApprovals.id, {
+      onDelete: 'set null',
+    }),
+  },
+  (table) => [
+    index('pipeline_run_item_run_idx').on(table.runId, table.id),
+    index('pipeline_run_item_approval_idx')
+      .on(table.approvalId)
+      .where(sql`approval_id is not null`),
+  ],
+);
+
+// How many evaluations in a row a pipeline has matched a resource (the in-a-row gate); a resource it
+// no longer matches loses its row.
+export const pipelineStreaks = pgTable(
+  'pipeline_streak',
+  {
+    pipelineId: uuid('pipeline_id')
+      .notNull()
+      .references(() => pipelines.id, { onDelete: 'cascade' }),
+    resourceId: uuid('resource_id')
+      .notNull()
+      .references(() => resources.id, { onDelete: 'cascade' }),
+    count: integer('count').notNull(),
+    lastMatchedAt: instant('last_matched_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.pipelineId, table.resourceId] })],
+);
+
+// A run's destructive actions waiting for a second member of the team: approved, they run once
+// runs_after (the notice plus the grace period) has passed; the proposer may not approve their own.
+export const pipelineApprovals = pgTable(
+  'pipeline_approval',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    pipelineId: uuid('pipeline_id')
+      .notNull()
+      .references(() => pipelines.id, { onDelete: 'cascade' }),
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => pipelineRuns.id, { onDelete: 'cascade' }),
+    action: jsonb('action').$type<PipelineAction>().notNull(),
+    state: text('state', { enum: ['waiting', 'approved', 'rejected', 'done'] })
+      .notNull()
+      .default('waiting'),
+    proposedBy: uuid('proposed_by').references(() => users.id, { onDelete: 'set null' }),
+    proposedAt: instant('proposed_at').notNull(),
+    runsAfter: instant('runs_after').notNull(),
+    decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: instant('decided_at'),
+  },
+  (table) => [
+    index('pipeline_approval_team_idx').on(table.teamId, table.state),
+    index('pipeline_approval_due_idx')
+      .on(table.runsAfter)
+      .where(sql`state = 'approved'`),
+  ],
+);
