@@ -56,6 +56,8 @@ export interface NewChange {
   // What the VM must still be when the change acts (null: not checked).
   expectedSize?: string | null;
   expectedPowerState?: string | null;
+  // The pipeline run that asked for it (origin 'pipeline').
+  pipelineRunId?: string | null;
 }
 
 // What must still hold when a change acts, read under the VM's lock.
