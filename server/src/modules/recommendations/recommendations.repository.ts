@@ -375,40 +375,6 @@ export class RecommendationsRepository {
     const row = result.rows[0];
     return row ? { ...row, id: Number(row.id) } : undefined;
   }
-
-  async readTeamSettings(
-    teamId: string,
-  ): Promise<{ lookbackDays: number; defaultMaintenanceWindow: number }> {
-    const result = await this.db.execute<{ lookbackDays: number; defaultMaintenanceWindow: number }>(sql`
-      select lookback_days as "lookbackDays", default_maintenance_window as "defaultMaintenanceWindow"
-      from team where id = ${teamId}::uuid`);
-    return result.rows[0] ?? { lookbackDays: 14, defaultMaintenanceWindow: 2 };
-  }
-
-  // A new lookback changes what every VM's analysis reads: all of the team's VMs become due again.
-  async saveTeamSettings(
-    teamId: string,
-    settings: { lookbackDays: number; defaultMaintenanceWindow: number },
-  ): Promise<{ lookbackDays: number; defaultMaintenanceWindow: number }> {
-    return this.db.transaction(async (transaction) => {
-      const previous = await transaction.execute<{ lookbackDays: number }>(sql`
-        select lookback_days as "lookbackDays" from team where id = ${teamId}::uuid for update`);
-      const result = await transaction.execute<{
-        lookbackDays: number;
-        defaultMaintenanceWindow: number;
-      }>(sql`
-        update team
-        set lookback_days = ${settings.lookbackDays}, default_maintenance_window = ${settings.defaultMaintenanceWindow}
-        where id = ${teamId}::uuid
-        returning lookback_days as "lookbackDays", default_maintenance_window as "defaultMaintenanceWindow"`);
-      if (previous.rows[0] && previous.rows[0].lookbackDays !== settings.lookbackDays) {
-        await transaction.execute(sql`
-          update resource set analysed_until = null
-          from tenant where tenant.id = resource.tenant_id and tenant.team_id = ${teamId}::uuid`);
-      }
-      return result.rows[0]!;
-    });
-  }
 }
 
 function chunkOf<Item>(items: Item[], size: number): Item[][] {

@@ -17,11 +17,7 @@ import {
   minimumHistoryDays,
 } from '@cloudtrim/rightsizing/analyse-vm';
 import { isPredictionMethodId, type PredictionMethodId } from '@cloudtrim/rightsizing/prediction-methods';
-import type {
-  Recommendation,
-  RecommendationEvidence,
-  TeamSettings,
-} from '@cloudtrim/contracts/recommendations';
+import type { Recommendation, RecommendationEvidence } from '@cloudtrim/contracts/recommendations';
 import type { CloudCallOptions } from '../../cloud/cloud-provider';
 import type { CloudWorkQueue } from '../../jobs/cloud-work';
 import { yieldToEventLoop } from '../../lib/concurrency';
@@ -300,22 +296,6 @@ export class RecommendationsService {
       row.targetSize === null ? null : (findSize(catalogue, row.targetSize)?.name ?? null),
       window.thresholds,
     );
-  }
-
-  async getTeamSettings(teamId: string): Promise<TeamSettings> {
-    const settings = await this.recommendations.readTeamSettings(teamId);
-    return {
-      LookbackDays: settings.lookbackDays,
-      DefaultMaintenanceWindow: settings.defaultMaintenanceWindow,
-    };
-  }
-
-  async saveTeamSettings(teamId: string, settings: TeamSettings): Promise<TeamSettings> {
-    const saved = await this.recommendations.saveTeamSettings(teamId, {
-      lookbackDays: settings.LookbackDays,
-      defaultMaintenanceWindow: settings.DefaultMaintenanceWindow,
-    });
-    return { LookbackDays: saved.lookbackDays, DefaultMaintenanceWindow: saved.defaultMaintenanceWindow };
   }
 
   private async recordActivity(teamId: string, tenantId: string, summary: AnalysisSummary): Promise<void> {

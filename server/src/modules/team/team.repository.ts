@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, isNull, lte } from 'drizzle-orm';
+import { and, asc, count, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import { isUniqueViolation, type Db } from '../../db/database';
 import { invitations, teams, users } from '../../db/schema';
 
@@ -23,6 +23,12 @@ export interface NewInvitation {
   tokenHash: string;
   createdAt: Date;
   expiresAt: Date;
+}
+
+// How far back the engine looks and the default maintenance hour (UTC).
+export interface TeamSettingsRow {
+  lookbackDays: number;
+  defaultMaintenanceWindow: number;
 }
 
 export class TeamRepository {
@@ -125,5 +131,34 @@ export class TeamRepository {
       .set({ teamId: team!.id, updatedAt: new Date() })
       .where(and(eq(users.id, member.userId), eq(users.teamId, teamId)));
     return true;
+  }
+
+  async readSettings(teamId: string): Promise<TeamSettingsRow> {
+    const [row] = await this.db
+      .select({ lookbackDays: teams.lookbackDays, defaultMaintenanceWindow: teams.defaultMaintenanceWindow })
+      .from(teams)
+      .where(eq(teams.id, teamId));
+    return row ?? { lookbackDays: 14, defaultMaintenanceWindow: 2 };
+  }
+
+  // A new lookback changes what every VM's analysis reads: all of the team's VMs become due again.
+  async saveSettings(teamId: string, settings: TeamSettingsRow): Promise<TeamSettingsRow> {
+    return this.db.transaction(async (transaction) => {
+      const [previous] = await transaction
+        .select({ lookbackDays: teams.lookbackDays })
+        .from(teams)
+        .where(eq(teams.id, teamId))
+        .for('update');
+      const [saved] = await transaction.update(teams).set(settings).where(eq(teams.id, teamId)).returning({
+        lookbackDays: teams.lookbackDays,
+        defaultMaintenanceWindow: teams.defaultMaintenanceWindow,
+      });
+      if (previous && previous.lookbackDays !== settings.lookbackDays) {
+        await transaction.execute(sql`
+          update resource set analysed_until = null
+          from tenant where tenant.id = resource.tenant_id and tenant.team_id = ${teamId}::uuid`);
+      }
+      return saved!;
+    });
   }
 }

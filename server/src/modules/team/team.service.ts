@@ -1,5 +1,6 @@
 import type { MessageResponse } from '@cloudtrim/contracts/common';
 import { inviteConflictText, inviteSuccessText } from '@cloudtrim/contracts/messages';
+import type { TeamSettings } from '@cloudtrim/contracts/recommendations';
 import type { TeamResponse } from '@cloudtrim/contracts/team';
 import { conflict, notFound, tooManyRequests, unauthorized } from '../../lib/http-errors';
 import { createOneTimeToken, hashToken } from '../../lib/secret-box';
@@ -104,5 +105,21 @@ export class TeamService {
       return { message: `The invitation to ${email} has been withdrawn.` };
     }
     throw notFound(notInTeamText);
+  }
+
+  async getSettings(teamId: string): Promise<TeamSettings> {
+    const settings = await this.teams.readSettings(teamId);
+    return {
+      LookbackDays: settings.lookbackDays,
+      DefaultMaintenanceWindow: settings.defaultMaintenanceWindow,
+    };
+  }
+
+  async saveSettings(teamId: string, settings: TeamSettings): Promise<TeamSettings> {
+    const saved = await this.teams.saveSettings(teamId, {
+      lookbackDays: settings.LookbackDays,
+      defaultMaintenanceWindow: settings.DefaultMaintenanceWindow,
+    });
+    return { LookbackDays: saved.lookbackDays, DefaultMaintenanceWindow: saved.defaultMaintenanceWindow };
   }
 }
