@@ -81,7 +81,7 @@ describe('routes', () => {
       ['/tenants', 'Manage Your Tenants'],
       ['/profile', 'Profile'],
       ['/recommendations', 'Recommendations'],
-      ['/automation', 'COMING SOON'],
+      ['/automation', 'Automation Pipelines'],
       ['/analysis', 'Cost Analysis & Budget'],
       ['/security', 'COMING SOON'],
       ['/sidebar', 'Recent Activity'],
@@ -99,6 +99,16 @@ describe('routes', () => {
     fireEvent.click(link);
     expect(await screen.findByRole('heading', { name: 'Cost Analysis & Budget', level: 1 })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/analysis');
+    expect(screen.queryByText('COMING SOON')).toBeNull();
+  });
+
+  it('lists Automation Pipelines in the side menu, leading to /automation', async () => {
+    storeTestSession(inOneHour());
+    const router = renderAt('/home');
+    const link = (await screen.findAllByRole('link', { name: 'Automation Pipelines' }))[0]!;
+    fireEvent.click(link);
+    expect(await screen.findByRole('heading', { name: 'Automation Pipelines', level: 1 })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/automation');
     expect(screen.queryByText('COMING SOON')).toBeNull();
   });
 

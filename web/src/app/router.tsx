@@ -129,7 +129,10 @@ export const routes: RouteObject[] = [
           },
           {
             path: paths.automation,
-            element: <ComingSoon featureName={getComingSoonTitle(paths.automation)} />,
+            lazy: lazyScreen(
+              () => import('./routes/automation'),
+              (module) => module.AutomationRoute,
+            ),
           },
           {
             path: paths.analysis,
