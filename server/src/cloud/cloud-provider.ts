@@ -36,6 +36,9 @@ export interface CloudResource {
   tags: Record<string, string>;
   // Virtual machines only: what a new size must still carry.
   vmRequirements?: CloudVmRequirements;
+  // Disks, public IPs, App Service plans and SQL databases: what their type's own listing says
+  // beyond the generic one (see CloudResourceState).
+  details?: Record<string, unknown>;
 }
 
 // Null where the VM's model does not say (a NIC referenced only by id does not show accelerated
@@ -165,6 +168,39 @@ export interface CloudVirtualMachineState {
 
 export type CloudPowerAction = 'start' | 'deallocate';
 
+// A disk, public IP, App Service plan, SQL database or snapshot as Azure says it is now, with the
+// facts inventory stores in resource.details (camelCase keys, absent when Azure does not say):
+// disks { diskState, diskSizeGb, managedBy, tier, lastOwnershipUpdateTime, osType }; public IPs
+// { ipAddress, allocationMethod, ipConfigurationId, natGatewayId }; plans { tier, capacity,
+// numberOfSites, kind }; databases { tier, capacity, family, maxSizeBytes, serverName }; snapshots
+// { completionPercent }.
+export interface CloudResourceState {
+  // A disk's or IP's sku.name, a plan's ('P1v3'), a database's service objective ('S3', 'GP_Gen5_2').
+  sku: string | null;
+  details: Record<string, unknown>;
+  // 'Succeeded' once Azure has finished with it.
+  provisioningState: string | null;
+}
+
+// An incremental snapshot of a disk, named by the caller so a resumed step finds the same one.
+export interface CloudSnapshotRequest {
+  snapshotId: string;
+  diskId: string;
+  region: string;
+}
+
+// A SKU as the resource's type spells it: a disk's { name: 'Standard_LRS' }, a plan's
+// { name: 'P0v3', tier: 'PremiumV3' }, a DTU database's { name: 'S1', tier: 'Standard' }, a vCore
+// database's { name: 'GP_Gen5', tier: 'GeneralPurpose', family: 'Gen5', capacity: 2 }.
+export interface CloudSku {
+  name: string;
+  tier?: string;
+  family?: string;
+  capacity?: number;
+  // Databases: the new maximum size, when the objective holds less than the database allows now.
+  maxSizeBytes?: number;
+}
+
 // A long-running operation Azure accepted; null when Azure finished at once (nothing to change).
 export interface CloudOperation {
   operationUrl: string | null;
@@ -256,7 +292,32 @@ export interface CloudProvider {
     action: CloudPowerAction,
     options?: CloudCallOptions,
   ): Promise<CloudOperation>;
-  // One look at an operation beginResize or beginPowerAction returned, from any process.
+  // A disk, public IP, plan, database or snapshot read back; null when Azure no longer has it.
+  getResourceState(
+    credentials: CloudCredentials,
+    resourceId: string,
+    options?: CloudCallOptions,
+  ): Promise<CloudResourceState | null>;
+  beginSnapshot(
+    credentials: CloudCredentials,
+    snapshot: CloudSnapshotRequest,
+    options?: CloudCallOptions,
+  ): Promise<CloudOperation>;
+  // Deletes a disk, public IP or plan. Azure refuses one still in use (a disk attached, an IP
+  // associated, a plan with apps); one already gone is nothing to do.
+  beginDelete(
+    credentials: CloudCredentials,
+    resourceId: string,
+    options?: CloudCallOptions,
+  ): Promise<CloudOperation>;
+  // A disk's, plan's or database's SKU.
+  beginSkuChange(
+    credentials: CloudCredentials,
+    resourceId: string,
+    sku: CloudSku,
+    options?: CloudCallOptions,
+  ): Promise<CloudOperation>;
+  // One look at an operation a begin… call returned, from any process.
   readOperation(
     credentials: CloudCredentials,
     operationUrl: string,

@@ -114,6 +114,12 @@ export class AzureClients {
     return this.getComputeClient(credentials, readSubscriptionId(path));
   }
 
+  // The Resource Manager client of the subscription a resource path names: any type's ARM calls go
+  // through its pipeline (Network, Web and Sql have no SDK client here).
+  getResourceClientFor(credentials: CloudCredentials, path: string): ResourceManagementClient {
+    return this.getResourceClient(credentials, readSubscriptionId(path));
+  }
+
   getMonitorClient(credentials: CloudCredentials, subscriptionId: string): MonitorClient {
     const principal = this.getPrincipal(credentials);
     return getOrCreate(principal.monitorClients, subscriptionId, () => {

@@ -14,6 +14,9 @@ import type {
   CloudPowerAction,
   CloudProvider,
   CloudResource,
+  CloudResourceState,
+  CloudSku,
+  CloudSnapshotRequest,
   CloudSubscription,
   CloudVirtualMachineState,
   CloudVmSku,
@@ -33,8 +36,16 @@ import { sendBudgetsRead, sendCostQuery } from './azure-costs';
 import { toCloudError } from './azure-errors';
 import { checkBatchSize, readMetricBatch, readResourceMetrics } from './azure-metrics';
 import { readVirtualMachineWriteAccess } from './azure-permissions';
+import { readResourceState } from './azure-resource-details';
 import { readResources, readSubscriptions, readVirtualMachine } from './azure-resources';
-import { readOperationStatus, submitPowerAction, submitResize } from './azure-writes';
+import {
+  readOperationStatus,
+  submitDelete,
+  submitPowerAction,
+  submitResize,
+  submitSkuChange,
+  submitSnapshot,
+} from './azure-writes';
 
 // Listing subscriptions names no subscription; the Resource Manager client still wants one.
 const noSubscriptionId = '00000000-0000-0000-0000-000000000000';
@@ -240,6 +251,68 @@ export class AzureGateway implements CloudProvider {
         this.config.resourceManagerUrl,
         resourceId,
         action,
+        abortSignal,
+      ),
+    );
+  }
+
+  async getResourceState(
+    credentials: CloudCredentials,
+    resourceId: string,
+    options?: CloudCallOptions,
+  ): Promise<CloudResourceState | null> {
+    return this.run(`Reading ${resourceId}`, options, (abortSignal) =>
+      readResourceState(
+        this.clients.getResourceClientFor(credentials, resourceId),
+        this.config.resourceManagerUrl,
+        resourceId,
+        abortSignal,
+      ),
+    );
+  }
+
+  async beginSnapshot(
+    credentials: CloudCredentials,
+    snapshot: CloudSnapshotRequest,
+    options?: CloudCallOptions,
+  ): Promise<CloudOperation> {
+    return this.run(`Snapshot of ${snapshot.diskId}`, options, (abortSignal) =>
+      submitSnapshot(
+        this.clients.getResourceClientFor(credentials, snapshot.diskId),
+        this.config.resourceManagerUrl,
+        snapshot,
+        abortSignal,
+      ),
+    );
+  }
+
+  async beginDelete(
+    credentials: CloudCredentials,
+    resourceId: string,
+    options?: CloudCallOptions,
+  ): Promise<CloudOperation> {
+    return this.run(`Deleting ${resourceId}`, options, (abortSignal) =>
+      submitDelete(
+        this.clients.getResourceClientFor(credentials, resourceId),
+        this.config.resourceManagerUrl,
+        resourceId,
+        abortSignal,
+      ),
+    );
+  }
+
+  async beginSkuChange(
+    credentials: CloudCredentials,
+    resourceId: string,
+    sku: CloudSku,
+    options?: CloudCallOptions,
+  ): Promise<CloudOperation> {
+    return this.run(`Changing ${resourceId} to ${sku.name}`, options, (abortSignal) =>
+      submitSkuChange(
+        this.clients.getResourceClientFor(credentials, resourceId),
+        this.config.resourceManagerUrl,
+        resourceId,
+        sku,
         abortSignal,
       ),
     );

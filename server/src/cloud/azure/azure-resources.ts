@@ -11,6 +11,7 @@ import type {
 } from '../cloud-provider';
 import { readArmPages, readPowerState, readResourceGroup, type ArmPipelineClient } from './azure-arm';
 import { readArmError } from './azure-errors';
+import type { ResourceFacts } from './azure-resource-details';
 
 const subscriptionsApiVersion = '2022-12-01';
 const resourcesApiVersion = '2021-04-01';
@@ -124,6 +125,7 @@ export function toCloudSubscriptions(items: readonly SubscriptionItem[]): CloudS
 export function toCloudResources(
   genericResources: readonly GenericResourceItem[],
   machines: readonly VirtualMachineItem[],
+  facts: ReadonlyMap<string, ResourceFacts> = new Map(),
 ): CloudResource[] {
   const machinesById = new Map(machines.map((machine) => [machine.id?.toLowerCase(), machine]));
   const resources: CloudResource[] = [];
@@ -131,16 +133,18 @@ export function toCloudResources(
     if (!resource.id || !resource.type) continue;
     const isVirtualMachine = resource.type.toLowerCase() === virtualMachineType;
     const machine = isVirtualMachine ? machinesById.get(resource.id.toLowerCase()) : undefined;
+    const resourceFacts = facts.get(resource.id.toLowerCase());
     resources.push({
       id: resource.id,
       name: resource.name ?? resource.id.split('/').at(-1) ?? resource.id,
       type: resource.type,
       resourceGroup: readResourceGroup(resource.id),
       region: (resource.location ?? '').toLowerCase(),
-      sku: machine?.properties?.hardwareProfile?.vmSize ?? resource.sku?.name ?? null,
+      sku: machine?.properties?.hardwareProfile?.vmSize ?? resourceFacts?.sku ?? resource.sku?.name ?? null,
       powerState: isVirtualMachine ? readPowerState(machine?.properties?.instanceView?.statuses) : null,
       tags: readTags(resource.tags),
       ...(isVirtualMachine ? { vmRequirements: readVmRequirements(machine?.properties) } : {}),
+      ...(resourceFacts ? { details: resourceFacts.details } : {}),
     });
   }
   return resources;

@@ -2,7 +2,14 @@ import { createHttpHeaders, type PipelineRequest, type PipelineResponse } from '
 import { describe, expect, it } from 'vitest';
 import { isCloudError } from '../cloud-provider';
 import type { ArmPipelineClient } from './azure-arm';
-import { readOperationStatus, submitPowerAction, submitResize } from './azure-writes';
+import {
+  readOperationStatus,
+  submitDelete,
+  submitPowerAction,
+  submitResize,
+  submitSkuChange,
+  submitSnapshot,
+} from './azure-writes';
 
 const armUrl = 'https://arm.example';
 const vmId = '/subscriptions/sub-1/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/vm-1';
@@ -104,7 +111,103 @@ describe('submitPowerAction', () => {
   });
 });
 
+const diskId = '/subscriptions/sub-1/resourceGroups/rg/providers/Microsoft.Compute/disks/data-1';
+const snapshotId = '/subscriptions/sub-1/resourceGroups/rg/providers/Microsoft.Compute/snapshots/data-1-7';
+
+describe('submitSnapshot', () => {
+  it('puts an incremental copy of the disk in its region and hands back the operation', async () => {
+    const { client, requests } = createClient({
+      status: 202,
+      headers: { 'azure-asyncoperation': operationUrl, 'retry-after': '2' },
+    });
+    expect(await submitSnapshot(client, armUrl, { snapshotId, diskId, region: 'eastus' }, signal())).toEqual({
+      operationUrl,
+      retryAfterSeconds: 2,
+    });
+    expect(requests[0]!.method).toBe('PUT');
+    expect(requests[0]!.url).toBe(`${armUrl}${snapshotId}?api-version=2024-03-02`);
+    expect(JSON.parse(String(requests[0]!.body))).toEqual({
+      location: 'eastus',
+      sku: { name: 'Standard_LRS' },
+      properties: { creationData: { createOption: 'Copy', sourceResourceId: diskId }, incremental: true },
+    });
+  });
+});
+
+describe('submitDelete', () => {
+  it("deletes with the type's own api-version, and reads 204 (already gone) as nothing to poll", async () => {
+    const ipId = '/subscriptions/sub-1/resourceGroups/rg/providers/Microsoft.Network/publicIPAddresses/ip-1';
+    const planId = '/subscriptions/sub-1/resourceGroups/rg/providers/Microsoft.Web/serverfarms/plan-1';
+    const accepted = createClient({ status: 202, headers: { location: operationUrl } });
+    expect(await submitDelete(accepted.client, armUrl, ipId, signal())).toEqual({
+      operationUrl,
+      retryAfterSeconds: 0,
+    });
+    expect(accepted.requests[0]!.method).toBe('DELETE');
+    expect(accepted.requests[0]!.url).toBe(`${armUrl}${ipId}?api-version=2024-05-01`);
+    const gone = createClient({ status: 204 });
+    expect(await submitDelete(gone.client, armUrl, planId, signal())).toEqual({
+      operationUrl: null,
+      retryAfterSeconds: 0,
+    });
+    expect(gone.requests[0]!.url).toBe(`${armUrl}${planId}?api-version=2023-12-01`);
+  });
+
+  it("throws Azure's refusal of a resource in use, and refuses a type it does not know, sending nothing", async () => {
+    const { client, requests } = createClient({
+      status: 400,
+      body: JSON.stringify({ error: { code: 'PublicIPAddressInUse', message: 'in use' } }),
+    });
+    const ipId = '/subscriptions/sub-1/resourceGroups/rg/providers/Microsoft.Network/publicIPAddresses/ip-1';
+    await expect(submitDelete(client, armUrl, ipId, signal())).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'PublicIPAddressInUse',
+    });
+    await expect(
+      submitDelete(
+        client,
+        armUrl,
+        '/subscriptions/sub-1/resourceGroups/rg/providers/Microsoft.Storage/storageAccounts/a',
+        signal(),
+      ),
+    ).rejects.toSatisfy((error) => isCloudError(error, 'invalidRequest'));
+    expect(requests).toHaveLength(1);
+  });
+});
+
+describe('submitSkuChange', () => {
+  it("patches a disk's SKU, and a database's with its new maximum size", async () => {
+    const disk = createClient({ status: 202, headers: { 'azure-asyncoperation': operationUrl } });
+    await submitSkuChange(disk.client, armUrl, diskId, { name: 'Standard_LRS' }, signal());
+    expect(disk.requests[0]!.method).toBe('PATCH');
+    expect(JSON.parse(String(disk.requests[0]!.body))).toEqual({ sku: { name: 'Standard_LRS' } });
+    const databaseId =
+      '/subscriptions/sub-1/resourceGroups/rg/providers/Microsoft.Sql/servers/sql-1/databases/db-1';
+    const database = createClient({ status: 202, headers: { 'azure-asyncoperation': operationUrl } });
+    await submitSkuChange(
+      database.client,
+      armUrl,
+      databaseId,
+      { name: 'S1', tier: 'Standard', maxSizeBytes: 250 * 1024 ** 3 },
+      signal(),
+    );
+    expect(database.requests[0]!.url).toBe(`${armUrl}${databaseId}?api-version=2023-08-01`);
+    expect(JSON.parse(String(database.requests[0]!.body))).toEqual({
+      sku: { name: 'S1', tier: 'Standard' },
+      properties: { maxSizeBytes: 250 * 1024 ** 3 },
+    });
+  });
+});
+
 describe('readOperationStatus', () => {
+  it("reads a deletion's final 204 as done", async () => {
+    const { client } = createClient({ status: 204 });
+    expect(await readOperationStatus(client, armUrl, operationUrl, signal())).toEqual({
+      status: 'Succeeded',
+      retryAfterSeconds: 0,
+    });
+  });
+
   it('refuses a saved URL that is not of the configured Resource Manager, sending nothing', async () => {
     const { client, requests } = createClient({ status: 200 });
     for (const url of ['https://evil.example/op', `${armUrl}.evil.example/op`, armUrl]) {

@@ -1,7 +1,7 @@
 // The inventory side of PostgreSQL: subscriptions and resources as the last sync saw them, and the
 // metric rows each resource gets. Bulk statements pass whole columns as arrays (unnest), so a sync
 // of thousands of resources is a handful of round trips.
-import { and, eq, notInArray, sql } from 'drizzle-orm';
+import { and, eq, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { subscriptions } from '../../db/schema';
 
@@ -22,6 +22,8 @@ export interface InventoryResource {
   nicCount: number | null;
   hasPremiumDisk: boolean | null;
   hasAcceleratedNetworking: boolean | null;
+  // Disks, public IPs, plans and databases: their type's facts (CloudResource.details); {} otherwise.
+  details: Record<string, unknown>;
 }
 
 export interface SubscriptionRow {
@@ -107,8 +109,13 @@ export class InventoryRepository {
           with upserted as (
             insert into resource (tenant_id, subscription_id, arm_id, name, type, category, subcategory,
                                   resource_group, region, sku, power_state, os_type, data_disk_count,
-                                  nic_count, has_premium_disk, has_accelerated_networking, tags, last_read)
-            select ${tenantId}::uuid, ${subscriptionRowId}::uuid, listed.*, ${readAt.toISOString()}::timestamptz
+                                  nic_count, has_premium_disk, has_accelerated_networking, tags, details,
+                                  last_read, state_since)
+            select ${tenantId}::uuid, ${subscriptionRowId}::uuid, listed.*, ${readAt.toISOString()}::timestamptz,
+                   case when ${stateOf(sql`listed`)} is not null
+                     then coalesce((listed.details->>'lastOwnershipUpdateTime')::timestamptz,
+                                   ${readAt.toISOString()}::timestamptz)
+                   end
             from unnest(
               ${sql.param(chunk.map((resource) => resource.armId))}::text[],
               ${sql.param(chunk.map((resource) => resource.name))}::text[],
@@ -124,8 +131,11 @@ export class InventoryRepository {
               ${sql.param(chunk.map((resource) => resource.nicCount))}::smallint[],
               ${sql.param(chunk.map((resource) => resource.hasPremiumDisk))}::boolean[],
               ${sql.param(chunk.map((resource) => resource.hasAcceleratedNetworking))}::boolean[],
-              ${sql.param(chunk.map((resource) => JSON.stringify(resource.tags)))}::jsonb[]
-            ) as listed
+              ${sql.param(chunk.map((resource) => JSON.stringify(resource.tags)))}::jsonb[],
+              ${sql.param(chunk.map((resource) => JSON.stringify(resource.details)))}::jsonb[]
+            ) as listed(arm_id, name, type, category, subcategory, resource_group, region, sku, power_state,
+                        os_type, data_disk_count, nic_count, has_premium_disk, has_accelerated_networking,
+                        tags, details)
             on conflict (tenant_id, lower(arm_id)) do update set
               subscription_id = excluded.subscription_id,
               arm_id = excluded.arm_id,
@@ -148,6 +158,14 @@ export class InventoryRepository {
               has_premium_disk = excluded.has_premium_disk,
               has_accelerated_networking = excluded.has_accelerated_networking,
               tags = excluded.tags,
+              details = excluded.details,
+              -- Azure's own time where it gives one (a disk's LastOwnershipUpdateTime); else kept
+              -- while the state stays, the first sync that saw it when it changed.
+              state_since = case
+                when ${stateOf(sql`excluded`)} is not distinct from ${stateOf(sql`resource`)}
+                  and ${stateOf(sql`excluded`)} is not null
+                  and not (excluded.details ? 'lastOwnershipUpdateTime')
+                then coalesce(resource.state_since, excluded.state_since) else excluded.state_since end,
               last_read = excluded.last_read
             returning (xmax = 0) as is_inserted
           )
@@ -182,6 +200,22 @@ export class InventoryRepository {
     `);
     return result.rowCount ?? 0;
   }
+}
+
+// The state resource.state_since dates, of a row of the resource table (or of the values listed for
+// it): a VM's power state, a disk's diskState, whether an IP is associated, whether a plan has apps.
+// Null for a type without one.
+function stateOf(row: SQL) {
+  return sql`(case lower(${row}.type)
+    when 'microsoft.compute/virtualmachines' then ${row}.power_state
+    when 'microsoft.compute/disks' then ${row}.details->>'diskState'
+    when 'microsoft.network/publicipaddresses' then
+      case when ${row}.details ? 'ipConfigurationId' or ${row}.details ? 'natGatewayId'
+        then 'associated' else 'unassociated' end
+    when 'microsoft.web/serverfarms' then
+      case when (${row}.details->>'numberOfSites')::int > 0 then 'withSites'
+        when (${row}.details->>'numberOfSites')::int = 0 then 'empty' end
+  end)`;
 }
 
 // After any change to a tenant's resources: a new version for cached lists, and the count the

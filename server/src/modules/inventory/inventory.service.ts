@@ -149,5 +149,6 @@ function toInventoryResource(resource: CloudResource): InventoryResource {
     nicCount: resource.vmRequirements?.nicCount ?? null,
     hasPremiumDisk: resource.vmRequirements?.hasPremiumDisk ?? null,
     hasAcceleratedNetworking: resource.vmRequirements?.hasAcceleratedNetworking ?? null,
+    details: resource.details ?? {},
   };
 }
