@@ -8,6 +8,8 @@ import {
 } from './arm/arm.access';
 import { registerAuthorizationRoutes } from './arm/authorization.routes';
 import { registerComputeRoutes } from './arm/compute.routes';
+import { registerDiskRoutes } from './arm/disk.routes';
+import { registerOperationRoutes } from './arm/operation.routes';
 import { registerPlatformRoutes } from './arm/platform.routes';
 import { registerResourceManagerRoutes } from './arm/resource-manager.routes';
 import { admitCostRequest, readCostScope, registerCostRoutes } from './costs/cost.routes';
@@ -105,6 +107,8 @@ export function createRequestHandler(
   const armRouter = new Router();
   registerResourceManagerRoutes(armRouter, services, readCaller);
   registerComputeRoutes(armRouter, services);
+  registerDiskRoutes(armRouter, services);
+  registerOperationRoutes(armRouter, services);
   registerPlatformRoutes(armRouter, services);
   registerAuthorizationRoutes(armRouter, services, readCaller);
   const costRouter = new Router();

@@ -24,6 +24,21 @@ export interface EmulatorStats {
    * Retry-After of their 429 or 503 had passed: throttling the client did not honour.
    */
   retriesBeforeRetryAfter: number;
+  /**
+   * Writes accepted (PUT, PATCH, DELETE, POST actions), by resource id in lower case: a test asserts
+   * a change was made once, or never (`readWriteCount`). Refused writes are not counted.
+   */
+  readonly writesByResource: Map<string, number>;
+}
+
+export function countWrite(stats: EmulatorStats, resourceId: string): void {
+  const key = resourceId.toLowerCase();
+  stats.writesByResource.set(key, (stats.writesByResource.get(key) ?? 0) + 1);
+}
+
+/** Accepted writes to one resource since the start or the last reset. */
+export function readWriteCount(stats: EmulatorStats, resourceId: string): number {
+  return stats.writesByResource.get(resourceId.toLowerCase()) ?? 0;
 }
 
 export function createStats(): EmulatorStats {
@@ -33,6 +48,7 @@ export function createStats(): EmulatorStats {
     conflicts: 0,
     faultsInjected: 0,
     retriesBeforeRetryAfter: 0,
+    writesByResource: new Map(),
   };
 }
 
@@ -42,4 +58,5 @@ export function resetStats(stats: EmulatorStats): void {
   stats.conflicts = 0;
   stats.faultsInjected = 0;
   stats.retriesBeforeRetryAfter = 0;
+  stats.writesByResource.clear();
 }

@@ -120,7 +120,11 @@ export async function startAzureEmulator(options: StartAzureEmulatorOptions): Pr
     loadOrCreateSigningKey(options.dataDir),
   ]);
   const serverCertificate = await loadOrCreateServerCertificate(authority);
-  const fleet = generateFleet({ seed: options.seed ?? 42, fleetSize: options.fleetSize ?? 60 });
+  const fleet = generateFleet({
+    seed: options.seed ?? 42,
+    fleetSize: options.fleetSize ?? 60,
+    nowMs: readNow().getTime(),
+  });
   const faults = new FaultInjector(fleet.seedKey);
   faults.configure(options.faults);
   const stats = createStats();

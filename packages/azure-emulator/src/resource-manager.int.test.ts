@@ -81,10 +81,13 @@ describe('Resource Manager through @azure/arm-resources and raw calls', () => {
     expect(pages.length).toBe(Math.ceil(expected / pageSize));
     expect(pages.slice(0, -1).every((count) => count === pageSize)).toBe(true);
     expect([...types].sort()).toEqual([
+      'Microsoft.Compute/disks',
       'Microsoft.Compute/virtualMachines',
+      'Microsoft.Network/publicIPAddresses',
       'Microsoft.Sql/servers',
       'Microsoft.Sql/servers/databases',
       'Microsoft.Web/serverfarms',
+      'Microsoft.Web/sites',
     ]);
 
     const machinesOnly = [];

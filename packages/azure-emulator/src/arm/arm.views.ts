@@ -1,15 +1,20 @@
+import { findDiskTier, type DiskSkuName } from '../catalog/platform.catalog';
 import { findRegion, type VirtualMachineSize } from '../catalog/sku.catalog';
-import { hashToUnit } from '../fleet/noise.hash';
+import { deriveGuid, hashToUnit } from '../fleet/noise.hash';
 import type {
   AppServicePlanRecord,
   Fleet,
   FleetResource,
+  ManagedDiskRecord,
   PowerState,
+  PublicIpAddressRecord,
   ResourceGroupRecord,
+  SnapshotRecord,
   SqlDatabaseRecord,
   SqlServerRecord,
   SubscriptionRecord,
   VirtualMachineRecord,
+  WebSiteRecord,
 } from '../fleet/fleet.model';
 
 // Resource Manager's JSON for each kind of resource, built on demand so the fleet stores no
@@ -92,9 +97,168 @@ export function describeGenericResource(resource: FleetResource) {
         sku: describeDatabaseSku(resource),
         managedBy: undefined,
       };
+    case 'Microsoft.Compute/disks':
+      return {
+        ...base,
+        sku: describeDiskSku(resource.sku),
+        ...(resource.machine ? { managedBy: resource.machine.id } : {}),
+      };
+    case 'Microsoft.Compute/snapshots':
+      return { ...base, sku: describeDiskSku('Standard_LRS') };
+    case 'Microsoft.Network/publicIPAddresses':
+      return { ...base, sku: { name: resource.sku, tier: 'Regional' } };
+    case 'Microsoft.Web/sites':
+      return { ...base, kind: resource.kind };
     default:
       return base;
   }
+}
+
+function describeDiskSku(sku: DiskSkuName) {
+  return { name: sku, tier: sku === 'Premium_LRS' ? 'Premium' : 'Standard' };
+}
+
+/** Attached to a running or stopped VM, Reserved while it is deallocated, else Unattached. */
+export function readDiskState(disk: ManagedDiskRecord): 'Attached' | 'Reserved' | 'Unattached' {
+  if (!disk.machine) return 'Unattached';
+  return readCurrentPowerState(disk.machine) === 'deallocated' ? 'Reserved' : 'Attached';
+}
+
+// Azure's published IOPS and throughput of each tier, by its index (4 GiB ... 4 TiB).
+const premiumIops = [120, 120, 120, 120, 240, 500, 1100, 2300, 5000, 7500, 7500];
+const premiumMbps = [25, 25, 25, 25, 50, 100, 125, 150, 200, 250, 250];
+
+function describeDiskPerformance(disk: ManagedDiskRecord) {
+  const tier = findDiskTier(disk.sku, disk.sizeGiB);
+  if (disk.sku === 'Premium_LRS') {
+    const index = Math.max(0, [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096].indexOf(tier.sizeGiB));
+    return {
+      tier: tier.name,
+      diskIOPSReadWrite: premiumIops[index] ?? 120,
+      diskMBpsReadWrite: premiumMbps[index] ?? 25,
+    };
+  }
+  return { diskIOPSReadWrite: 500, diskMBpsReadWrite: disk.sku === 'StandardSSD_LRS' ? 100 : 60 };
+}
+
+export function describeDisk(fleet: Fleet, disk: ManagedDiskRecord) {
+  const isOsDisk = disk.osType !== undefined;
+  return {
+    name: disk.name,
+    id: disk.id,
+    type: disk.type,
+    location: disk.location,
+    tags: disk.tags,
+    ...(disk.machine ? { managedBy: disk.machine.id } : {}),
+    sku: describeDiskSku(disk.sku),
+    properties: {
+      ...(isOsDisk ? { osType: disk.osType, hyperVGeneration: 'V2' } : {}),
+      creationData: isOsDisk
+        ? {
+            createOption: 'FromImage',
+            imageReference: {
+              id: `/Subscriptions/${disk.subscriptionId}/Providers/Microsoft.Compute/Locations/${disk.location}/Publishers/${disk.osType === 'Windows' ? 'MicrosoftWindowsServer/ArtifactTypes/VMImage/Offers/WindowsServer/Skus/2022-datacenter-azure-edition' : 'Canonical/ArtifactTypes/VMImage/Offers/0001-com-ubuntu-server-jammy/Skus/22_04-lts-gen2'}/Versions/latest`,
+            },
+          }
+        : { createOption: 'Empty' },
+      diskSizeGB: disk.sizeGiB,
+      ...describeDiskPerformance(disk),
+      encryption: { type: 'EncryptionAtRestWithPlatformKey' },
+      networkAccessPolicy: 'AllowAll',
+      publicNetworkAccess: 'Enabled',
+      timeCreated: formatTime(disk.createdMs),
+      provisioningState: 'Succeeded',
+      diskState: readDiskState(disk),
+      diskSizeBytes: disk.sizeGiB * 1024 ** 3,
+      uniqueId: deriveGuid(fleet.seed, `disk-id:${disk.id.toLowerCase()}`),
+      // Spelled so by Azure, unlike every other property.
+      LastOwnershipUpdateTime: formatTime(disk.lastOwnershipUpdateMs),
+    },
+  };
+}
+
+export function describeSnapshot(fleet: Fleet, snapshot: SnapshotRecord, readyAtMs: number | undefined) {
+  return {
+    name: snapshot.name,
+    id: snapshot.id,
+    type: snapshot.type,
+    location: snapshot.location,
+    tags: snapshot.tags,
+    sku: describeDiskSku('Standard_LRS'),
+    properties: {
+      ...(snapshot.osType ? { osType: snapshot.osType, hyperVGeneration: 'V2' } : {}),
+      creationData: {
+        createOption: 'Copy',
+        sourceResourceId: snapshot.sourceResourceId,
+        sourceUniqueId: snapshot.sourceUniqueId,
+      },
+      diskSizeGB: snapshot.sizeGiB,
+      encryption: { type: 'EncryptionAtRestWithPlatformKey' },
+      incremental: snapshot.isIncremental,
+      ...(snapshot.isIncremental
+        ? {
+            incrementalSnapshotFamilyId: deriveGuid(
+              fleet.seed,
+              `snapshot-family:${snapshot.sourceResourceId.toLowerCase()}`,
+            ),
+          }
+        : {}),
+      networkAccessPolicy: 'AllowAll',
+      publicNetworkAccess: 'Enabled',
+      timeCreated: formatTime(snapshot.createdMs),
+      provisioningState: readyAtMs !== undefined && Date.now() < readyAtMs ? 'Creating' : 'Succeeded',
+      diskState: 'Unattached',
+      diskSizeBytes: snapshot.sizeGiB * 1024 ** 3,
+      uniqueId: deriveGuid(fleet.seed, `snapshot-id:${snapshot.id.toLowerCase()}`),
+    },
+  };
+}
+
+export function describePublicIpAddress(fleet: Fleet, address: PublicIpAddressRecord) {
+  return {
+    name: address.name,
+    id: address.id,
+    etag: `W/"${deriveGuid(fleet.seed, `etag:${address.id.toLowerCase()}`)}"`,
+    type: address.type,
+    location: address.location,
+    tags: address.tags,
+    sku: { name: address.sku, tier: 'Regional' },
+    properties: {
+      provisioningState: 'Succeeded',
+      resourceGuid: deriveGuid(fleet.seed, `ip-guid:${address.id.toLowerCase()}`),
+      ...(address.ipAddress ? { ipAddress: address.ipAddress } : {}),
+      publicIPAddressVersion: 'IPv4',
+      publicIPAllocationMethod: address.allocationMethod,
+      idleTimeoutInMinutes: 4,
+      ipTags: [],
+      ...(address.ipConfigurationId ? { ipConfiguration: { id: address.ipConfigurationId } } : {}),
+    },
+  };
+}
+
+export function describeWebSite(site: WebSiteRecord) {
+  const hostName = `${site.name}.azurewebsites.net`;
+  return {
+    id: site.id,
+    name: site.name,
+    type: site.type,
+    kind: site.kind,
+    location: findRegion(site.location)?.displayName ?? site.location,
+    tags: site.tags,
+    properties: {
+      name: site.name,
+      state: 'Running',
+      hostNames: [hostName],
+      defaultHostName: hostName,
+      enabled: true,
+      availabilityState: 'Normal',
+      serverFarmId: site.plan.id,
+      reserved: site.kind === 'app,linux',
+      resourceGroup: site.resourceGroupName,
+      httpsOnly: true,
+      lastModifiedTimeUtc: formatTime(site.createdMs),
+    },
+  };
 }
 
 export interface MachineHardware {

@@ -7,11 +7,13 @@ import {
   type VirtualMachineSize,
 } from '../catalog/sku.catalog';
 import type { EmulatorServices } from '../emulator.services';
+import { countWrite } from '../emulator.stats';
 import type { PowerState, VirtualMachineRecord } from '../fleet/fleet.model';
 import { readQuery, sendArmError, sendJson, type RequestContext } from '../http/http.context';
 import type { RouteParameters, Router } from '../http/http.router';
 import { compileFilter, FilterSyntaxError } from '../http/odata.filter';
 import { sendPage } from './arm.paging';
+import { parseJsonBody, readRequestedTags } from './arm.requests';
 import {
   describeInstanceView,
   describeResourceSku,
@@ -21,6 +23,7 @@ import {
   readCurrentSize,
   readPendingOperation,
 } from './arm.views';
+import { buildOperationUrl, sendAccepted } from './operation.routes';
 import type { AsyncOperation, OperationError } from './operation.store';
 import { sendResourceGroupNotFound, sendResourceNotFound } from './resource-manager.routes';
 
@@ -41,33 +44,10 @@ function isInstanceViewRequested(context: RequestContext): boolean {
   return (readQuery(context, '$expand') ?? '').toLowerCase().includes('instanceview');
 }
 
-function parseJsonBody(context: RequestContext): Record<string, unknown> | undefined {
-  try {
-    const parsed: unknown = JSON.parse(context.rawBody || '{}');
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
-      return parsed as Record<string, unknown>;
-  } catch {
-    // Reported below as Resource Manager reports unreadable bodies.
-  }
-  sendArmError(
-    context,
-    400,
-    'InvalidRequestContent',
-    'The request content was invalid and could not be deserialized.',
-  );
-  return undefined;
-}
-
 function readRequestedSize(body: Record<string, unknown>): string | undefined {
   const properties = body.properties as { hardwareProfile?: { vmSize?: unknown } } | undefined;
   const size = properties?.hardwareProfile?.vmSize;
   return typeof size === 'string' ? size : undefined;
-}
-
-function readRequestedTags(body: Record<string, unknown>): Record<string, string> | undefined {
-  const tags = body.tags;
-  if (!tags || typeof tags !== 'object') return undefined;
-  return Object.fromEntries(Object.entries(tags).map(([key, value]) => [key, String(value)]));
 }
 
 /** Virtual machines, their power actions and resizes as long-running operations, and SKUs. */
@@ -120,11 +100,6 @@ export function registerComputeRoutes(router: Router, services: EmulatorServices
       `Operation '${context.method === 'POST' ? 'action' : 'update'}' is not allowed on VM '${machine.name}' since the VM is currently in use by another operation ('${pending.kind}'). Retry after it completes.`,
     );
     return false;
-  }
-
-  function buildOperationUrl(context: RequestContext, operation: AsyncOperation, isMonitor: boolean): string {
-    const apiVersion = encodeURIComponent(readQuery(context, 'api-version') ?? '2025-04-01');
-    return `${context.origin}/subscriptions/${operation.subscriptionId}/providers/Microsoft.Compute/locations/${operation.location}/operations/${operation.id}?${isMonitor ? 'monitor=true&' : ''}api-version=${apiVersion}`;
   }
 
   function startOperation(
@@ -208,9 +183,10 @@ export function registerComputeRoutes(router: Router, services: EmulatorServices
     }
     const tags = readRequestedTags(body);
     if (tags) machine.tags = tags;
+    countWrite(services.stats, machine.id);
     const operation = startOperation(machine, 'resize');
     sendJson(context, 200, describeVirtualMachine(fleet, machine), {
-      'azure-asyncoperation': buildOperationUrl(context, operation, false),
+      'azure-asyncoperation': buildOperationUrl(context, operation, 'Microsoft.Compute', false),
     });
   }
 
@@ -233,16 +209,28 @@ export function registerComputeRoutes(router: Router, services: EmulatorServices
     return `Operation could not be completed as it results in exceeding approved ${size.family} Cores quota. Additional details - Deployment Model: Resource Manager, Location: ${machine.location}, Current Limit: ${quota}, Current Usage: ${used}, Additional Required: ${added}, (Minimum) New Limit Required: ${used + added}. Submit a request for Quota increase at https://aka.ms/ProdportalCRP/#blade/Microsoft_Azure_Capacity/UsageAndQuota.ReactView.`;
   }
 
+  /** A deleted VM takes its OS disk (deleteOption Delete) and leaves its data disks unattached (Detach). */
+  function releaseDisks(machine: VirtualMachineRecord): void {
+    const nowMs = settings.readNow().getTime();
+    for (const disk of fleet.managedDisks) {
+      if (disk.machine !== machine || disk.deletedMs !== undefined) continue;
+      if (disk.osType !== undefined) {
+        fleet.deleteResource(disk.id, nowMs);
+      } else {
+        disk.machine = undefined;
+        disk.lastOwnershipUpdateMs = nowMs;
+      }
+    }
+  }
+
   function deleteMachine(context: RequestContext, parameters: RouteParameters): void {
     const machine = findMachine(context, parameters);
     if (!machine) return;
     fleet.deleteResource(machine.id);
+    countWrite(services.stats, machine.id);
+    releaseDisks(machine);
     const operation = services.operations.create(machine.subscriptionId, machine.location);
-    sendJson(context, 202, undefined, {
-      'azure-asyncoperation': buildOperationUrl(context, operation, false),
-      location: buildOperationUrl(context, operation, true),
-      'retry-after': String(services.operations.readRetryAfterSeconds(operation)),
-    });
+    sendAccepted(context, services, operation, 'Microsoft.Compute');
   }
 
   function runPowerAction(action: PowerAction) {
@@ -256,6 +244,7 @@ export function registerComputeRoutes(router: Router, services: EmulatorServices
         (action === 'start' || action === 'restart') &&
         readCurrentPowerState(machine) !== 'running' &&
         settings.unallocatableSizes.has(size.name.toLowerCase());
+      countWrite(services.stats, machine.id);
       if (!isUnallocatable && readCurrentPowerState(machine) !== targetState) {
         fleet.recordPowerState(machine, targetState, settings.readNow().getTime());
       }
@@ -269,11 +258,7 @@ export function registerComputeRoutes(router: Router, services: EmulatorServices
             }
           : undefined,
       );
-      sendJson(context, 202, undefined, {
-        'azure-asyncoperation': buildOperationUrl(context, operation, false),
-        location: buildOperationUrl(context, operation, true),
-        'retry-after': String(services.operations.readRetryAfterSeconds(operation)),
-      });
+      sendAccepted(context, services, operation, 'Microsoft.Compute');
     };
   }
 
@@ -388,50 +373,5 @@ export function registerComputeRoutes(router: Router, services: EmulatorServices
       sendJson(context, 200, {
         value: selected.map((entry) => describeResourceSku(entry.size, entry.location)),
       });
-    })
-    .add(
-      'GET',
-      '/subscriptions/{subscriptionId}/providers/Microsoft.Compute/locations/{location}/operations/{operationId}',
-      (context, parameters) => {
-        const operation = services.operations.find(
-          parameters.subscriptionId ?? '',
-          parameters.operationId ?? '',
-        );
-        if (!operation) {
-          return sendArmError(
-            context,
-            404,
-            'NotFound',
-            `The operation '${parameters.operationId ?? ''}' was not found.`,
-          );
-        }
-        const status = services.operations.readStatus(operation);
-        const isMonitor = readQuery(context, 'monitor')?.toLowerCase() === 'true';
-        if (isMonitor) {
-          // The Location URL: 202 while running, then an empty 200 as Compute answers for actions.
-          if (status === 'InProgress') {
-            return sendJson(context, 202, undefined, {
-              location: buildOperationUrl(context, operation, true),
-              'retry-after': String(services.operations.readRetryAfterSeconds(operation)),
-            });
-          }
-          return sendJson(context, 200, undefined);
-        }
-        const body = {
-          startTime: new Date(operation.startedAtMs).toISOString(),
-          ...(status !== 'InProgress' ? { endTime: new Date(operation.completesAtMs).toISOString() } : {}),
-          status,
-          name: operation.id,
-          ...(status === 'Failed' && operation.error ? { error: operation.error } : {}),
-        };
-        sendJson(
-          context,
-          200,
-          body,
-          status === 'InProgress'
-            ? { 'retry-after': String(services.operations.readRetryAfterSeconds(operation)) }
-            : {},
-        );
-      },
-    );
+    });
 }

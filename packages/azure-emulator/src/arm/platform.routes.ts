@@ -9,28 +9,17 @@ import { sendJson, type RequestContext } from '../http/http.context';
 import type { RouteParameters, Router } from '../http/http.router';
 import { sendPage } from './arm.paging';
 import { describeAppServicePlan, describeSqlDatabase, describeSqlServer } from './arm.views';
-import { sendResourceGroupNotFound, sendResourceNotFound } from './resource-manager.routes';
+import {
+  listResourcesOfType,
+  sendResourceGroupNotFound,
+  sendResourceNotFound,
+} from './resource-manager.routes';
 
 const groupPath = '/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}';
 
 /** App Service plans and SQL servers and databases, read-only: enough for a mixed inventory. */
 export function registerPlatformRoutes(router: Router, services: EmulatorServices): void {
   const { fleet, settings } = services;
-
-  function listOfType<Resource extends FleetResource>(
-    subscriptionId: string,
-    type: Resource['type'],
-    groupName?: string,
-  ): Resource[] {
-    const wantedGroup = groupName?.toLowerCase();
-    return fleet
-      .listResources(subscriptionId)
-      .filter(
-        (resource): resource is Resource =>
-          resource.type === type &&
-          (!wantedGroup || resource.resourceGroupName.toLowerCase() === wantedGroup),
-      );
-  }
 
   function requireGroup(context: RequestContext, parameters: RouteParameters): boolean {
     if (fleet.findResourceGroup(parameters.subscriptionId ?? '', parameters.resourceGroupName ?? ''))
@@ -64,7 +53,11 @@ export function registerPlatformRoutes(router: Router, services: EmulatorService
       (context, parameters) => {
         sendPage(
           context,
-          listOfType<AppServicePlanRecord>(parameters.subscriptionId ?? '', 'Microsoft.Web/serverfarms'),
+          listResourcesOfType<AppServicePlanRecord>(
+            fleet,
+            parameters.subscriptionId ?? '',
+            'Microsoft.Web/serverfarms',
+          ),
           describeAppServicePlan,
           settings.pageSize,
         );
@@ -74,7 +67,8 @@ export function registerPlatformRoutes(router: Router, services: EmulatorService
       if (!requireGroup(context, parameters)) return;
       sendPage(
         context,
-        listOfType<AppServicePlanRecord>(
+        listResourcesOfType<AppServicePlanRecord>(
+          fleet,
           parameters.subscriptionId ?? '',
           'Microsoft.Web/serverfarms',
           parameters.resourceGroupName,
@@ -96,7 +90,7 @@ export function registerPlatformRoutes(router: Router, services: EmulatorService
     .add('GET', '/subscriptions/{subscriptionId}/providers/Microsoft.Sql/servers', (context, parameters) => {
       sendPage(
         context,
-        listOfType<SqlServerRecord>(parameters.subscriptionId ?? '', 'Microsoft.Sql/servers'),
+        listResourcesOfType<SqlServerRecord>(fleet, parameters.subscriptionId ?? '', 'Microsoft.Sql/servers'),
         describeSqlServer,
         settings.pageSize,
       );
@@ -105,7 +99,8 @@ export function registerPlatformRoutes(router: Router, services: EmulatorService
       if (!requireGroup(context, parameters)) return;
       sendPage(
         context,
-        listOfType<SqlServerRecord>(
+        listResourcesOfType<SqlServerRecord>(
+          fleet,
           parameters.subscriptionId ?? '',
           'Microsoft.Sql/servers',
           parameters.resourceGroupName,
@@ -130,7 +125,8 @@ export function registerPlatformRoutes(router: Router, services: EmulatorService
       (context, parameters) => {
         if (!requireGroup(context, parameters)) return;
         const serverName = (parameters.serverName ?? '').toLowerCase();
-        const server = listOfType<SqlServerRecord>(
+        const server = listResourcesOfType<SqlServerRecord>(
+          fleet,
           parameters.subscriptionId ?? '',
           'Microsoft.Sql/servers',
           parameters.resourceGroupName,
@@ -145,7 +141,8 @@ export function registerPlatformRoutes(router: Router, services: EmulatorService
         }
         sendPage(
           context,
-          listOfType<SqlDatabaseRecord>(
+          listResourcesOfType<SqlDatabaseRecord>(
+            fleet,
             parameters.subscriptionId ?? '',
             'Microsoft.Sql/servers/databases',
             parameters.resourceGroupName,

@@ -1,6 +1,6 @@
 import { regions } from '../catalog/sku.catalog';
 import type { EmulatorServices } from '../emulator.services';
-import type { FleetResource, PrincipalRecord } from '../fleet/fleet.model';
+import type { Fleet, FleetResource, PrincipalRecord } from '../fleet/fleet.model';
 import { readQuery, sendArmError, sendJson, type RequestContext } from '../http/http.context';
 import type { Router } from '../http/http.router';
 import { compileFilter, FilterSyntaxError, type FieldValue } from '../http/odata.filter';
@@ -24,6 +24,22 @@ export function sendResourceNotFound(
     'ResourceNotFound',
     `The Resource '${type}/${name}' under resource group '${groupName}' was not found. For more details please go to https://aka.ms/ARMResourceNotFoundFix`,
   );
+}
+
+/** The resources of one type in a subscription, or in one of its groups, in listing order. */
+export function listResourcesOfType<Resource extends FleetResource>(
+  fleet: Fleet,
+  subscriptionId: string,
+  type: Resource['type'],
+  groupName?: string,
+): Resource[] {
+  const wantedGroup = groupName?.toLowerCase();
+  return fleet
+    .listResources(subscriptionId)
+    .filter(
+      (resource): resource is Resource =>
+        resource.type === type && (!wantedGroup || resource.resourceGroupName.toLowerCase() === wantedGroup),
+    );
 }
 
 function readResourceField(resource: FleetResource, field: string): FieldValue {

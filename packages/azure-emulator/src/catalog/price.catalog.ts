@@ -1,5 +1,14 @@
 import { deriveGuid, deriveToken } from '../fleet/noise.hash';
 import {
+  appServicePlanSizes,
+  databaseObjectives,
+  diskProducts,
+  diskSkuNames,
+  publicIpHourlyPrices,
+  snapshotGiBMonthlyPrice,
+  type PublicIpSkuName,
+} from './platform.catalog';
+import {
   regions,
   isSizeOfferedInRegion,
   virtualMachineSizes,
@@ -27,10 +36,10 @@ export interface RetailPriceItem {
   readonly skuId: string;
   readonly productName: string;
   readonly skuName: string;
-  readonly serviceName: 'Virtual Machines';
+  readonly serviceName: string;
   readonly serviceId: string;
-  readonly serviceFamily: 'Compute';
-  readonly unitOfMeasure: '1 Hour';
+  readonly serviceFamily: string;
+  readonly unitOfMeasure: string;
   readonly type: 'Consumption' | 'Reservation';
   readonly isPrimaryMeterRegion: boolean;
   readonly armSkuName: string;
@@ -83,6 +92,12 @@ const catalogSeed = 0;
 
 function roundPrice(value: number): number {
   return Math.round(value * 10000) / 10000;
+}
+
+/** An East US list price in a region, rounded as the Retail Prices API serves it. */
+export function computeRegionalPrice(eastUsPrice: number, regionName: string): number {
+  const multiplier = regions.find((candidate) => candidate.name === regionName)?.priceMultiplier ?? 1;
+  return roundPrice(eastUsPrice * multiplier);
 }
 
 /** The Linux pay-as-you-go hourly list price of a size in a region. */
@@ -199,9 +214,149 @@ function buildItems(): RetailPriceItem[] {
   return items;
 }
 
+interface ServiceMeter {
+  readonly serviceName: string;
+  readonly serviceId: string;
+  readonly serviceFamily: string;
+  readonly productName: string;
+  readonly skuName: string;
+  readonly meterName: string;
+  readonly unitOfMeasure: string;
+  readonly armSkuName: string;
+  /** East US list price; other regions scale it. */
+  readonly price: number;
+}
+
+const diskArmSkuPrefixes = {
+  Premium_LRS: 'Premium_SSD_Managed_Disk',
+  StandardSSD_LRS: 'Standard_SSD_Managed_Disk',
+  Standard_LRS: 'Standard_HDD_Managed_Disk',
+} as const;
+
+// The meters of disks, snapshots, public IPs, App Service plans and SQL databases, named as the
+// Retail Prices API names them.
+function listServiceMeters(): ServiceMeter[] {
+  const meters: ServiceMeter[] = [];
+  const storage = { serviceName: 'Storage', serviceId: 'DZH317F1HKN0', serviceFamily: 'Storage' };
+  for (const skuName of diskSkuNames) {
+    const product = diskProducts[skuName];
+    for (const tier of product.tiers) {
+      meters.push({
+        ...storage,
+        productName: product.productName,
+        skuName: `${tier.name} LRS`,
+        meterName: `${tier.name} LRS Disk`,
+        unitOfMeasure: '1/Month',
+        armSkuName: `${diskArmSkuPrefixes[skuName]}_${tier.name}`,
+        price: tier.monthlyPrice,
+      });
+    }
+  }
+  meters.push({
+    ...storage,
+    productName: diskProducts.Standard_LRS.productName,
+    skuName: 'Snapshots LRS',
+    meterName: 'LRS Snapshots',
+    unitOfMeasure: '1 GB/Month',
+    armSkuName: '',
+    price: snapshotGiBMonthlyPrice,
+  });
+  for (const skuName of Object.keys(publicIpHourlyPrices) as PublicIpSkuName[]) {
+    meters.push({
+      serviceName: 'Virtual Network',
+      serviceId: 'DZH3180BS45F',
+      serviceFamily: 'Networking',
+      productName: 'IP Addresses',
+      skuName,
+      meterName: `${skuName} IPv4 Static Public IP`,
+      unitOfMeasure: '1 Hour',
+      armSkuName: '',
+      price: publicIpHourlyPrices[skuName],
+    });
+  }
+  for (const size of appServicePlanSizes) {
+    const appService = {
+      serviceName: 'Azure App Service',
+      serviceId: 'DZH317F1HKN1',
+      serviceFamily: 'Compute',
+      skuName: size.retailSkuName,
+      meterName: `${size.retailSkuName} App`,
+      unitOfMeasure: '1 Hour',
+      armSkuName: '',
+    };
+    meters.push(
+      { ...appService, productName: `${size.productName} - Linux`, price: size.linuxHourlyPrice },
+      { ...appService, productName: size.productName, price: size.windowsHourlyPrice },
+    );
+  }
+  const sql = { serviceName: 'SQL Database', serviceId: 'DZH317F1HKN2', serviceFamily: 'Databases' };
+  for (const objective of databaseObjectives) {
+    if (objective.dailyPrice === undefined) continue;
+    meters.push({
+      ...sql,
+      productName: `SQL Database Single ${objective.tier}`,
+      skuName: objective.name,
+      meterName: `${objective.name} DTUs`,
+      unitOfMeasure: '1/Day',
+      armSkuName: '',
+      price: objective.dailyPrice,
+    });
+  }
+  const vcoreTiers = new Map<string, number>();
+  for (const objective of databaseObjectives) {
+    if (objective.vcoreHourlyPrice !== undefined) vcoreTiers.set(objective.tier, objective.vcoreHourlyPrice);
+  }
+  for (const [tier, price] of vcoreTiers) {
+    meters.push({
+      ...sql,
+      productName: `SQL Database Single/Elastic Pool ${tier === 'GeneralPurpose' ? 'General Purpose' : 'Business Critical'} - Compute Gen5`,
+      skuName: 'vCore',
+      meterName: 'vCore',
+      unitOfMeasure: '1 Hour',
+      armSkuName: '',
+      price,
+    });
+  }
+  return meters;
+}
+
+function buildServiceItems(): RetailPriceItem[] {
+  const items: RetailPriceItem[] = [];
+  for (const meter of listServiceMeters()) {
+    const productId = `DZH318Z0${deriveToken(catalogSeed, `product:${meter.productName}`, 4, productAlphabet)}`;
+    const skuId = `${productId}/${deriveToken(catalogSeed, `sku:${meter.productName}:${meter.skuName}`, 4, productAlphabet)}`;
+    for (const region of regions) {
+      const price = computeRegionalPrice(meter.price, region.name);
+      items.push({
+        currencyCode: 'USD',
+        tierMinimumUnits: 0,
+        retailPrice: price,
+        unitPrice: price,
+        armRegionName: region.name,
+        location: priceRegionNames[region.name] ?? region.displayName,
+        effectiveStartDate: '2023-08-01T00:00:00Z',
+        meterId: deriveGuid(catalogSeed, `meter:${meter.productName}:${meter.meterName}:${region.name}`),
+        meterName: meter.meterName,
+        productId,
+        skuId,
+        productName: meter.productName,
+        skuName: meter.skuName,
+        serviceName: meter.serviceName,
+        serviceId: meter.serviceId,
+        serviceFamily: meter.serviceFamily,
+        unitOfMeasure: meter.unitOfMeasure,
+        type: 'Consumption',
+        isPrimaryMeterRegion: true,
+        armSkuName: meter.armSkuName,
+      });
+    }
+  }
+  return items;
+}
+
 let cachedItems: RetailPriceItem[] | undefined;
 
 export function listRetailPriceItems(): readonly RetailPriceItem[] {
-  cachedItems ??= buildItems();
+  cachedItems ??= [...buildItems(), ...buildServiceItems()];
   return cachedItems;
 }

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import {
+  findAppServicePlanSize,
+  findDatabaseObjective,
+  findDiskTier,
+  publicIpHourlyPrices,
+  snapshotGiBMonthlyPrice,
+} from '../catalog/platform.catalog';
+import { computeRegionalPrice } from '../catalog/price.catalog';
 import { findVirtualMachineSize } from '../catalog/sku.catalog';
-import { generateFleet } from '../fleet/fleet.generator';
+import { describeObjectiveSku, generateFleet } from '../fleet/fleet.generator';
+import { recordSkuChange, type FleetResource } from '../fleet/fleet.model';
 import {
   CostLedger,
   dayMs,
@@ -215,5 +224,117 @@ describe('the anomalies in the bill', () => {
         .filter((item) => resourceIds.has(item.readResourceId()));
       expect(billed.length).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('disks, snapshots, public IPs, plans and databases in the bill', () => {
+  // Ten days back: settled, inside the recorded month.
+  const day = Math.floor(startMs / dayMs) - 10;
+  const findItem = (ledger: CostLedger, resource: FleetResource) => {
+    const item = ledger
+      .listItems(resource.subscriptionId)
+      .find((candidate) => candidate.readResourceId() === resource.id.toLowerCase());
+    if (!item) throw new Error(`The bill has ${resource.name}`);
+    return item;
+  };
+  const readDayCosts = (ledger: CostLedger, item: BilledItem, from: number, to: number) =>
+    Array.from({ length: to - from + 1 }, (_, index) =>
+      readDailyLines(ledger, item, from + index, from + index, 'ActualCost').reduce(
+        (sum, line) => sum + line.cost,
+        0,
+      ),
+    );
+  const readMicro = (ledger: CostLedger, item: BilledItem, eastUsPrice: number) =>
+    Math.round(
+      computeRegionalPrice(eastUsPrice, item.location) *
+        (1 - ledger.readProfile(item.tenantIndex).discount) *
+        microUnits,
+    );
+
+  it('bills an unattached disk a month at its tier, at the new tier from a change, and not after its deletion', () => {
+    const { fleet, ledger } = createLedger(42, 120);
+    const disk = fleet.managedDisks.find(
+      (candidate) => !candidate.machine && candidate.sku === 'Premium_LRS',
+    );
+    if (!disk) throw new Error('The fleet has an unattached Premium SSD disk');
+    const item = findItem(ledger, disk);
+    const daysInMonth = new Date(Date.UTC(2026, 11, 0)).getUTCDate();
+    const premium = readMicro(ledger, item, findDiskTier('Premium_LRS', disk.sizeGiB).monthlyPrice);
+    const standard = readMicro(ledger, item, findDiskTier('Standard_LRS', disk.sizeGiB).monthlyPrice);
+    recordSkuChange(disk.skuHistory, 'Standard_LRS', (day + 1) * dayMs + 12 * hourMs);
+    fleet.deleteResource(disk.id, (day + 2) * dayMs + 6 * hourMs + 60_000);
+    expect(readDayCosts(ledger, item, day, day + 3)).toEqual([
+      Math.round(premium / daysInMonth),
+      Math.round((premium * 12 + standard * 12) / (24 * daysInMonth)),
+      // The deletion at 06:01 ends the billing after the hour holding it.
+      Math.round((standard * 7) / (24 * daysInMonth)),
+      0,
+    ]);
+  });
+
+  it('bills a snapshot created after the bill was read, by the GiB it holds', () => {
+    const { fleet, ledger } = createLedger();
+    const disk = fleet.managedDisks.find((candidate) => !candidate.machine);
+    if (!disk) throw new Error('The fleet has an unattached disk');
+    ledger.listItems(disk.subscriptionId);
+    const snapshot = {
+      ...disk,
+      type: 'Microsoft.Compute/snapshots' as const,
+      id: `${disk.id}-snapshot`.replace('/disks/', '/snapshots/'),
+      name: `${disk.name}-snapshot`,
+      createdMs: day * dayMs,
+      sourceResourceId: disk.id,
+      sourceUniqueId: 'unique',
+      usedGiB: 12,
+      isIncremental: true,
+      deletedMs: undefined,
+    };
+    fleet.addResource(snapshot);
+    ledger.recordCreatedResource(snapshot);
+    const item = findItem(ledger, snapshot);
+    const daysInMonth = new Date(Date.UTC(2026, 11, 0)).getUTCDate();
+    expect(readDayCosts(ledger, item, day - 1, day)).toEqual([
+      0,
+      Math.round((12 * readMicro(ledger, item, snapshotGiBMonthlyPrice)) / daysInMonth),
+    ]);
+  });
+
+  it('bills a public IP by the hour until its deletion', () => {
+    const { fleet, ledger } = createLedger();
+    const address = fleet.publicIpAddresses.find((candidate) => !candidate.ipConfigurationId);
+    if (!address) throw new Error('The fleet has an idle public IP');
+    const item = findItem(ledger, address);
+    fleet.deleteResource(address.id, (day + 1) * dayMs + 3 * hourMs);
+    const hourly = readMicro(ledger, item, publicIpHourlyPrices[address.sku]);
+    expect(readDayCosts(ledger, item, day, day + 2)).toEqual([24 * hourly, 3 * hourly, 0]);
+  });
+
+  it('bills a plan and a database at their new tier from the hour after the change', () => {
+    const { fleet, ledger } = createLedger(42, 400);
+    const plan = fleet.appServicePlans.find((candidate) => candidate.sku.name === 'P1v3');
+    const database = fleet.sqlDatabases.find((candidate) => candidate.sku.serviceObjective === 'S3');
+    if (!plan || !database) throw new Error('The fleet has a P1v3 plan and an S3 database');
+    const planItem = findItem(ledger, plan);
+    const databaseItem = findItem(ledger, database);
+    const p0v3 = findAppServicePlanSize('P0v3')!;
+    const p1v3 = findAppServicePlanSize('P1v3')!;
+    const price = (size: typeof p0v3) =>
+      plan.kind === 'linux' ? size.linuxHourlyPrice : size.windowsHourlyPrice;
+    recordSkuChange(plan.skuHistory, { ...plan.sku, name: 'P0v3', size: 'P0v3' }, day * dayMs + 18 * hourMs);
+    const s1 = findDatabaseObjective('S1')!;
+    const s3 = findDatabaseObjective('S3')!;
+    recordSkuChange(database.skuHistory, describeObjectiveSku(s1), day * dayMs + 18 * hourMs);
+    const capacity = plan.sku.capacity;
+    expect(readDayCosts(ledger, planItem, day, day + 1)).toEqual([
+      (18 * readMicro(ledger, planItem, price(p1v3)) + 6 * readMicro(ledger, planItem, price(p0v3))) *
+        capacity,
+      24 * readMicro(ledger, planItem, price(p0v3)) * capacity,
+    ]);
+    const hourly = (objective: typeof s1) =>
+      Math.round(readMicro(ledger, databaseItem, objective.dailyPrice ?? 0) / 24);
+    expect(readDayCosts(ledger, databaseItem, day, day + 1)).toEqual([
+      18 * hourly(s3) + 6 * hourly(s1),
+      24 * hourly(s1),
+    ]);
   });
 });

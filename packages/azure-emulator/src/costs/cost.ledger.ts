@@ -1,10 +1,25 @@
 import { readMachineHardware } from '../arm/arm.views';
-import { computeHourlyPrice, listRetailPriceItems } from '../catalog/price.catalog';
+import {
+  findAppServicePlanSize,
+  findDatabaseObjective,
+  findDiskTier,
+  publicIpHourlyPrices,
+  snapshotGiBMonthlyPrice,
+  type DiskSkuName,
+} from '../catalog/platform.catalog';
+import { computeHourlyPrice, computeRegionalPrice, listRetailPriceItems } from '../catalog/price.catalog';
 import { findRegion, findVirtualMachineSize } from '../catalog/sku.catalog';
 import {
   findHistoryEntry,
+  type AppServicePlanRecord,
+  type AppServicePlanSku,
   type Fleet,
   type FleetResource,
+  type PublicIpAddressRecord,
+  type SkuChange,
+  type SnapshotRecord,
+  type SqlDatabaseRecord,
+  type SqlDatabaseSku,
   type VirtualMachineRecord,
 } from '../fleet/fleet.model';
 import { deriveGuid, hashText, hashToUnit, mixHash } from '../fleet/noise.hash';
@@ -56,18 +71,9 @@ const billingProfiles: readonly BillingProfile[] = [
   { discount: 0, reservedShare: 0.2 },
 ];
 
-// Managed disk list prices a month (East US; scaled by the region's multiplier like compute).
-const premiumSsdP10Monthly = 19.71;
-const standardSsdE10Monthly = 9.6;
-const appServicePlanHourly: Readonly<Record<string, number>> = {
-  P1v3: 0.169,
-  P2v3: 0.338,
-  P1v2: 0.2,
-  S1: 0.1,
-  B2: 0.15,
-};
-const sqlVcoreHourly: Readonly<Record<string, number>> = { GeneralPurpose: 0.2522, BusinessCritical: 0.6808 };
-const sqlStandardS3Hourly = 0.2016;
+// The disks an anomaly adds are billed as a P10 or an E10 (East US list, a month).
+const premiumSsdP10Monthly = findDiskTier('Premium_LRS', 128).monthlyPrice;
+const standardSsdE10Monthly = findDiskTier('StandardSSD_LRS', 128).monthlyPrice;
 
 export interface Reservation {
   readonly readId: () => string;
@@ -101,6 +107,19 @@ export interface BilledItem {
   readonly discount: number;
   /** Hours [fromHour, toHour) billed at `factor` times the price (a plan moved up a tier). */
   readonly priceSurges?: readonly PriceSurge[];
+  /**
+   * The prices of a resource whose SKU changed through the API (a disk, plan or database moved to
+   * another tier), from the whole hour after each change; one entry while it never changed.
+   */
+  readonly readPriceChanges?: () => readonly PriceChange[];
+  /** The hour a DELETE through the API ends the billing at (the hour of the deletion is billed). */
+  readonly readEndHour?: () => number | undefined;
+}
+
+export interface PriceChange {
+  readonly fromHour: number;
+  readonly priceMicro: number;
+  readonly unitsPerHour: number;
 }
 
 export interface PriceSurge {
@@ -341,16 +360,23 @@ export class CostLedger {
       this.emitSteadyMachine(item, machine, first, last, costType, horizon, sink);
       return;
     }
+    const lastHour = Math.min(
+      item.lastHour ?? Number.POSITIVE_INFINITY,
+      item.readEndHour?.() ?? Number.POSITIVE_INFINITY,
+    );
+    const priceChanges = item.readPriceChanges?.();
     for (let day = first; day <= last; day += 1) {
       const startHour = Math.max(day * 24, item.firstHour);
-      const endHour = Math.min(day * 24 + 24, horizon.endHour, item.lastHour ?? Number.POSITIVE_INFINITY);
+      const endHour = Math.min(day * 24 + 24, horizon.endHour, lastHour);
       if (item.kind === 'virtualMachine') {
         this.emitMachineDay(item, day, startHour, endHour, costType, horizon, sink);
         continue;
       }
       if (startHour >= endHour) continue;
       const hours = endHour - startHour;
-      if (item.kind === 'disk') {
+      if (priceChanges && priceChanges.length > 1) {
+        this.emitChangedPriceDay(item, day, startHour, endHour, priceChanges, horizon, sink);
+      } else if (item.kind === 'disk') {
         const share = hours / (24 * countDaysInMonth(day));
         const cost = Math.round(item.priceMicro * share);
         sink(day, onDemandLine, this.settle(item, day, cost, horizon), Math.round(microUnits * share));
@@ -368,6 +394,47 @@ export class CostLedger {
         );
       }
     }
+  }
+
+  // A day of a resource whose tier changed: each hour at the price in force then.
+  private emitChangedPriceDay(
+    item: BilledItem,
+    day: number,
+    startHour: number,
+    endHour: number,
+    priceChanges: readonly PriceChange[],
+    horizon: DataHorizon,
+    sink: LineSink,
+  ): void {
+    let cost = 0;
+    let quantity = 0;
+    const monthHours = 24 * countDaysInMonth(day);
+    for (let index = 0; index < priceChanges.length; index += 1) {
+      const change = priceChanges[index];
+      if (!change) continue;
+      const from = Math.max(startHour, change.fromHour);
+      const to = Math.min(endHour, priceChanges[index + 1]?.fromHour ?? Number.POSITIVE_INFINITY);
+      if (from >= to) continue;
+      const hours = to - from;
+      if (item.kind === 'disk') {
+        cost += (change.priceMicro * hours) / monthHours;
+        quantity += (microUnits * hours) / monthHours;
+      } else {
+        cost += change.priceMicro * hours;
+        quantity += hours * change.unitsPerHour * microUnits;
+      }
+    }
+    sink(day, onDemandLine, this.settle(item, day, Math.round(cost), horizon), Math.round(quantity));
+  }
+
+  /** Bills a resource a PUT created after the bill was built (a snapshot). */
+  recordCreatedResource(snapshot: SnapshotRecord): void {
+    if (!this.items) return;
+    const item = this.describeSnapshotItem(snapshot, this.buildDescriber());
+    this.items.push(item);
+    const listed = this.itemsBySubscription.get(item.subscriptionId) ?? [];
+    listed.push(item);
+    this.itemsBySubscription.set(item.subscriptionId, listed);
   }
 
   // A machine never resized, started or stopped through the API: one size and state throughout.
@@ -486,6 +553,62 @@ export class CostLedger {
     return Math.round(costMicro * (1 + swing));
   }
 
+  private buildDescriber() {
+    const tenantIndexBySubscription = new Map<string, number>();
+    this.fleet.tenants.forEach((tenant, index) => {
+      for (const subscription of tenant.subscriptions) {
+        tenantIndexBySubscription.set(subscription.subscriptionId, index);
+      }
+    });
+    const seedKey = this.fleet.seedKey;
+    return (resource: FleetResource, kind: BilledItem['kind']) => {
+      const tenantIndex = tenantIndexBySubscription.get(resource.subscriptionId) ?? 0;
+      const key = mixHash(hashText(resource.id.toLowerCase()));
+      // The estate grew over the year: about a third of it arrived during the 13 months.
+      const growthDraw = hashToUnit(seedKey, key, 1);
+      const arrivalDay =
+        growthDraw < 0.3
+          ? this.recordedFromDay -
+            1 -
+            Math.floor(hashToUnit(seedKey, key, 2) * (historyDays - recordedHistoryDays))
+          : Number.NEGATIVE_INFINITY;
+      const discount = this.readProfile(tenantIndex).discount;
+      return {
+        kind,
+        readResourceId: remember(() => resource.id.toLowerCase()),
+        subscriptionId: resource.subscriptionId,
+        tenantIndex,
+        resourceGroupName: resource.resourceGroupName,
+        location: resource.location,
+        firstHour: Math.max(Math.ceil(resource.createdMs / hourMs), arrivalDay * 24),
+        isDevelopment: resource.tags.environment === 'dev',
+        discount,
+        unitsPerHour: 1,
+        key,
+        streamKey: key,
+        /** Micro-dollars the tenant pays for a dollar of East US list price, in this region. */
+        readMicro: (eastUsPrice: number) =>
+          Math.round(computeRegionalPrice(eastUsPrice, resource.location) * (1 - discount) * microUnits),
+      };
+    };
+  }
+
+  private describeSnapshotItem(
+    snapshot: SnapshotRecord,
+    describe: ReturnType<CostLedger['buildDescriber']>,
+  ): BilledItem {
+    const base = describe(snapshot, 'disk');
+    return {
+      ...base,
+      firstHour: Math.ceil(snapshot.createdMs / hourMs),
+      serviceName: 'Storage',
+      meterCategory: 'Storage',
+      readTags: () => snapshot.tags,
+      priceMicro: snapshot.usedGiB * base.readMicro(snapshotGiBMonthlyPrice),
+      readEndHour: () => readDeletionHour(snapshot.deletedMs),
+    };
+  }
+
   private buildItems(): BilledItem[] {
     const items: BilledItem[] = [];
     const reservationPrices = new Map<string, number>();
@@ -503,34 +626,12 @@ export class CostLedger {
     const seed = this.fleet.seed;
     const seedKey = this.fleet.seedKey;
     const startMinute = this.startDay * 24 * 60;
-    const describe = (resource: FleetResource, kind: BilledItem['kind']) => {
-      const tenantIndex = tenantIndexBySubscription.get(resource.subscriptionId) ?? 0;
-      const key = mixHash(hashText(resource.id.toLowerCase()));
-      // The estate grew over the year: about a third of it arrived during the 13 months.
-      const growthDraw = hashToUnit(seedKey, key, 1);
-      const arrivalDay =
-        growthDraw < 0.3
-          ? this.recordedFromDay -
-            1 -
-            Math.floor(hashToUnit(seedKey, key, 2) * (historyDays - recordedHistoryDays))
-          : Number.NEGATIVE_INFINITY;
-      return {
-        kind,
-        subscriptionId: resource.subscriptionId,
-        tenantIndex,
-        resourceGroupName: resource.resourceGroupName,
-        location: resource.location,
-        firstHour: Math.max(Math.ceil(resource.createdMs / hourMs), arrivalDay * 24),
-        isDevelopment: resource.tags.environment === 'dev',
-        discount: this.readProfile(tenantIndex).discount,
-        unitsPerHour: 1,
-        key,
-      };
-    };
+    const describe = this.buildDescriber();
+    const machineFirstHours = new Map<VirtualMachineRecord, number>();
     for (const machine of this.fleet.virtualMachines) {
       const base = describe(machine, 'virtualMachine');
+      machineFirstHours.set(machine, base.firstHour);
       const profile = this.readProfile(base.tenantIndex);
-      const regionMultiplier = findRegion(machine.location)?.priceMultiplier ?? 1;
       const initialSize = findHistoryEntry(machine.sizeHistory, startMinute).size.name;
       const isReserved =
         !base.isDevelopment &&
@@ -551,14 +652,11 @@ export class CostLedger {
             ),
           }
         : undefined;
-      const readTags = () => machine.tags;
       items.push({
         ...base,
-        readResourceId: remember(() => machine.id.toLowerCase()),
         serviceName: 'Virtual Machines',
         meterCategory: 'Virtual Machines',
-        readTags,
-        streamKey: base.key,
+        readTags: () => machine.tags,
         machine,
         ...(reservation ? { reservation } : {}),
         priceMicro: 0,
@@ -577,52 +675,38 @@ export class CostLedger {
           priceMicro: 0,
         });
       }
-      const groupId = `/subscriptions/${machine.subscriptionId}/resourcegroups/${machine.resourceGroupName}`;
-      const monthly = (base.isDevelopment ? standardSsdE10Monthly : premiumSsdP10Monthly) * regionMultiplier;
+    }
+    // Every managed disk whatever its VM's state, at the tier its size falls in: an attached disk
+    // from its VM's first billed hour, an unattached one from its own.
+    for (const disk of this.fleet.managedDisks) {
+      const base = describe(disk, 'disk');
+      const machine = disk.machine;
+      const readPrice = (sku: DiskSkuName) => base.readMicro(findDiskTier(sku, disk.sizeGiB).monthlyPrice);
       items.push({
         ...base,
-        kind: 'disk',
-        readResourceId: remember(() =>
-          `${groupId}/providers/microsoft.compute/disks/${this.fleet.readOsDiskName(machine)}`.toLowerCase(),
-        ),
+        firstHour: (machine && machineFirstHours.get(machine)) ?? base.firstHour,
+        isDevelopment: machine ? machine.tags.environment === 'dev' : base.isDevelopment,
         serviceName: 'Storage',
         meterCategory: 'Storage',
-        readTags,
+        readTags: machine ? () => machine.tags : () => disk.tags,
         streamKey: mixHash(base.key ^ 0x27d4eb2f),
-        priceMicro: Math.round(monthly * (1 - base.discount) * microUnits),
+        priceMicro: readPrice(disk.skuHistory[0]?.sku ?? disk.sku),
+        readPriceChanges: followSkuHistory(disk.skuHistory, (sku) => ({
+          priceMicro: readPrice(sku),
+          unitsPerHour: 1,
+        })),
+        readEndHour: () => readDeletionHour(disk.deletedMs),
       });
+    }
+    for (const snapshot of this.fleet.snapshots) items.push(this.describeSnapshotItem(snapshot, describe));
+    for (const address of this.fleet.publicIpAddresses) {
+      items.push(this.describePublicIpItem(address, describe(address, 'hourly')));
     }
     for (const plan of this.fleet.appServicePlans) {
-      const base = describe(plan, 'hourly');
-      const regionMultiplier = findRegion(plan.location)?.priceMultiplier ?? 1;
-      const hourly = (appServicePlanHourly[plan.sku.name] ?? 0.1) * regionMultiplier;
-      items.push({
-        ...base,
-        readResourceId: remember(() => plan.id.toLowerCase()),
-        serviceName: 'Azure App Service',
-        meterCategory: 'Azure App Service',
-        readTags: () => plan.tags,
-        streamKey: base.key,
-        priceMicro: Math.round(hourly * plan.sku.capacity * (1 - base.discount) * microUnits),
-        unitsPerHour: plan.sku.capacity,
-      });
+      items.push(this.describePlanItem(plan, describe(plan, 'hourly')));
     }
     for (const database of this.fleet.sqlDatabases) {
-      const base = describe(database, 'hourly');
-      const regionMultiplier = findRegion(database.location)?.priceMultiplier ?? 1;
-      const vcoreHourly = sqlVcoreHourly[database.sku.tier];
-      const hourly =
-        (vcoreHourly === undefined ? sqlStandardS3Hourly : vcoreHourly * database.sku.capacity) *
-        regionMultiplier;
-      items.push({
-        ...base,
-        readResourceId: remember(() => database.id.toLowerCase()),
-        serviceName: 'SQL Database',
-        meterCategory: 'SQL Database',
-        readTags: () => database.tags,
-        streamKey: base.key,
-        priceMicro: Math.round(hourly * (1 - base.discount) * microUnits),
-      });
+      items.push(this.describeDatabaseItem(database, describe(database, 'hourly')));
     }
     // Anomalies strike resources the bill already has: planned once the items' first hours are known.
     const firstHours = new Map(items.map((item) => [item.readResourceId(), item.firstHour]));
@@ -653,6 +737,68 @@ export class CostLedger {
       this.itemsBySubscription.set(item.subscriptionId, listed);
     }
     return items;
+  }
+
+  private describePublicIpItem(
+    address: PublicIpAddressRecord,
+    base: ReturnType<ReturnType<CostLedger['buildDescriber']>>,
+  ): BilledItem {
+    return {
+      ...base,
+      serviceName: 'Virtual Network',
+      meterCategory: 'Virtual Network',
+      readTags: () => address.tags,
+      priceMicro: base.readMicro(publicIpHourlyPrices[address.sku]),
+      readEndHour: () => readDeletionHour(address.deletedMs),
+    };
+  }
+
+  private describePlanItem(
+    plan: AppServicePlanRecord,
+    base: ReturnType<ReturnType<CostLedger['buildDescriber']>>,
+  ): BilledItem {
+    const readPrice = (sku: AppServicePlanSku) => {
+      const size = findAppServicePlanSize(sku.name);
+      const hourly = plan.kind === 'linux' ? size?.linuxHourlyPrice : size?.windowsHourlyPrice;
+      return {
+        priceMicro: base.readMicro(hourly ?? 0) * sku.capacity,
+        unitsPerHour: sku.capacity,
+      };
+    };
+    const initial = readPrice(plan.skuHistory[0]?.sku ?? plan.sku);
+    return {
+      ...base,
+      serviceName: 'Azure App Service',
+      meterCategory: 'Azure App Service',
+      readTags: () => plan.tags,
+      priceMicro: initial.priceMicro,
+      unitsPerHour: initial.unitsPerHour,
+      readPriceChanges: followSkuHistory(plan.skuHistory, readPrice),
+      readEndHour: () => readDeletionHour(plan.deletedMs),
+    };
+  }
+
+  private describeDatabaseItem(
+    database: SqlDatabaseRecord,
+    base: ReturnType<ReturnType<CostLedger['buildDescriber']>>,
+  ): BilledItem {
+    // A DTU objective is priced by the day, a vCore one by the vCore-hour (Retail Prices' meters).
+    const readPrice = (sku: SqlDatabaseSku) => {
+      const objective = findDatabaseObjective(sku.serviceObjective);
+      const priceMicro =
+        objective?.vcoreHourlyPrice !== undefined
+          ? base.readMicro(objective.vcoreHourlyPrice) * objective.capacity
+          : Math.round(base.readMicro(objective?.dailyPrice ?? 0) / 24);
+      return { priceMicro, unitsPerHour: 1 };
+    };
+    return {
+      ...base,
+      serviceName: 'SQL Database',
+      meterCategory: 'SQL Database',
+      readTags: () => database.tags,
+      priceMicro: readPrice(database.skuHistory[0]?.sku ?? database.sku).priceMicro,
+      readPriceChanges: followSkuHistory(database.skuHistory, readPrice),
+    };
   }
 
   // The machines and disks an anomaly adds: billed from its first hour to its last, then deleted.
@@ -702,6 +848,33 @@ export class CostLedger {
     }
     return items;
   }
+}
+
+/** The hour after a deletion: the hour holding it is billed. */
+function readDeletionHour(deletedMs: number | undefined): number | undefined {
+  return deletedMs === undefined ? undefined : Math.ceil(deletedMs / hourMs);
+}
+
+/** Prices by the whole hour after each SKU change, worked out again only when the history grows. */
+function followSkuHistory<Sku>(
+  history: readonly SkuChange<Sku>[],
+  readPrice: (sku: Sku) => Omit<PriceChange, 'fromHour'>,
+): () => readonly PriceChange[] {
+  let changes: PriceChange[] = [];
+  let seenLength = 0;
+  let lastSeen: SkuChange<Sku> | undefined;
+  return () => {
+    const latest = history[history.length - 1];
+    if (history.length !== seenLength || latest !== lastSeen) {
+      changes = history.map((change) => ({
+        fromHour: Number.isFinite(change.fromMinute) ? Math.ceil(change.fromMinute / 60) : change.fromMinute,
+        ...readPrice(change.sku),
+      }));
+      seenLength = history.length;
+      lastSeen = latest;
+    }
+    return changes;
+  };
 }
 
 function remember(read: () => string): () => string {

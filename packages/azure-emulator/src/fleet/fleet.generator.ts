@@ -1,3 +1,10 @@
+import { readMachineHardware } from '../arm/arm.views';
+import {
+  findDatabaseObjective,
+  type DatabaseObjective,
+  type DiskSkuName,
+  type PublicIpSkuName,
+} from '../catalog/platform.catalog';
 import {
   findRegion,
   findVirtualMachineSize,
@@ -6,7 +13,11 @@ import {
 } from '../catalog/sku.catalog';
 import {
   Fleet,
+  nameOsDisk,
   type AppServicePlanRecord,
+  type ManagedDiskRecord,
+  type PublicIpAddressRecord,
+  type WebSiteRecord,
   type AppServicePlanSku,
   type PowerState,
   type PrincipalRecord,
@@ -18,13 +29,18 @@ import {
   type TenantRecord,
   type VirtualMachineRecord,
 } from './fleet.model';
-import { createSeededRandom, deriveGuid, deriveToken, hashText, mixHash } from './noise.hash';
+import { createSeededRandom, deriveGuid, deriveToken, hashText, hashToUnit, mixHash } from './noise.hash';
 import { createWorkloadProfile, workloadKinds, type WorkloadKind } from './workload.model';
 
 export interface FleetGenerationOptions {
   readonly seed: number;
   /** Number of virtual machines across all subscriptions. */
   readonly fleetSize: number;
+  /**
+   * The clock unattached disks' detach times are counted back from (the emulator's clock at
+   * start). Default: the start of today, UTC, so the same seed gives the same fleet all day.
+   */
+  readonly nowMs?: number;
 }
 
 interface SubscriptionPlan {
@@ -226,13 +242,31 @@ const appServicePlanSkus: readonly AppServicePlanSku[] = [
   },
 ];
 
+/** A database's sku as Resource Manager writes it, from a service objective of the catalogue. */
+export function describeObjectiveSku(objective: DatabaseObjective): SqlDatabaseSku {
+  return {
+    name: objective.skuName,
+    tier: objective.tier,
+    family: objective.family,
+    capacity: objective.capacity,
+    serviceObjective: objective.name,
+  };
+}
+
 const sqlDatabaseSkus: readonly SqlDatabaseSku[] = [
-  { name: 'GP_Gen5', tier: 'GeneralPurpose', family: 'Gen5', capacity: 2, serviceObjective: 'GP_Gen5_2' },
-  { name: 'GP_Gen5', tier: 'GeneralPurpose', family: 'Gen5', capacity: 4, serviceObjective: 'GP_Gen5_4' },
-  { name: 'GP_Gen5', tier: 'GeneralPurpose', family: 'Gen5', capacity: 8, serviceObjective: 'GP_Gen5_8' },
-  { name: 'BC_Gen5', tier: 'BusinessCritical', family: 'Gen5', capacity: 4, serviceObjective: 'BC_Gen5_4' },
-  { name: 'Standard', tier: 'Standard', family: undefined, capacity: 100, serviceObjective: 'S3' },
-];
+  'GP_Gen5_2',
+  'GP_Gen5_4',
+  'GP_Gen5_8',
+  'BC_Gen5_4',
+  'S3',
+  'S2',
+  'P2',
+  'Basic',
+].map((name) => {
+  const objective = findDatabaseObjective(name);
+  if (!objective) throw new Error(`Unknown service objective ${name}`);
+  return describeObjectiveSku(objective);
+});
 
 // Who pays: the team by role, the cost centre by application, so tag groupings mean something.
 const teamsByRole: Readonly<Record<string, string>> = {
@@ -251,6 +285,9 @@ const teamsByRole: Readonly<Record<string, string>> = {
 function describeCostCenter(application: string): string {
   return `CC-${1000 + (hashText(`costcenter:${application}`) % 900)}`;
 }
+
+// Stopped from inside the guest and forgotten: still billed, as about 2-3% of a real fleet is.
+const stoppedShare = 0.025;
 
 const secretAlphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789~._-';
 const hexAlphabet = '0123456789abcdef';
@@ -298,6 +335,10 @@ interface GenerationState {
   readonly appServicePlans: AppServicePlanRecord[];
   readonly sqlServers: SqlServerRecord[];
   readonly sqlDatabases: SqlDatabaseRecord[];
+  readonly managedDisks: ManagedDiskRecord[];
+  readonly publicIpAddresses: PublicIpAddressRecord[];
+  readonly webSites: WebSiteRecord[];
+  readonly nowMs: number;
 }
 
 function ensureResourceGroup(
@@ -366,7 +407,7 @@ function generateVirtualMachines(
     const stateDraw = random();
     const deallocatedShare = plan.environment === 'dev' ? 0.12 : 0.03;
     const initialPowerState: PowerState =
-      globalIndex < workloadKinds.length || stateDraw >= deallocatedShare + 0.015
+      globalIndex < workloadKinds.length || stateDraw >= deallocatedShare + stoppedShare
         ? 'running'
         : stateDraw < deallocatedShare
           ? 'deallocated'
@@ -450,7 +491,9 @@ function generatePlatformServices(
       ),
       kind: random() < 0.7 ? 'linux' : 'app',
       sku,
+      skuHistory: [{ fromMinute: Number.NEGATIVE_INFINITY, sku }],
       numberOfSites: 1 + Math.floor(random() * 5),
+      deletedMs: undefined,
     });
   }
 
@@ -480,6 +523,11 @@ function generatePlatformServices(
       const sku = pickOne(random, sqlDatabaseSkus);
       const id = `${serverId}/databases/${databaseName}`;
       const vcores = sku.family ? sku.capacity : sku.capacity / 25;
+      const objectiveMaxBytes = findDatabaseObjective(sku.serviceObjective)?.maxSizeBytes ?? 1024 ** 4;
+      const maxSizeBytes = Math.min(
+        objectiveMaxBytes,
+        (sku.family ? 32 : 250) * 1024 ** 3 * (1 + Math.floor(random() * 4)),
+      );
       state.sqlDatabases.push({
         type: 'Microsoft.Sql/servers/databases',
         id,
@@ -508,11 +556,276 @@ function generatePlatformServices(
         ),
         databaseId: deriveGuid(state.seed, `database-id:${id}`),
         sku,
-        maxSizeBytes: (sku.family ? 32 : 250) * 1024 ** 3 * (1 + Math.floor(random() * 4)),
-        usedSizeFraction: 0.1 + random() * 0.7,
+        skuHistory: [{ fromMinute: Number.NEGATIVE_INFINITY, sku }],
+        pendingSku: undefined,
+        maxSizeBytes,
+        usedSizeBytes: Math.round(maxSizeBytes * (0.1 + random() * 0.7)),
       });
     }
   }
+}
+
+const dayMs = 86_400_000;
+// Of the fleet's VM count: disks left behind by deleted VMs and detached volumes, public IPs left
+// over; a few percent of a real estate's disks and IPs, as cost reviews find them.
+const unattachedDisksPerMachine = 0.06;
+const idlePublicIpsPerMachine = 0.015;
+// Empty App Service plans: about one in ten.
+const emptyPlanShare = 0.08;
+// Public IPs by role: jump boxes and web front ends have one, a few others too.
+const publicIpShareByRole: Readonly<Record<string, number>> = { jump: 1, web: 0.5 };
+const otherRolePublicIpShare = 0.05;
+
+function describeDiskGroupId(machine: VirtualMachineRecord): string {
+  return machine.id.slice(0, machine.id.toLowerCase().indexOf('/providers/'));
+}
+
+function createDisk(
+  fields: Omit<ManagedDiskRecord, 'type' | 'streamKey' | 'skuHistory' | 'deletedMs'>,
+): ManagedDiskRecord {
+  return {
+    type: 'Microsoft.Compute/disks',
+    ...fields,
+    streamKey: mixHash(hashText(fields.id.toLowerCase())),
+    skuHistory: [{ fromMinute: Number.NEGATIVE_INFINITY, sku: fields.sku }],
+    deletedMs: undefined,
+  };
+}
+
+/** Every VM's OS and data disks as disks of their own, then the unattached ones a real estate has. */
+function generateDisks(
+  state: GenerationState,
+  subscription: SubscriptionRecord,
+  plan: SubscriptionPlan,
+  machines: readonly VirtualMachineRecord[],
+): void {
+  for (const machine of machines) {
+    const hardware = readMachineHardware(machine);
+    const groupId = describeDiskGroupId(machine);
+    const osDiskName = nameOsDisk(state.seed, machine.name, machine.id);
+    const owned = {
+      subscriptionId: machine.subscriptionId,
+      resourceGroupName: machine.resourceGroupName,
+      location: machine.location,
+      tags: machine.tags,
+      createdMs: machine.createdMs,
+      machine,
+      lastOwnershipUpdateMs: machine.createdMs,
+    };
+    state.managedDisks.push(
+      createDisk({
+        ...owned,
+        id: `${groupId}/providers/Microsoft.Compute/disks/${osDiskName}`,
+        name: osDiskName,
+        sizeGiB: hardware.osType === 'Windows' ? 127 : 30,
+        osType: hardware.osType,
+        sku: hardware.osDiskType,
+      }),
+    );
+    hardware.dataDiskTypes.forEach((sku, lun) => {
+      const name = `${machine.name}-data-${lun}`;
+      state.managedDisks.push(
+        createDisk({
+          ...owned,
+          id: `${groupId}/providers/Microsoft.Compute/disks/${name}`,
+          name,
+          sizeGiB: 256,
+          osType: undefined,
+          sku,
+        }),
+      );
+    });
+  }
+  const random = createSeededRandom(state.seed, `disks:${plan.label}`);
+  const count =
+    machines.length === 0 ? 0 : Math.max(1, Math.round(machines.length * unattachedDisksPerMachine));
+  for (let index = 0; index < count; index += 1) {
+    const application = pickOne(random, plan.applications);
+    const region = requireRegion(pickOne(random, plan.regionNames));
+    const group = ensureResourceGroup(state, subscription, application, region);
+    // The first is always old enough to delete, the second always AKS's: every fleet shows both.
+    const ageDraw = random();
+    const daysAgo =
+      index === 0 || ageDraw >= 0.2 ? 8 + Math.floor(random() * 170) : 1 + Math.floor(random() * 5);
+    const detachedMs = state.nowMs - daysAgo * dayMs - Math.floor(random() * dayMs);
+    const kindDraw = random();
+    const tags = {
+      application,
+      environment: plan.environment,
+      team: 'product',
+      costcenter: describeCostCenter(application),
+    };
+    const base = {
+      subscriptionId: subscription.subscriptionId,
+      resourceGroupName: group.name,
+      location: region.name,
+      createdMs: Math.min(detachedMs, drawCreatedMs(random)),
+      machine: undefined,
+      lastOwnershipUpdateMs: Math.floor(detachedMs / 1000) * 1000,
+    };
+    if (index % 4 === 1) {
+      const volumeName = `pvc-${deriveGuid(state.seed, `pvc:${plan.label}:${index}`)}`;
+      state.managedDisks.push(
+        createDisk({
+          ...base,
+          id: `${group.id}/providers/Microsoft.Compute/disks/${volumeName}`,
+          name: volumeName,
+          tags: {
+            ...tags,
+            'k8s-azure-created-by': 'kubernetes-azure-dd',
+            'kubernetes.io-created-for-pv-name': volumeName,
+            'kubernetes.io-created-for-pvc-name': `data-${application}-${index % 3}`,
+            'kubernetes.io-created-for-pvc-namespace': application,
+          },
+          sizeGiB: pickOne(random, [32, 64, 128, 256]),
+          osType: undefined,
+          sku: random() < 0.5 ? 'Premium_LRS' : 'StandardSSD_LRS',
+        }),
+      );
+      continue;
+    }
+    const sku: DiskSkuName =
+      kindDraw < 0.5 ? 'Premium_LRS' : kindDraw < 0.85 ? 'StandardSSD_LRS' : 'Standard_LRS';
+    if (random() < 0.4) {
+      // The OS disk of a VM deleted without its disk.
+      const machineName = `${pickOne(random, rolePlans).name}-${plan.environment}-${region.shortName}-${String(900 + index).padStart(3, '0')}`;
+      const name = nameOsDisk(state.seed, machineName, `${group.id}/${machineName}`);
+      const osType = random() < 0.2 ? 'Windows' : 'Linux';
+      state.managedDisks.push(
+        createDisk({
+          ...base,
+          id: `${group.id}/providers/Microsoft.Compute/disks/${name}`,
+          name,
+          tags,
+          sizeGiB: osType === 'Windows' ? 127 : 30,
+          osType,
+          sku: sku === 'Standard_LRS' ? 'StandardSSD_LRS' : sku,
+        }),
+      );
+      continue;
+    }
+    const name = `disk-${application}-${plan.environment}-${region.shortName}-${String(index + 1).padStart(2, '0')}`;
+    state.managedDisks.push(
+      createDisk({
+        ...base,
+        id: `${group.id}/providers/Microsoft.Compute/disks/${name}`,
+        name,
+        tags,
+        sizeGiB: pickOne(random, [64, 128, 256, 512, 1024]),
+        osType: undefined,
+        sku,
+      }),
+    );
+  }
+}
+
+function drawIpAddress(state: GenerationState, key: string, isEurope: boolean): string {
+  const hash = hashText(`${state.seed}:ip:${key}`);
+  const first = isEurope ? 51 : 20;
+  return `${first}.${(hash >>> 16) & 0xff}.${(hash >>> 8) & 0xff}.${1 + ((hash & 0xff) % 254)}`;
+}
+
+/** Public IPs: on jump boxes, web front ends and a few others (on their NIC), and a few left idle. */
+function generatePublicIpAddresses(
+  state: GenerationState,
+  subscription: SubscriptionRecord,
+  plan: SubscriptionPlan,
+  machines: readonly VirtualMachineRecord[],
+): void {
+  const createAddress = (
+    fields: Omit<PublicIpAddressRecord, 'type' | 'streamKey' | 'deletedMs' | 'ipAddress'>,
+  ): PublicIpAddressRecord => ({
+    type: 'Microsoft.Network/publicIPAddresses',
+    ...fields,
+    ipAddress:
+      fields.allocationMethod === 'Dynamic' && !fields.ipConfigurationId
+        ? ''
+        : drawIpAddress(state, fields.id.toLowerCase(), fields.location.endsWith('europe')),
+    streamKey: mixHash(hashText(fields.id.toLowerCase())),
+    deletedMs: undefined,
+  });
+  for (const machine of machines) {
+    const draw = (stream: number) => hashToUnit(state.seedKey, machine.streamKey, stream);
+    const role = machine.tags.role ?? '';
+    if (draw(0x1b) >= (publicIpShareByRole[role] ?? otherRolePublicIpShare)) continue;
+    const groupId = describeDiskGroupId(machine);
+    const name = `${machine.name}-ip`;
+    const sku: PublicIpSkuName = draw(0x1c) < 0.85 ? 'Standard' : 'Basic';
+    state.publicIpAddresses.push(
+      createAddress({
+        id: `${groupId}/providers/Microsoft.Network/publicIPAddresses/${name}`,
+        name,
+        subscriptionId: machine.subscriptionId,
+        resourceGroupName: machine.resourceGroupName,
+        location: machine.location,
+        tags: machine.tags,
+        createdMs: machine.createdMs,
+        sku,
+        allocationMethod: sku === 'Standard' || draw(0x1d) < 0.5 ? 'Static' : 'Dynamic',
+        ipConfigurationId: `${groupId}/providers/Microsoft.Network/networkInterfaces/${machine.name}-nic/ipConfigurations/ipconfig1`,
+      }),
+    );
+  }
+  const random = createSeededRandom(state.seed, `public-ips:${plan.label}`);
+  const count =
+    machines.length === 0 ? 0 : Math.max(1, Math.round(machines.length * idlePublicIpsPerMachine));
+  for (let index = 0; index < count; index += 1) {
+    const application = pickOne(random, plan.applications);
+    const region = requireRegion(pickOne(random, plan.regionNames));
+    const group = ensureResourceGroup(state, subscription, application, region);
+    const name = `pip-${application}-${plan.environment}-${region.shortName}-${String(index + 1).padStart(2, '0')}`;
+    // The first is Standard, billed by the hour: every fleet has one worth deleting.
+    const sku: PublicIpSkuName = index === 0 || random() < 0.75 ? 'Standard' : 'Basic';
+    state.publicIpAddresses.push(
+      createAddress({
+        id: `${group.id}/providers/Microsoft.Network/publicIPAddresses/${name}`,
+        name,
+        subscriptionId: subscription.subscriptionId,
+        resourceGroupName: group.name,
+        location: region.name,
+        tags: {
+          application,
+          environment: plan.environment,
+          team: 'product',
+          costcenter: describeCostCenter(application),
+        },
+        createdMs: drawCreatedMs(random),
+        sku,
+        allocationMethod: sku === 'Standard' ? 'Static' : 'Dynamic',
+        ipConfigurationId: undefined,
+      }),
+    );
+  }
+}
+
+/** The apps of each plan (Microsoft.Web/sites); about one plan in ten has none left. */
+function generateWebSites(
+  state: GenerationState,
+  plans: readonly AppServicePlanRecord[],
+  planIndexOffset: number,
+): void {
+  plans.forEach((plan, index) => {
+    const isEmpty =
+      (planIndexOffset === 0 && index === 1) ||
+      hashToUnit(state.seedKey, plan.streamKey, 0x5e) < emptyPlanShare;
+    if (isEmpty) plan.numberOfSites = 0;
+    const groupId = plan.id.slice(0, plan.id.toLowerCase().indexOf('/providers/'));
+    for (let number = 1; number <= plan.numberOfSites; number += 1) {
+      const name = `${plan.name.replace(/^asp-/, 'app-')}-${number}`;
+      state.webSites.push({
+        type: 'Microsoft.Web/sites',
+        id: `${groupId}/providers/Microsoft.Web/sites/${name}`,
+        name,
+        subscriptionId: plan.subscriptionId,
+        resourceGroupName: plan.resourceGroupName,
+        location: plan.location,
+        tags: plan.tags,
+        createdMs: plan.createdMs,
+        kind: plan.kind === 'linux' ? 'app,linux' : 'app',
+        plan,
+      });
+    }
+  });
 }
 
 /** Builds the whole estate from a seed: the same seed always gives the same fleet, ids included. */
@@ -527,6 +840,10 @@ export function generateFleet(options: FleetGenerationOptions): Fleet {
     appServicePlans: [],
     sqlServers: [],
     sqlDatabases: [],
+    managedDisks: [],
+    publicIpAddresses: [],
+    webSites: [],
+    nowMs: options.nowMs ?? Math.floor(Date.now() / dayMs) * dayMs,
   };
   const subscriptionPlans = tenantPlans.flatMap((tenant) => tenant.subscriptions);
   const machineCounts = splitFleet(
@@ -547,8 +864,14 @@ export function generateFleet(options: FleetGenerationOptions): Fleet {
       };
       const count = machineCounts[planIndex] ?? 0;
       planIndex += 1;
+      const firstMachine = state.virtualMachines.length;
+      const firstPlan = state.appServicePlans.length;
       generateVirtualMachines(state, subscription, plan, count, globalIndex);
       generatePlatformServices(state, subscription, plan, count);
+      const machines = state.virtualMachines.slice(firstMachine);
+      generateDisks(state, subscription, plan, machines);
+      generatePublicIpAddresses(state, subscription, plan, machines);
+      generateWebSites(state, state.appServicePlans.slice(firstPlan), firstPlan);
       globalIndex += count;
       return subscription;
     });
@@ -584,5 +907,8 @@ export function generateFleet(options: FleetGenerationOptions): Fleet {
     appServicePlans: state.appServicePlans,
     sqlServers: state.sqlServers,
     sqlDatabases: state.sqlDatabases,
+    managedDisks: state.managedDisks,
+    publicIpAddresses: state.publicIpAddresses,
+    webSites: state.webSites,
   });
 }

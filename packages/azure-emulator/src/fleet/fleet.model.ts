@@ -1,3 +1,4 @@
+import type { DiskSkuName, PublicIpSkuName } from '../catalog/platform.catalog';
 import type { VirtualMachineSize } from '../catalog/sku.catalog';
 import { CreditBanks, findBurstableCredits, stepCreditMinute, type CreditMinute } from './credit-bank';
 import { deriveGuid, deriveToken } from './noise.hash';
@@ -96,11 +97,68 @@ export interface AppServicePlanSku {
   readonly memoryGiBPerWorker: number;
 }
 
+/** A SKU from a minute on: disks, plans and databases keep their tier changes as a history. */
+export interface SkuChange<Sku> {
+  readonly fromMinute: number;
+  readonly sku: Sku;
+}
+
 export interface AppServicePlanRecord extends ResourceBase {
   readonly type: 'Microsoft.Web/serverfarms';
   readonly kind: 'linux' | 'app';
-  readonly sku: AppServicePlanSku;
-  readonly numberOfSites: number;
+  /** The SKU now; `skuHistory` says since when. */
+  sku: AppServicePlanSku;
+  readonly skuHistory: SkuChange<AppServicePlanSku>[];
+  numberOfSites: number;
+  /** Set by a completed DELETE; the record stays so the bill can end there. */
+  deletedMs: number | undefined;
+}
+
+export interface WebSiteRecord extends Omit<ResourceBase, 'workload' | 'streamKey'> {
+  readonly type: 'Microsoft.Web/sites';
+  readonly kind: 'app' | 'app,linux';
+  readonly plan: AppServicePlanRecord;
+}
+
+type OwnedResourceBase = Omit<ResourceBase, 'workload'>;
+
+export interface ManagedDiskRecord extends OwnedResourceBase {
+  readonly type: 'Microsoft.Compute/disks';
+  /** Tags can be replaced through an update. */
+  tags: Readonly<Record<string, string>>;
+  readonly sizeGiB: number;
+  readonly osType: 'Linux' | 'Windows' | undefined;
+  /** The SKU now; `skuHistory` says since when (a tier change bills from its minute on). */
+  sku: DiskSkuName;
+  readonly skuHistory: SkuChange<DiskSkuName>[];
+  /** The VM it is attached to (Azure's managedBy); undefined when unattached. */
+  machine: VirtualMachineRecord | undefined;
+  /** Azure's LastOwnershipUpdateTime: the last attach or detach. */
+  lastOwnershipUpdateMs: number;
+  deletedMs: number | undefined;
+}
+
+export interface SnapshotRecord extends OwnedResourceBase {
+  readonly type: 'Microsoft.Compute/snapshots';
+  tags: Readonly<Record<string, string>>;
+  readonly sourceResourceId: string;
+  readonly sourceUniqueId: string;
+  readonly sizeGiB: number;
+  /** An incremental snapshot bills the GiB it holds, not the disk's size. */
+  readonly usedGiB: number;
+  readonly osType: 'Linux' | 'Windows' | undefined;
+  readonly isIncremental: boolean;
+  deletedMs: number | undefined;
+}
+
+export interface PublicIpAddressRecord extends OwnedResourceBase {
+  readonly type: 'Microsoft.Network/publicIPAddresses';
+  readonly sku: PublicIpSkuName;
+  readonly allocationMethod: 'Static' | 'Dynamic';
+  readonly ipAddress: string;
+  /** The NIC ipConfiguration it is associated with; undefined when idle. */
+  readonly ipConfigurationId: string | undefined;
+  deletedMs: number | undefined;
 }
 
 export interface SqlServerRecord extends Omit<ResourceBase, 'workload' | 'streamKey'> {
@@ -120,12 +178,25 @@ export interface SqlDatabaseRecord extends ResourceBase {
   readonly type: 'Microsoft.Sql/servers/databases';
   readonly serverName: string;
   readonly databaseId: string;
-  readonly sku: SqlDatabaseSku;
-  readonly maxSizeBytes: number;
-  readonly usedSizeFraction: number;
+  /** The objective in force (`currentServiceObjectiveName`); `skuHistory` says since when. */
+  sku: SqlDatabaseSku;
+  readonly skuHistory: SkuChange<SqlDatabaseSku>[];
+  /** A change of objective still running: Azure moves the current objective once it completes. */
+  pendingSku: { readonly sku: SqlDatabaseSku; readonly completesAtMs: number } | undefined;
+  maxSizeBytes: number;
+  /** Bytes the data takes (the `storage` metric). */
+  readonly usedSizeBytes: number;
 }
 
-export type FleetResource = VirtualMachineRecord | AppServicePlanRecord | SqlServerRecord | SqlDatabaseRecord;
+export type FleetResource =
+  | VirtualMachineRecord
+  | AppServicePlanRecord
+  | WebSiteRecord
+  | SqlServerRecord
+  | SqlDatabaseRecord
+  | ManagedDiskRecord
+  | SnapshotRecord
+  | PublicIpAddressRecord;
 
 export interface FleetContents {
   readonly seed: number;
@@ -136,6 +207,9 @@ export interface FleetContents {
   readonly appServicePlans: readonly AppServicePlanRecord[];
   readonly sqlServers: readonly SqlServerRecord[];
   readonly sqlDatabases: readonly SqlDatabaseRecord[];
+  readonly managedDisks: readonly ManagedDiskRecord[];
+  readonly publicIpAddresses: readonly PublicIpAddressRecord[];
+  readonly webSites: readonly WebSiteRecord[];
 }
 
 /** What a backtest or a test may read about one virtual machine. */
@@ -155,6 +229,11 @@ export class UnknownResourceError extends Error {
     super(`The fleet has no resource '${resourceId}'.`);
     this.name = 'UnknownResourceError';
   }
+}
+
+/** An OS disk's name as Azure gives it when a VM is created: `{vm}_OsDisk_1_{32 hex}`. */
+export function nameOsDisk(seed: number, machineName: string, machineId: string): string {
+  return `${machineName}_OsDisk_1_${deriveToken(seed, `disk:${machineId}`, 32, '0123456789abcdef')}`;
 }
 
 export function convertToMinute(timeMs: number): number {
@@ -189,6 +268,14 @@ export class Fleet {
   readonly appServicePlans: readonly AppServicePlanRecord[];
   readonly sqlServers: readonly SqlServerRecord[];
   readonly sqlDatabases: readonly SqlDatabaseRecord[];
+  /**
+   * Disks, snapshots and public IPs, deleted ones included (with `deletedMs`) so the bill can end
+   * them; Resource Manager lists only those still there.
+   */
+  readonly managedDisks: readonly ManagedDiskRecord[];
+  readonly snapshots: readonly SnapshotRecord[] = [];
+  readonly publicIpAddresses: readonly PublicIpAddressRecord[];
+  readonly webSites: readonly WebSiteRecord[];
   private readonly resourcesByKey = new Map<string, FleetResource>();
   private readonly resourceGroupsByKey = new Map<string, ResourceGroupRecord>();
   private readonly subscriptionsById = new Map<string, SubscriptionRecord>();
@@ -207,6 +294,9 @@ export class Fleet {
     this.appServicePlans = contents.appServicePlans;
     this.sqlServers = contents.sqlServers;
     this.sqlDatabases = contents.sqlDatabases;
+    this.managedDisks = contents.managedDisks;
+    this.publicIpAddresses = contents.publicIpAddresses;
+    this.webSites = contents.webSites;
     this.creditBanks = new CreditBanks(contents.seedKey);
     for (const tenant of this.tenants) {
       for (const subscription of tenant.subscriptions) {
@@ -222,6 +312,9 @@ export class Fleet {
       ...this.appServicePlans,
       ...this.sqlServers,
       ...this.sqlDatabases,
+      ...this.managedDisks,
+      ...this.publicIpAddresses,
+      ...this.webSites,
     ];
     // Listing order follows resource groups, as ARM returns resources grouped that way.
     const keyed = everyResource.map((resource) => ({ key: resource.id.toLowerCase(), resource }));
@@ -267,8 +360,11 @@ export class Fleet {
     return resource?.type === 'Microsoft.Compute/virtualMachines' ? resource : undefined;
   }
 
-  /** Removes a resource, as a completed DELETE does; false when there was none. */
-  deleteResource(resourceId: string): boolean {
+  /**
+   * Removes a resource, as a completed DELETE does; false when there was none. Disks, snapshots,
+   * public IPs and plans keep their record with the deletion time (`atMs`), where the bill ends.
+   */
+  deleteResource(resourceId: string, atMs?: number): boolean {
     const key = normalizeResourceId(resourceId);
     const resource = this.resourcesByKey.get(key);
     if (!resource) return false;
@@ -278,8 +374,33 @@ export class Fleet {
     if (resource.type === 'Microsoft.Compute/virtualMachines') {
       const machines = this.virtualMachines as VirtualMachineRecord[];
       machines.splice(machines.indexOf(resource), 1);
+    } else if (
+      resource.type === 'Microsoft.Compute/disks' ||
+      resource.type === 'Microsoft.Compute/snapshots' ||
+      resource.type === 'Microsoft.Network/publicIPAddresses' ||
+      resource.type === 'Microsoft.Web/serverfarms'
+    ) {
+      resource.deletedMs = atMs ?? Date.now();
     }
     return true;
+  }
+
+  /** Adds a resource a PUT created, in listing order. */
+  addResource(resource: FleetResource): void {
+    const key = normalizeResourceId(resource.id);
+    this.resourcesByKey.set(key, resource);
+    const listed = this.resourcesBySubscription.get(resource.subscriptionId);
+    if (listed) {
+      let low = 0;
+      let high = listed.length;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (normalizeResourceId(listed[middle]?.id ?? '') < key) low = middle + 1;
+        else high = middle;
+      }
+      listed.splice(low, 0, resource);
+    }
+    if (resource.type === 'Microsoft.Compute/snapshots') (this.snapshots as SnapshotRecord[]).push(resource);
   }
 
   /** Resources of a subscription in listing order. */
@@ -299,7 +420,7 @@ export class Fleet {
   }
 
   readOsDiskName(machine: VirtualMachineRecord): string {
-    return `${machine.name}_OsDisk_1_${deriveToken(this.seed, `disk:${machine.id}`, 32, '0123456789abcdef')}`;
+    return nameOsDisk(this.seed, machine.name, machine.id);
   }
 
   /** The true demand of a virtual machine at the minute holding `date`, past or future. */
@@ -404,6 +525,16 @@ function appendHistory<Entry extends { readonly fromMinute: number }>(history: E
 function compareText(first: string, second: string): number {
   if (first < second) return -1;
   return first > second ? 1 : 0;
+}
+
+/** The entry in force at `minute` of a SKU history (the latest entry for a change made this minute). */
+export function findSkuAt<Sku>(history: readonly SkuChange<Sku>[], minute: number): Sku {
+  return findHistoryEntry(history, minute).sku;
+}
+
+/** Records a new SKU from the minute after `atMs`, as sizes and power states count. */
+export function recordSkuChange<Sku>(history: SkuChange<Sku>[], sku: Sku, atMs: number): void {
+  appendHistory(history, { fromMinute: Math.ceil(atMs / 60000), sku });
 }
 
 export function normalizeResourceId(resourceId: string): string {

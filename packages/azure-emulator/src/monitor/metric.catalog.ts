@@ -152,6 +152,25 @@ export const sqlDatabaseNamespace: MetricNamespace = {
       spread: 0,
       ceiling: 100,
     },
+    // Reported for DTU-based databases only; vCore databases have no data, as in Azure.
+    {
+      name: 'dtu_consumption_percent',
+      description: 'DTU percentage',
+      unit: 'Percent',
+      primaryAggregation: 'average',
+      category: 'Basic',
+      spread: 0.3,
+      ceiling: 100,
+    },
+    {
+      name: 'storage',
+      description: 'Data space used',
+      unit: 'Bytes',
+      primaryAggregation: 'maximum',
+      category: 'Basic',
+      spread: 0,
+      ceiling: unbounded,
+    },
   ],
 };
 

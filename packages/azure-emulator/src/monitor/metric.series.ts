@@ -1,4 +1,10 @@
-import type { Fleet, FleetResource, VirtualMachineRecord } from '../fleet/fleet.model';
+import type {
+  AppServicePlanRecord,
+  Fleet,
+  FleetResource,
+  SqlDatabaseRecord,
+  VirtualMachineRecord,
+} from '../fleet/fleet.model';
 import { findBurstableCredits, stepCreditMinute, type CreditMinute } from '../fleet/credit-bank';
 import { combineHash, hashToUnit } from '../fleet/noise.hash';
 import { computeCpuPercent, computeDemandInto, type Demand } from '../fleet/workload.model';
@@ -95,29 +101,55 @@ function createVirtualMachineSampler(fleet: Fleet, machine: VirtualMachineRecord
   };
 }
 
-function createSharePercentSampler(
-  fleet: Fleet,
-  resource: Exclude<FleetResource, VirtualMachineRecord | { type: 'Microsoft.Sql/servers' }>,
-): MinuteSampler {
+// Plans and databases: demand in cores and GiB over the capacity of the SKU in force that minute,
+// so a change of tier shows from the next minute on, as a VM's resize does.
+function createPlanSampler(fleet: Fleet, plan: AppServicePlanRecord): MinuteSampler {
   const { seedKey } = fleet;
-  const { streamKey, workload } = resource;
-  const createdMinute = Math.floor(resource.createdMs / 60000);
+  const { streamKey, workload, skuHistory } = plan;
+  const createdMinute = Math.floor(plan.createdMs / 60000);
   const demand: Demand = { cpuCores: 0, memoryGiB: 0 };
-  const storagePercent =
-    resource.type === 'Microsoft.Sql/servers/databases' ? resource.usedSizeFraction * 100 : 0;
+  let skuIndex = 0;
   return (minute, values, noise) => {
     if (minute < createdMinute) return false;
+    while ((skuHistory[skuIndex + 1]?.fromMinute ?? Number.POSITIVE_INFINITY) <= minute) skuIndex += 1;
+    const sku = skuHistory[skuIndex]?.sku ?? plan.sku;
     computeDemandInto(workload, seedKey, streamKey, minute, demand);
-    const hash = combineHash(seedKey, streamKey ^ minuteNoiseSalt, minute);
-    noise[0] = (hash & 0xffff) / 65536;
-    noise[1] = (hash >>> 16) / 65536;
-    values[0] = computeCpuPercent(demand.cpuCores, workload.referenceVcpus);
-    values[1] =
-      resource.type === 'Microsoft.Sql/servers/databases'
-        ? storagePercent
-        : Math.min(100, (demand.memoryGiB / workload.referenceMemoryGiB) * 100);
+    writeNoise(seedKey, streamKey, minute, noise);
+    values[0] = computeCpuPercent(demand.cpuCores, sku.vcpusPerWorker * sku.capacity);
+    values[1] = Math.min(100, (demand.memoryGiB / (sku.memoryGiBPerWorker * sku.capacity)) * 100);
     return true;
   };
+}
+
+// A DTU is a blend of CPU, memory and I/O; the emulator counts 25 DTUs per busy core.
+const dtusPerCore = 25;
+
+function createDatabaseSampler(fleet: Fleet, database: SqlDatabaseRecord): MinuteSampler {
+  const { seedKey } = fleet;
+  const { streamKey, workload, skuHistory } = database;
+  const createdMinute = Math.floor(database.createdMs / 60000);
+  const demand: Demand = { cpuCores: 0, memoryGiB: 0 };
+  let skuIndex = 0;
+  return (minute, values, noise) => {
+    if (minute < createdMinute) return false;
+    while ((skuHistory[skuIndex + 1]?.fromMinute ?? Number.POSITIVE_INFINITY) <= minute) skuIndex += 1;
+    const sku = skuHistory[skuIndex]?.sku ?? database.sku;
+    computeDemandInto(workload, seedKey, streamKey, minute, demand);
+    writeNoise(seedKey, streamKey, minute, noise);
+    const cores = sku.family ? sku.capacity : sku.capacity / dtusPerCore;
+    const percent = computeCpuPercent(demand.cpuCores, cores);
+    values[0] = percent;
+    values[1] = Math.min(100, (database.usedSizeBytes / database.maxSizeBytes) * 100);
+    values[2] = sku.family ? Number.NaN : percent;
+    values[3] = database.usedSizeBytes;
+    return true;
+  };
+}
+
+function writeNoise(seedKey: number, streamKey: number, minute: number, noise: Float64Array): void {
+  const hash = combineHash(seedKey, streamKey ^ minuteNoiseSalt, minute);
+  noise[0] = (hash & 0xffff) / 65536;
+  noise[1] = (hash >>> 16) / 65536;
 }
 
 function createSampler(fleet: Fleet, resource: FleetResource): MinuteSampler | undefined {
@@ -125,8 +157,9 @@ function createSampler(fleet: Fleet, resource: FleetResource): MinuteSampler | u
     case 'Microsoft.Compute/virtualMachines':
       return createVirtualMachineSampler(fleet, resource);
     case 'Microsoft.Web/serverfarms':
+      return createPlanSampler(fleet, resource);
     case 'Microsoft.Sql/servers/databases':
-      return createSharePercentSampler(fleet, resource);
+      return createDatabaseSampler(fleet, resource);
     default:
       return undefined;
   }
