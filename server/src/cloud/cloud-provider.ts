@@ -100,6 +100,8 @@ export interface RetailPriceQuery {
   serviceName: string;
   region?: string;
   skuNames?: string[];
+  // Only these products (a service such as Storage lists thousands of meters a region).
+  productNames?: string[];
   currencyCode?: string;
 }
 

@@ -166,6 +166,20 @@ describe('buildRetailPricesUrl', () => {
     );
   });
 
+  it('asks for the products named, for a service that lists many', () => {
+    const url = new URL(
+      buildRetailPricesUrl('https://prices.example', {
+        serviceName: 'Virtual Network',
+        region: 'eastus',
+        productNames: ['IP Addresses'],
+      }),
+    );
+    expect(url.searchParams.get('$filter')).toBe(
+      "serviceName eq 'Virtual Network' and priceType eq 'Consumption' and armRegionName eq 'eastus'" +
+        " and (productName eq 'IP Addresses')",
+    );
+  });
+
   it('filters by neither region nor size when the query names none', () => {
     const url = new URL(
       buildRetailPricesUrl('https://prices.example', {

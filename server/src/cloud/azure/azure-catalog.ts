@@ -109,6 +109,10 @@ export function buildRetailPricesUrl(pricesUrl: string, query: RetailPriceQuery)
   if (query.skuNames && query.skuNames.length > 0) {
     filters.push(`(${query.skuNames.map((sku) => `armSkuName eq '${escapeOData(sku)}'`).join(' or ')})`);
   }
+  if (query.productNames && query.productNames.length > 0) {
+    const products = query.productNames.map((product) => `productName eq '${escapeOData(product)}'`);
+    filters.push(`(${products.join(' or ')})`);
+  }
   const parameters = new URLSearchParams({
     'api-version': retailPricesApiVersion,
     currencyCode: query.currencyCode ?? 'USD',

@@ -26,7 +26,10 @@ describe('prices and sizes', () => {
   async function readRegionsInUse(): Promise<string[]> {
     const result = await context.container.database.db.execute<{ region: string }>(sql`
       select distinct region from resource
-      where tenant_id = ${tenantId}::uuid and type = 'Microsoft.Compute/virtualMachines' order by region`);
+      where tenant_id = ${tenantId}::uuid
+        and type in ('Microsoft.Compute/virtualMachines', 'Microsoft.Compute/disks',
+          'Microsoft.Network/publicIPAddresses', 'Microsoft.Web/serverfarms', 'Microsoft.Sql/servers/databases')
+      order by region`);
     return result.rows.map((row) => row.region);
   }
 
@@ -80,6 +83,46 @@ describe('prices and sizes', () => {
     expect(new Date(stored.rows[0]!.read_at).toISOString()).toBe('2026-03-02T10:00:00.000Z');
   });
 
+  it("prices disks, snapshots, IPs, plans and databases from the region's retail meters", async () => {
+    const regions = await readRegionsInUse();
+    const book = await context.container.pricing.loadWastePriceBook(regions);
+    const items = listRetailPriceItems();
+    const find = (region: string, productName: string, meterName: string) =>
+      items.find(
+        (item) =>
+          item.armRegionName === region &&
+          item.productName === productName &&
+          item.meterName === meterName &&
+          item.type === 'Consumption',
+      )?.retailPrice;
+    for (const region of regions) {
+      expect(book.diskMonthly(region, 'Premium_LRS', 100)).toBe(
+        find(region, 'Premium SSD Managed Disks', 'P10 LRS Disk'),
+      );
+      expect(book.diskMonthly(region, 'Standard_LRS', 1000)).toBe(
+        find(region, 'Standard HDD Managed Disks', 'S30 LRS Disk'),
+      );
+      expect(book.snapshotGbMonthly(region)).toBe(
+        find(region, 'Standard HDD Managed Disks', 'LRS Snapshots'),
+      );
+      expect(book.publicIpHourly(region, 'Standard')).toBe(
+        find(region, 'IP Addresses', 'Standard IPv4 Static Public IP'),
+      );
+      expect(book.planHourly(region, 'P1v3', 'linux')).toBe(
+        find(region, 'Azure App Service Premium v3 Plan - Linux', 'P1 v3 App'),
+      );
+      expect(book.planHourly(region, 'P1v3', 'windows')).toBe(
+        find(region, 'Azure App Service Premium v3 Plan', 'P1 v3 App'),
+      );
+      expect(book.databaseHourly(region, 'S3')).toBeCloseTo(
+        find(region, 'SQL Database Single Standard', 'S3 DTUs')! / 24,
+      );
+      expect(book.databaseHourly(region, 'GP_Gen5_2')).toBeCloseTo(
+        find(region, 'SQL Database Single/Elastic Pool General Purpose - Compute Gen5', 'vCore')! * 2,
+      );
+    }
+  });
+
   it('keeps a fresh catalogue and reads a stale one again', async () => {
     clock += 2 * hourMs;
     expect((await context.container.pricing.ensureFreshForTenant(tenantId)).regions).toEqual([]);
@@ -90,7 +133,8 @@ describe('prices and sizes', () => {
       regions,
     );
     const stored = await context.container.database.db.execute<{ read_at: Date }>(sql`
-      select distinct read_at from vm_size union select distinct read_at from vm_price`);
+      select distinct read_at from vm_size union select distinct read_at from vm_price
+      union select distinct read_at from waste_price`);
     expect(stored.rows.map((row) => new Date(row.read_at).getTime())).toEqual([clock]);
   });
 

@@ -1,9 +1,11 @@
-// The size catalogue and pay-as-you-go prices per region (vm_size, vm_price), shared by every team:
+// The size catalogue and pay-as-you-go prices per region (vm_size, vm_price, and waste_price for
+// disks, snapshots, IPs, plans and databases), shared by every team:
 // Resource SKUs and the Retail Prices API say the same of a region to everyone.
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { CloudVmSku } from '../../cloud/cloud-provider';
 import type { Db } from '../../db/database';
-import { vmPrices, vmSizes } from '../../db/schema';
+import { vmPrices, vmSizes, wastePrices } from '../../db/schema';
+import type { StoredWastePrice, WastePriceRow } from './waste-prices';
 
 export type PricedOsType = 'Linux' | 'Windows';
 
@@ -25,6 +27,7 @@ export interface RegionFreshness {
   region: string;
   sizesReadAt: Date | null;
   pricesReadAt: Date | null;
+  wastePricesReadAt: Date | null;
 }
 
 // A VM region in use and one subscription of a tenant that can read its catalogue.
@@ -82,6 +85,30 @@ export class PricingRepository {
     });
   }
 
+  async replaceWastePrices(region: string, prices: WastePriceRow[], readAt: Date): Promise<void> {
+    await this.db.transaction(async (transaction) => {
+      await transaction.delete(wastePrices).where(eq(wastePrices.region, region));
+      if (prices.length === 0) return;
+      await transaction.insert(wastePrices).values(prices.map((price) => ({ ...price, region, readAt })));
+    });
+  }
+
+  async listWastePrices(regions: string[]): Promise<StoredWastePrice[]> {
+    if (regions.length === 0) return [];
+    return this.db
+      .select({
+        region: wastePrices.region,
+        kind: wastePrices.kind,
+        skuName: wastePrices.skuName,
+        variant: wastePrices.variant,
+        unitPrice: wastePrices.unitPrice,
+        unit: wastePrices.unit,
+        currencyCode: wastePrices.currencyCode,
+      })
+      .from(wastePrices)
+      .where(inArray(wastePrices.region, regions));
+  }
+
   async listSizes(region: string): Promise<VmSizeRow[]> {
     return this.db
       .select({
@@ -117,7 +144,7 @@ export class PricingRepository {
   // When each region's sizes and prices were read (null: never).
   async readFreshness(regions: string[]): Promise<RegionFreshness[]> {
     if (regions.length === 0) return [];
-    const [sizes, prices] = await Promise.all([
+    const [sizes, prices, waste] = await Promise.all([
       this.db
         .select({ region: vmSizes.region, readAt: sql<Date>`min(${vmSizes.readAt})`.mapWith(vmSizes.readAt) })
         .from(vmSizes)
@@ -131,17 +158,28 @@ export class PricingRepository {
         .from(vmPrices)
         .where(inArray(vmPrices.region, regions))
         .groupBy(vmPrices.region),
+      this.db
+        .select({
+          region: wastePrices.region,
+          readAt: sql<Date>`min(${wastePrices.readAt})`.mapWith(wastePrices.readAt),
+        })
+        .from(wastePrices)
+        .where(inArray(wastePrices.region, regions))
+        .groupBy(wastePrices.region),
     ]);
     const sizesByRegion = new Map(sizes.map((row) => [row.region, row.readAt]));
     const pricesByRegion = new Map(prices.map((row) => [row.region, row.readAt]));
+    const wasteByRegion = new Map(waste.map((row) => [row.region, row.readAt]));
     return regions.map((region) => ({
       region,
       sizesReadAt: sizesByRegion.get(region) ?? null,
       pricesReadAt: pricesByRegion.get(region) ?? null,
+      wastePricesReadAt: wasteByRegion.get(region) ?? null,
     }));
   }
 
-  // Every region where an active tenant has a VM, each with one subscription that can read it.
+  // Every region where an active tenant has a VM, disk, public IP, plan or database, each with one
+  // subscription that can read it.
   async listRegionReaders(tenantId?: string): Promise<RegionReader[]> {
     const result = await this.db.execute<{ region: string; tenantId: string; subscriptionId: string }>(sql`
       select distinct on (resource.region)
@@ -149,7 +187,8 @@ export class PricingRepository {
       from resource
       join subscription on subscription.id = resource.subscription_id
       join tenant on tenant.id = resource.tenant_id
-      where lower(resource.type) = 'microsoft.compute/virtualmachines'
+      where lower(resource.type) in ('microsoft.compute/virtualmachines', 'microsoft.compute/disks',
+          'microsoft.network/publicipaddresses', 'microsoft.web/serverfarms', 'microsoft.sql/servers/databases')
         and resource.region <> ''
         and tenant.is_active
         ${tenantId ? sql`and resource.tenant_id = ${tenantId}::uuid` : sql``}

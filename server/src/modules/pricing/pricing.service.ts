@@ -1,12 +1,14 @@
-// Sizes and prices per region: read from Resource SKUs and the Retail Prices API, cached in
-// PostgreSQL and refreshed daily for regions in use, or sooner when an analysis finds a region
-// with no catalogue or a stale one.
+// Sizes and prices per region: read from Resource SKUs and the Retail Prices API (VM sizes, and the
+// meters of disks, snapshots, public IPs, plans and databases), cached in PostgreSQL and refreshed
+// daily for regions in use, or sooner when an analysis finds a region with no catalogue or a stale one.
 import type { SizeOption, SizePrice } from '@cloudtrim/rightsizing/analysis.types';
+import type { WastePriceBook } from '@cloudtrim/rightsizing/waste/waste-prices';
 import type { CloudCallOptions, CloudProvider, RetailPrice } from '../../cloud/cloud-provider';
 import { isCloudError } from '../../cloud/cloud-provider';
 import { pricingRefreshJob } from '../../jobs/cloud-work';
 import type { TenantsService } from '../tenants/tenants.service';
 import type { PricedOsType, PricingRepository, RegionReader, VmPriceRow } from './pricing.repository';
+import { buildWastePriceBook, listWastePriceQueries, selectWastePrices } from './waste-prices';
 
 const dayMs = 24 * 60 * 60 * 1000;
 // A catalogue older than this is read again before it is used.
@@ -37,8 +39,8 @@ export class PricingService {
     return this.refreshReaders(await this.pricing.listRegionReaders(), options);
   }
 
-  // Reads again the regions of a tenant's VMs whose catalogue or prices are missing or older than a
-  // day. Failures leave the cached catalogue (if any) in use; they are returned for the caller's log.
+  // Reads again the regions of a tenant's resources whose catalogue or prices are missing or older
+  // than a day. Failures leave the cached catalogue (if any) in use; they are returned for the caller's log.
   async ensureFreshForTenant(tenantId: string, options: CloudCallOptions = {}): Promise<RefreshSummary> {
     const readers = await this.pricing.listRegionReaders(tenantId);
     const freshness = await this.pricing.readFreshness(readers.map((reader) => reader.region));
@@ -46,7 +48,10 @@ export class PricingService {
     const isStale = (readAt: Date | null) => readAt === null || readAt.getTime() < staleBefore;
     const staleRegions = new Set(
       freshness
-        .filter((region) => isStale(region.sizesReadAt) || isStale(region.pricesReadAt))
+        .filter(
+          (region) =>
+            isStale(region.sizesReadAt) || isStale(region.pricesReadAt) || isStale(region.wastePricesReadAt),
+        )
         .map((region) => region.region),
     );
     return this.refreshReaders(
@@ -86,6 +91,11 @@ export class PricingService {
     };
   }
 
+  // The list prices of disks, snapshots, IPs, plans and databases in these regions, as last read.
+  async loadWastePriceBook(regions: string[]): Promise<WastePriceBook> {
+    return buildWastePriceBook(await this.pricing.listWastePrices(regions));
+  }
+
   private async refreshReaders(readers: RegionReader[], options: CloudCallOptions): Promise<RefreshSummary> {
     const summary: RefreshSummary = { regions: [], failures: [] };
     for (const reader of readers) {
@@ -104,17 +114,23 @@ export class PricingService {
     const work = await this.tenants.openForWork(reader.tenantId, pricingRefreshJob.name);
     if (!work) throw new MissingCredentialsError(reader.region);
     const { credentials } = work;
-    const [skus, retailPrices] = await Promise.all([
+    const [skus, retailPrices, wasteMeters] = await Promise.all([
       this.cloud.listVmSkus(credentials, reader.subscriptionId, reader.region, options),
       this.cloud.listRetailPrices({ serviceName: 'Virtual Machines', region: reader.region }, options),
+      Promise.all(
+        listWastePriceQueries(reader.region).map((query) => this.cloud.listRetailPrices(query, options)),
+      ),
     ]);
     const prices = selectPayAsYouGoPrices(retailPrices);
+    const wastePrices = selectWastePrices(wasteMeters.flat());
     // An empty answer (a transient fault, a filter Azure stopped honouring) must not wipe a region's
     // catalogue: the cached one stays in use until a read brings something.
     if (skus.length === 0 || prices.length === 0) throw new EmptyCatalogueError(reader.region);
     const readAt = this.now();
     await this.pricing.replaceSizes(reader.region, skus, readAt);
     await this.pricing.replacePrices(reader.region, prices, readAt);
+    // Likewise the other meters: none read keeps the cached ones.
+    if (wastePrices.length > 0) await this.pricing.replaceWastePrices(reader.region, wastePrices, readAt);
   }
 }
 
