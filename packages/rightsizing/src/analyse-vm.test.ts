@@ -154,10 +154,20 @@ describe('analyseVm', () => {
     expect(resizeOf(unpriced)).toBeUndefined();
   });
 
-  it('says nothing with less than a week of data', () => {
+  it('says nothing with less than a week of data, and that it could not judge the VM', () => {
     const analysis = analyseVm(buildInput(5, () => 5));
     expect(analysis.proposals).toEqual([]);
     expect(analysis.reason).toMatch(/days of CPU data; 7 are needed/);
+    expect(analysis.isJudged).toBe(false);
+  });
+
+  it('reports a VM judged when it proposes something or finds nothing cheaper, not when its size has no price', () => {
+    expect(analyseVm(buildInput(14, () => 20)).isJudged).toBe(true);
+    const busy = analyseVm(buildInput(14, () => 85, { currentSize: 'Standard_D2s_v5' }));
+    expect(busy.proposals).toEqual([]);
+    expect(busy.isJudged).toBe(true);
+    expect(analyseVm(buildInput(14, () => 20, { prices: new Map() })).isJudged).toBe(false);
+    expect(analyseVm(buildInput(14, () => 20, { currentSize: 'Standard_X1' })).isJudged).toBe(false);
   });
 
   it('keeps the previous proposal when the load has not really moved', () => {

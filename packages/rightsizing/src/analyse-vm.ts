@@ -40,20 +40,22 @@ export interface AnalyseOptions {
 export function analyseVm(input: VmAnalysisInput, options: AnalyseOptions = {}): VmAnalysis {
   const method = options.method ?? 'cloudtrim-forecast';
   const current = input.sizes.find((size) => size.name === input.currentSize);
-  const nothing = (reason: string): VmAnalysis => ({
+  const unjudged = (reason: string): VmAnalysis => ({
     vmId: input.vmId,
     predictionMethod: method,
     reason,
+    isJudged: false,
     proposals: [],
   });
-  if (!current) return nothing(`${input.currentSize} is not in the size catalogue of ${input.region}.`);
+  if (!current) return unjudged(`${input.currentSize} is not in the size catalogue of ${input.region}.`);
   const currentPrice = input.prices.get(current.name);
-  if (!currentPrice) return nothing(`No price is known for ${current.name} in ${input.region}.`);
+  if (!currentPrice) return unjudged(`No price is known for ${current.name} in ${input.region}.`);
   const demand = readDemand(input, current);
   const days = countPresent(demand.cpuVcpus) / stepsPerDay(demand);
   if (days < minimumHistoryDays) {
-    return nothing(`Only ${days.toFixed(1)} days of CPU data; ${minimumHistoryDays} are needed.`);
+    return unjudged(`Only ${days.toFixed(1)} days of CPU data; ${minimumHistoryDays} are needed.`);
   }
+  const nothing = (reason: string): VmAnalysis => ({ ...unjudged(reason), isJudged: true });
   const context: ProposalContext = {
     input,
     current,
@@ -87,6 +89,7 @@ export function analyseVm(input: VmAnalysisInput, options: AnalyseOptions = {}):
   return {
     vmId: input.vmId,
     predictionMethod: need.method,
+    isJudged: true,
     reason:
       proposals.length === 0 ? 'No cheaper size carries the load, and it idles at no fixed hours.' : null,
     proposals,

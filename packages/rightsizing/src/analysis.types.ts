@@ -3,6 +3,7 @@
 // the real traces' 5-minute readings. Both go through the same analyseVm.
 import type { CreditTerms } from './cpu-credits';
 import type { PredictionMethodId } from './prediction-methods';
+import type { WasteKind } from './waste/waste.types';
 
 // One metric at a fixed step, oldest first, NaN where nothing was read. `average` and `maximum` are
 // the mean and the peak within each step.
@@ -75,7 +76,9 @@ export interface VmAnalysisInput {
   now: number;
 }
 
-export type RecommendationKind = 'resize' | 'shutdown' | 'activeHours';
+export type VmRecommendationKind = 'resize' | 'shutdown' | 'activeHours';
+export const vmRecommendationKinds: readonly VmRecommendationKind[] = ['resize', 'shutdown', 'activeHours'];
+export type RecommendationKind = VmRecommendationKind | WasteKind;
 
 export interface EvidencePoint {
   time: number;
@@ -97,7 +100,7 @@ export interface EvidenceThresholds {
 }
 
 export interface Proposal {
-  kind: RecommendationKind;
+  kind: VmRecommendationKind;
   predictionMethod: PredictionMethodId;
   currentSize: string;
   targetSize: string | null;
@@ -115,5 +118,8 @@ export interface VmAnalysis {
   predictionMethod: PredictionMethodId;
   // Why nothing was proposed, when nothing was (too little data, no cheaper size, …).
   reason: string | null;
+  // Whether the VM could be judged (its size known and priced, enough history): an analysis that
+  // could not proposes nothing and withdraws nothing.
+  isJudged: boolean;
   proposals: Proposal[];
 }

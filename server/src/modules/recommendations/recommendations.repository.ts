@@ -4,9 +4,11 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { isResourceKnownToTeam } from '../../db/team-resource';
 import type { RecommendationKind } from '@cloudtrim/rightsizing/analysis.types';
+import { wasteResourceTypes } from '@cloudtrim/rightsizing/waste/find-waste';
 import { yieldToEventLoop } from '../../lib/concurrency';
 import { cpuCreditsRemainingMetricName } from '../metrics/metric-catalog';
 import { createHourlySeries, decodePackedDays, placeDays, type HourlySeries } from './hourly-series';
+import { isUsageMetricName, usageMetrics, type UsageSeries } from './usage-series';
 
 export const cpuMetricName = 'Percentage CPU';
 export const availableMemoryMetricName = 'Available Memory Bytes';
@@ -15,6 +17,13 @@ export const networkMetricNames = ['Network In Total', 'Network Out Total'];
 export const creditsMetricName = cpuCreditsRemainingMetricName;
 
 const writeChunkSize = 100;
+// Judged once an hour from inventory's facts; VMs are judged by the hour their metrics reach.
+const judgedHourlyTypes = [
+  wasteResourceTypes.disk,
+  wasteResourceTypes.publicIp,
+  wasteResourceTypes.plan,
+  wasteResourceTypes.database,
+];
 const hourMs = 3_600_000;
 
 export type VmBillRow = {
@@ -47,6 +56,26 @@ export interface DueVm {
   // The newest collection of any of its metrics: what analysed_until becomes.
   collectedUntil: Date;
 }
+
+// A resource the waste finders judge, with the VM a disk belongs to (its managedBy) when inventory
+// has it. Times are epoch milliseconds.
+export type WasteResourceRow = {
+  id: string;
+  armId: string;
+  name: string;
+  type: string;
+  region: string;
+  sku: string | null;
+  osType: string | null;
+  automated: number;
+  details: Record<string, unknown>;
+  tags: Record<string, string>;
+  stateSince: number | null;
+  powerState: string | null;
+  hasOwner: boolean;
+  ownerPowerState: string | null;
+  ownerStateSince: number | null;
+};
 
 export interface TenantAnalysisScope {
   teamId: string;
@@ -157,7 +186,82 @@ export class RecommendationsRepository {
     return result.rows.map((row) => row.id);
   }
 
-  // What the analysis reads of each VM besides its hours, in id order.
+  // The tenant's resources the waste finders judge, in id order: disks, public IPs, plans and
+  // databases not judged yet this hour (their state comes from inventory, not from metrics), and
+  // VMs stopped (still billed) or with a deallocation on offer, every time: a started VM withdraws it.
+  async listDueWasteResources(tenantId: string, until: Date): Promise<WasteResourceRow[]> {
+    const result = await this.db.execute<WasteResourceRow>(sql`
+      select resource.id, resource.arm_id as "armId", resource.name, resource.type, resource.region,
+             resource.sku, resource.os_type as "osType", resource.automated, resource.details, resource.tags,
+             (extract(epoch from coalesce(resource.state_since, resource.power_state_changed_at)) * 1000)::float8
+               as "stateSince",
+             resource.power_state as "powerState", owner.id is not null as "hasOwner",
+             owner.power_state as "ownerPowerState",
+             (extract(epoch from coalesce(owner.state_since, owner.power_state_changed_at)) * 1000)::float8
+               as "ownerStateSince"
+      from resource
+      left join resource as owner
+        on lower(resource.type) = ${wasteResourceTypes.disk} and owner.tenant_id = resource.tenant_id
+           and lower(owner.arm_id) = lower(resource.details->>'managedBy')
+      where resource.tenant_id = ${tenantId}::uuid
+        and (
+          (lower(resource.type) = any(${sql.param(judgedHourlyTypes)}::text[])
+           and (resource.analysed_until is null or resource.analysed_until < ${until.toISOString()}::timestamptz))
+          or (lower(resource.type) = ${wasteResourceTypes.virtualMachine}
+              and (resource.power_state = 'stopped'
+                   or exists (select 1 from recommendation
+                              where recommendation.resource_id = resource.id and recommendation.status = 'open'
+                                and recommendation.kind = 'deallocate'))))
+      order by resource.id`);
+    return result.rows;
+  }
+
+  // Plans' and databases' hourly use over [since, until), from the metrics' packed days.
+  async listUsageSeries(resourceIds: string[], since: Date, until: Date): Promise<Map<string, UsageSeries>> {
+    const seriesByResource = new Map<string, UsageSeries>();
+    if (resourceIds.length === 0) return seriesByResource;
+    const layout = {
+      firstHour: since.getUTCHours(),
+      steps: Math.round((until.getTime() - since.getTime()) / hourMs),
+    };
+    const firstDay = since.toISOString().slice(0, 10);
+    const lastDay = new Date(until.getTime() - 1).toISOString().slice(0, 10);
+    const result = await this.db.execute<{
+      resourceId: string;
+      name: string;
+      days: number[];
+      averages: string;
+      maximums: string;
+    }>(sql`
+      select metric.resource_id as "resourceId", metric.name, packed.days,
+             encode(packed.averages, 'base64') as averages, encode(packed.maximums, 'base64') as maximums
+      from metric
+      cross join lateral (
+        select array_agg(day.day - ${firstDay}::date order by day.day) as days,
+               string_agg(day.averages, ''::bytea order by day.day) as averages,
+               string_agg(day.maximums, ''::bytea order by day.day) as maximums
+        from metric_day as day
+        where day.metric_id = metric.id and day.day >= ${firstDay}::date and day.day <= ${lastDay}::date
+      ) as packed
+      where metric.resource_id = any(${sql.param(resourceIds)}::uuid[])
+        and metric.name = any(${sql.param(Object.keys(usageMetrics))}::text[])
+        and packed.days is not null`);
+    for (const row of result.rows) {
+      if (!isUsageMetricName(row.name)) continue;
+      let series = seriesByResource.get(row.resourceId);
+      if (!series) {
+        series = {};
+        seriesByResource.set(row.resourceId, series);
+      }
+      const metric = usageMetrics[row.name];
+      const target = new Float64Array(layout.steps).fill(Number.NaN);
+      const packed = metric.aggregate === 'average' ? row.averages : row.maximums;
+      placeDays(layout, row.days, decodePackedDays(packed), target);
+      series[metric.series] = target;
+    }
+    return seriesByResource;
+  }
+
   // Each VM's virtual machine charges between two days, with what prices it at list (region, size, OS).
   async listVmBills(tenantId: string, from: string, to: string): Promise<VmBillRow[]> {
     const result = await this.db.execute<VmBillRow>(sql`
