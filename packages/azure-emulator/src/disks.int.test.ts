@@ -191,4 +191,30 @@ describe('Managed disks and snapshots through @azure/arm-compute', () => {
       }),
     ).rejects.toMatchObject({ statusCode: 404 });
   });
+
+  it('serves the disk and snapshot meters of the Retail Prices API', async () => {
+    const filter =
+      "serviceName eq 'Storage' and armRegionName eq 'westeurope' and (meterName eq 'P10 LRS Disk' or meterName eq 'S10 LRS Disk' or meterName eq 'LRS Snapshots')";
+    const answer = await kit.send('GET', `/api/retail/prices?$filter=${encodeURIComponent(filter)}`);
+    const items = (
+      answer.body as {
+        Items: {
+          productName: string;
+          skuName: string;
+          meterName: string;
+          unitOfMeasure: string;
+          retailPrice: number;
+        }[];
+      }
+    ).Items;
+    expect(
+      items.map((item) => [item.productName, item.skuName, item.meterName, item.unitOfMeasure]).sort(),
+    ).toEqual([
+      ['Premium SSD Managed Disks', 'P10 LRS', 'P10 LRS Disk', '1/Month'],
+      ['Standard HDD Managed Disks', 'S10 LRS', 'S10 LRS Disk', '1/Month'],
+      ['Standard HDD Managed Disks', 'Snapshots LRS', 'LRS Snapshots', '1 GB/Month'],
+    ]);
+    // West Europe's list prices sit above East US's (P10: $19.71 a month).
+    expect(items.find((item) => item.skuName === 'P10 LRS')?.retailPrice).toBeCloseTo(19.71 * 1.11, 4);
+  });
 });

@@ -9,6 +9,7 @@ import {
 import { registerAuthorizationRoutes } from './arm/authorization.routes';
 import { registerComputeRoutes } from './arm/compute.routes';
 import { registerDiskRoutes } from './arm/disk.routes';
+import { registerNetworkRoutes } from './arm/network.routes';
 import { registerOperationRoutes } from './arm/operation.routes';
 import { registerPlatformRoutes } from './arm/platform.routes';
 import { registerResourceManagerRoutes } from './arm/resource-manager.routes';
@@ -108,6 +109,7 @@ export function createRequestHandler(
   registerResourceManagerRoutes(armRouter, services, readCaller);
   registerComputeRoutes(armRouter, services);
   registerDiskRoutes(armRouter, services);
+  registerNetworkRoutes(armRouter, services);
   registerOperationRoutes(armRouter, services);
   registerPlatformRoutes(armRouter, services);
   registerAuthorizationRoutes(armRouter, services, readCaller);

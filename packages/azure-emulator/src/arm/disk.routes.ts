@@ -9,11 +9,7 @@ import { sendPage } from './arm.paging';
 import { parseJsonBody, readRequestedTags } from './arm.requests';
 import { describeDisk, describeSnapshot, readCurrentPowerState } from './arm.views';
 import { buildOperationUrl, sendAccepted } from './operation.routes';
-import {
-  listResourcesOfType,
-  sendResourceGroupNotFound,
-  sendResourceNotFound,
-} from './resource-manager.routes';
+import { listResourcesOfType, requireResourceGroup, sendResourceNotFound } from './resource-manager.routes';
 
 const diskType = 'Microsoft.Compute/disks';
 const snapshotType = 'Microsoft.Compute/snapshots';
@@ -32,13 +28,6 @@ export function registerDiskRoutes(router: Router, services: EmulatorServices): 
   const { fleet, settings } = services;
   // When each snapshot's copy completes (wall clock, as every operation): 'Creating' until then.
   const snapshotReadyAtMs = new WeakMap<SnapshotRecord, number>();
-
-  function hasGroup(context: RequestContext, parameters: RouteParameters): boolean {
-    if (fleet.findResourceGroup(parameters.subscriptionId ?? '', parameters.resourceGroupName ?? ''))
-      return true;
-    sendResourceGroupNotFound(context, parameters.resourceGroupName ?? '');
-    return false;
-  }
 
   function buildId(parameters: RouteParameters, type: string, name: string): string {
     return `/subscriptions/${parameters.subscriptionId ?? ''}/resourceGroups/${parameters.resourceGroupName ?? ''}/providers/${type}/${name}`;
@@ -60,7 +49,7 @@ export function registerDiskRoutes(router: Router, services: EmulatorServices): 
     type: Resource['type'],
     name: string,
   ): Resource | undefined {
-    if (!hasGroup(context, parameters)) return undefined;
+    if (!requireResourceGroup(fleet, context, parameters)) return undefined;
     const resource = findOne<Resource>(parameters, type, name);
     if (!resource) sendResourceNotFound(context, type, name, parameters.resourceGroupName ?? '');
     return resource;
@@ -105,7 +94,7 @@ export function registerDiskRoutes(router: Router, services: EmulatorServices): 
   }
 
   function deleteDisk(context: RequestContext, parameters: RouteParameters): void {
-    if (!hasGroup(context, parameters)) return;
+    if (!requireResourceGroup(fleet, context, parameters)) return;
     const disk = findOne<ManagedDiskRecord>(parameters, diskType, parameters.diskName ?? '');
     // Deleting what is not there succeeds with 204, as Resource Manager answers.
     if (!disk) return sendJson(context, 204, undefined);
@@ -128,7 +117,7 @@ export function registerDiskRoutes(router: Router, services: EmulatorServices): 
   }
 
   function createSnapshot(context: RequestContext, parameters: RouteParameters): void {
-    if (!hasGroup(context, parameters)) return;
+    if (!requireResourceGroup(fleet, context, parameters)) return;
     const body = parseJsonBody(context);
     if (!body) return;
     const name = parameters.snapshotName ?? '';
@@ -204,7 +193,7 @@ export function registerDiskRoutes(router: Router, services: EmulatorServices): 
   }
 
   function deleteSnapshot(context: RequestContext, parameters: RouteParameters): void {
-    if (!hasGroup(context, parameters)) return;
+    if (!requireResourceGroup(fleet, context, parameters)) return;
     const snapshot = findOne<SnapshotRecord>(parameters, snapshotType, parameters.snapshotName ?? '');
     if (!snapshot) return sendJson(context, 204, undefined);
     fleet.deleteResource(snapshot.id, settings.readNow().getTime());
@@ -231,7 +220,7 @@ export function registerDiskRoutes(router: Router, services: EmulatorServices): 
       );
     })
     .add('GET', `${groupPath}/providers/${diskType}`, (context, parameters) => {
-      if (!hasGroup(context, parameters)) return;
+      if (!requireResourceGroup(fleet, context, parameters)) return;
       sendPage(
         context,
         listResourcesOfType<ManagedDiskRecord>(
@@ -259,7 +248,7 @@ export function registerDiskRoutes(router: Router, services: EmulatorServices): 
       );
     })
     .add('GET', `${groupPath}/providers/${snapshotType}`, (context, parameters) => {
-      if (!hasGroup(context, parameters)) return;
+      if (!requireResourceGroup(fleet, context, parameters)) return;
       sendPage(
         context,
         listResourcesOfType<SnapshotRecord>(

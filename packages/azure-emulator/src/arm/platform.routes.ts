@@ -9,24 +9,13 @@ import { sendJson, type RequestContext } from '../http/http.context';
 import type { RouteParameters, Router } from '../http/http.router';
 import { sendPage } from './arm.paging';
 import { describeAppServicePlan, describeSqlDatabase, describeSqlServer } from './arm.views';
-import {
-  listResourcesOfType,
-  sendResourceGroupNotFound,
-  sendResourceNotFound,
-} from './resource-manager.routes';
+import { listResourcesOfType, requireResourceGroup, sendResourceNotFound } from './resource-manager.routes';
 
 const groupPath = '/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}';
 
 /** App Service plans and SQL servers and databases, read-only: enough for a mixed inventory. */
 export function registerPlatformRoutes(router: Router, services: EmulatorServices): void {
   const { fleet, settings } = services;
-
-  function requireGroup(context: RequestContext, parameters: RouteParameters): boolean {
-    if (fleet.findResourceGroup(parameters.subscriptionId ?? '', parameters.resourceGroupName ?? ''))
-      return true;
-    sendResourceGroupNotFound(context, parameters.resourceGroupName ?? '');
-    return false;
-  }
 
   function sendOne<Resource extends FleetResource>(
     context: RequestContext,
@@ -36,7 +25,7 @@ export function registerPlatformRoutes(router: Router, services: EmulatorService
     displayName: string,
     describe: (resource: Resource) => unknown,
   ): void {
-    if (!requireGroup(context, parameters)) return;
+    if (!requireResourceGroup(fleet, context, parameters)) return;
     const resource = fleet.findResource(
       `/subscriptions/${parameters.subscriptionId ?? ''}/resourceGroups/${parameters.resourceGroupName ?? ''}/providers/${relativeId}`,
     );
@@ -64,7 +53,7 @@ export function registerPlatformRoutes(router: Router, services: EmulatorService
       },
     )
     .add('GET', `${groupPath}/providers/Microsoft.Web/serverfarms`, (context, parameters) => {
-      if (!requireGroup(context, parameters)) return;
+      if (!requireResourceGroup(fleet, context, parameters)) return;
       sendPage(
         context,
         listResourcesOfType<AppServicePlanRecord>(
@@ -96,7 +85,7 @@ export function registerPlatformRoutes(router: Router, services: EmulatorService
       );
     })
     .add('GET', `${groupPath}/providers/Microsoft.Sql/servers`, (context, parameters) => {
-      if (!requireGroup(context, parameters)) return;
+      if (!requireResourceGroup(fleet, context, parameters)) return;
       sendPage(
         context,
         listResourcesOfType<SqlServerRecord>(
@@ -123,7 +112,7 @@ export function registerPlatformRoutes(router: Router, services: EmulatorService
       'GET',
       `${groupPath}/providers/Microsoft.Sql/servers/{serverName}/databases`,
       (context, parameters) => {
-        if (!requireGroup(context, parameters)) return;
+        if (!requireResourceGroup(fleet, context, parameters)) return;
         const serverName = (parameters.serverName ?? '').toLowerCase();
         const server = listResourcesOfType<SqlServerRecord>(
           fleet,

@@ -2,7 +2,7 @@ import { regions } from '../catalog/sku.catalog';
 import type { EmulatorServices } from '../emulator.services';
 import type { Fleet, FleetResource, PrincipalRecord } from '../fleet/fleet.model';
 import { readQuery, sendArmError, sendJson, type RequestContext } from '../http/http.context';
-import type { Router } from '../http/http.router';
+import type { RouteParameters, Router } from '../http/http.router';
 import { compileFilter, FilterSyntaxError, type FieldValue } from '../http/odata.filter';
 import { admitTenantRead } from './arm.access';
 import { sendPage } from './arm.paging';
@@ -24,6 +24,18 @@ export function sendResourceNotFound(
     'ResourceNotFound',
     `The Resource '${type}/${name}' under resource group '${groupName}' was not found. For more details please go to https://aka.ms/ARMResourceNotFoundFix`,
   );
+}
+
+/** True when the path's resource group exists; else answers 404 ResourceGroupNotFound. */
+export function requireResourceGroup(
+  fleet: Fleet,
+  context: RequestContext,
+  parameters: RouteParameters,
+): boolean {
+  if (fleet.findResourceGroup(parameters.subscriptionId ?? '', parameters.resourceGroupName ?? ''))
+    return true;
+  sendResourceGroupNotFound(context, parameters.resourceGroupName ?? '');
+  return false;
 }
 
 /** The resources of one type in a subscription, or in one of its groups, in listing order. */
