@@ -1,6 +1,7 @@
 import { ComputeManagementClient } from '@azure/arm-compute';
 import { MonitorClient } from '@azure/arm-monitor';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readWriteCount } from './emulator.stats';
 import type { VirtualMachineRecord } from './fleet/fleet.model';
 import { startTestEmulator, type TestEmulator } from './testing/emulator.fixture';
 
@@ -77,6 +78,27 @@ describe('Compute through @azure/arm-compute', () => {
     expect(await readPowerState()).toBe('PowerState/running');
     await compute.virtualMachines.beginPowerOffAndWait(machine.resourceGroupName, machine.name);
     expect(await readPowerState()).toBe('PowerState/stopped');
+  });
+
+  it('shows a VM stopped from the guest as PowerState/stopped, and deallocates it from there', async () => {
+    const machine = kit.emulator.fleet.virtualMachines.find(
+      (candidate) => candidate.powerHistory.at(-1)?.state === 'stopped',
+    );
+    if (!machine) throw new Error('The fleet has a stopped machine');
+    const stoppedCompute = new ComputeManagementClient(
+      kit.createCredential(0, 0),
+      machine.subscriptionId,
+      kit.armOptions,
+    );
+    const readPowerState = async () =>
+      (
+        await stoppedCompute.virtualMachines.instanceView(machine.resourceGroupName, machine.name)
+      ).statuses?.find((status) => status.code?.startsWith('PowerState/'))?.code;
+    expect(await readPowerState()).toBe('PowerState/stopped');
+    kit.emulator.resetStats();
+    await stoppedCompute.virtualMachines.beginDeallocateAndWait(machine.resourceGroupName, machine.name);
+    expect(await readPowerState()).toBe('PowerState/deallocated');
+    expect(readWriteCount(kit.emulator.stats, machine.id)).toBe(1);
   });
 
   it('lists resource SKUs per region with the capabilities a right-sizer reads', async () => {

@@ -4,9 +4,27 @@ import { findVirtualMachineSize } from '../catalog/sku.catalog';
 
 describe('generateFleet', () => {
   it('gives the same estate for the same seed, ids and secrets included', () => {
-    const first = generateFleet({ seed: 42, fleetSize: 120 });
-    const second = generateFleet({ seed: 42, fleetSize: 120 });
+    const nowMs = Date.UTC(2026, 10, 20);
+    const first = generateFleet({ seed: 42, fleetSize: 120, nowMs });
+    const second = generateFleet({ seed: 42, fleetSize: 120, nowMs });
     expect(second.tenants).toEqual(first.tenants);
+    const describeWaste = (fleet: typeof first) => [
+      fleet.managedDisks.map((disk) => [
+        disk.id,
+        disk.sku,
+        disk.sizeGiB,
+        disk.lastOwnershipUpdateMs,
+        disk.tags,
+      ]),
+      fleet.publicIpAddresses.map((address) => [
+        address.id,
+        address.sku,
+        address.ipAddress,
+        address.ipConfigurationId,
+      ]),
+      fleet.appServicePlans.map((plan) => [plan.id, plan.numberOfSites]),
+    ];
+    expect(describeWaste(second)).toEqual(describeWaste(first));
     expect(second.virtualMachines.map((machine) => [machine.id, machine.workload])).toEqual(
       first.virtualMachines.map((machine) => [machine.id, machine.workload]),
     );
@@ -70,5 +88,39 @@ describe('generateFleet', () => {
     fleet.recordPowerState(machine, 'deallocated', changeMs + 120_000);
     expect(fleet.cpuPercentAt(machine.id, new Date(changeMs + 180_000))).toBeUndefined();
     expect(fleet.demandAt(machine.id, new Date(changeMs + 180_000)).cpuCores).toBeGreaterThan(0);
+  });
+
+  it('has a realistic share of waste: stopped VMs, unattached disks, idle public IPs, empty plans', () => {
+    const nowMs = Date.UTC(2026, 10, 20);
+    const fleet = generateFleet({ seed: 42, fleetSize: 2_000, nowMs });
+    const share = <Item>(items: readonly Item[], predicate: (item: Item) => boolean) =>
+      items.filter(predicate).length / items.length;
+    expect(
+      share(fleet.virtualMachines, (machine) => machine.powerHistory[0]?.state === 'stopped'),
+    ).toBeGreaterThan(0.015);
+    expect(
+      share(fleet.virtualMachines, (machine) => machine.powerHistory[0]?.state === 'stopped'),
+    ).toBeLessThan(0.035);
+
+    const unattached = fleet.managedDisks.filter((disk) => !disk.machine);
+    expect(unattached.length / fleet.managedDisks.length).toBeGreaterThan(0.01);
+    expect(unattached.length / fleet.managedDisks.length).toBeLessThan(0.06);
+    const isAks = (disk: (typeof unattached)[number]) => 'kubernetes.io-created-for-pvc-name' in disk.tags;
+    expect(share(unattached, isAks)).toBeGreaterThan(0.1);
+    expect(share(unattached, isAks)).toBeLessThan(0.4);
+    const ages = unattached.map((disk) => (nowMs - disk.lastOwnershipUpdateMs) / 86_400_000);
+    expect(Math.min(...ages)).toBeLessThan(7);
+    expect(Math.max(...ages)).toBeGreaterThan(60);
+    // Attached disks follow their VM: an OS disk each, data disks as the VM's hardware says.
+    expect(fleet.managedDisks.filter((disk) => disk.machine && disk.osType).length).toBe(2_000);
+
+    const idle = fleet.publicIpAddresses.filter((address) => !address.ipConfigurationId);
+    expect(idle.length).toBeGreaterThan(0);
+    expect(idle.length / fleet.publicIpAddresses.length).toBeLessThan(0.15);
+    expect(share(fleet.appServicePlans, (plan) => plan.numberOfSites === 0)).toBeGreaterThan(0.02);
+    expect(share(fleet.appServicePlans, (plan) => plan.numberOfSites === 0)).toBeLessThan(0.25);
+    for (const plan of fleet.appServicePlans) {
+      expect(fleet.webSites.filter((site) => site.plan === plan)).toHaveLength(plan.numberOfSites);
+    }
   });
 });
