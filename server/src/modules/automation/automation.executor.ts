@@ -13,12 +13,16 @@
 // and the save reads the VM (waiting while Azure still works on it) and skips a step already done.
 // Every failure after a deallocation ends with the VM running, on its old size if the new one
 // cannot be allocated. Each step's log entry is written in the transaction that records the step.
+// A disk, public IP, plan or database goes through the same states and guarantees with its own steps
+// (automation.resource-steps.ts): a disk is snapshotted (the snapshot's id saved on the change before
+// it is asked for) and the snapshot waited for before the disk is deleted.
 import { automationValues } from '@cloudtrim/contracts/automation';
 import { isBurstable } from '@cloudtrim/rightsizing/burstable-sizes';
 import type {
   CloudCredentials,
   CloudOperation,
   CloudProvider,
+  CloudResourceState,
   CloudVirtualMachineState,
 } from '../../cloud/cloud-provider';
 import { CloudError, isCloudError } from '../../cloud/cloud-provider';
@@ -35,8 +39,21 @@ import {
   type ChangeWithResource,
 } from './automation.repository';
 import { automationServiceName, startGraceMs } from './automation.names';
+import {
+  buildSku,
+  describeResourceChange,
+  describeResourceMismatch,
+  describeResourceStep,
+  describeResourceSuccess,
+  isDeletion,
+  isResourceChange,
+  isResourceChangeDone,
+  planResourceSteps,
+  snapshotIdOf,
+  type ResourceStep,
+} from './automation.resource-steps';
 
-type Step = 'deallocate' | 'resize' | 'start';
+type Step = 'deallocate' | 'resize' | 'start' | ResourceStep;
 
 export interface ExecutorOptions {
   // Runs of one change (pg-boss retries included) before a transient failure counts as final.
@@ -69,6 +86,9 @@ const stepNames: Readonly<Record<Step, string>> = {
   deallocate: 'Deallocation',
   resize: 'Resize',
   start: 'Start',
+  snapshot: 'Snapshot',
+  delete: 'Deletion',
+  changeSku: 'Change',
 };
 
 const inFlight: ChangeState[] = ['claimed', 'submitted'];
@@ -90,6 +110,8 @@ interface Run {
   signal: AbortSignal | undefined;
   // The VM as this run read it before acting; undefined for a run that resumed another's work.
   observed?: CloudVirtualMachineState;
+  // Likewise a disk, IP, plan or database.
+  observedResource?: CloudResourceState;
 }
 
 export class AutomationExecutor {
@@ -168,6 +190,7 @@ export class AutomationExecutor {
   // still wanted, and records what it learnt (the size to go back to, whether it ran).
   private async decideToAct(run: Run): Promise<boolean> {
     const { change } = run;
+    if (isResourceChange(change.kind)) return this.decideToActOnResource(run);
     // A VM Azure is still working on (someone's restart) is judged once it has settled.
     const machine = await this.readSettledMachine(run);
     const decision = await this.runTransaction(async (transaction) => {
@@ -200,7 +223,51 @@ export class AutomationExecutor {
     run.change = prepared;
     run.observed = machine;
     if (decision.isDone) {
-      await this.succeed(run, machine, 'Nothing to change: the VM is already so');
+      await this.succeed(run, 'Nothing to change: the VM is already so', machine);
+      return false;
+    }
+    return true;
+  }
+
+  // The same decision for a disk, IP, plan or database: still what the recommendation saw (a disk
+  // still Unattached, an IP still unassociated, a plan still without apps, the SKU planned from).
+  // It does not run, so `wasRunning` false marks the decision made; a disk's snapshot is named now.
+  private async decideToActOnResource(run: Run): Promise<boolean> {
+    const { change } = run;
+    const state = await this.readSettledResource(run, change.resourceArmId);
+    const snapshotId = change.kind === 'deleteDisk' ? snapshotIdOf(change.resourceArmId, change.id) : null;
+    const decision = await this.runTransaction(async (transaction) => {
+      const automation = new AutomationRepository(transaction.db);
+      await automation.lockResource(change.resourceId);
+      const reasons = await automation.readChangeReasons(change.id);
+      const reasonToStop = reasons ? findReasonToStop(change, reasons, this.now()) : 'it no longer exists';
+      if (reasonToStop) return { reasonToStop };
+      if (!isDeletion(change.kind) && isResourceChangeDone(change, state)) return { isDone: true };
+      const mismatch = describeResourceMismatch(change, state);
+      if (mismatch) return { reasonToStop: mismatch };
+      const isRecorded = await automation.updateRun(change.id, run.token, ['claimed'], {
+        wasRunning: false,
+        previousSize: state?.sku ?? change.previousSize,
+        step: firstStep(change.kind),
+        snapshotId,
+      });
+      if (!isRecorded) throw new LostChangeError();
+      return {};
+    });
+    if (decision.reasonToStop) {
+      await this.cancel(run, decision.reasonToStop);
+      return false;
+    }
+    run.change = {
+      ...change,
+      wasRunning: false,
+      previousSize: state?.sku ?? change.previousSize,
+      step: firstStep(change.kind),
+      snapshotId,
+    };
+    run.observedResource = state ?? undefined;
+    if (decision.isDone) {
+      await this.succeed(run, 'Nothing to change: it is already so', { size: state!.sku, powerState: null });
       return false;
     }
     return true;
@@ -233,6 +300,8 @@ export class AutomationExecutor {
           await this.waitForOperation(run, submitted.operationUrl);
         }
       }
+      // The disk is deleted only from a snapshot Azure has finished copying.
+      if (step === 'snapshot') await this.waitForSnapshot(run);
       const next = steps[steps.indexOf(step) + 1] ?? null;
       await this.runTransaction(async (transaction) => {
         const automation = new AutomationRepository(transaction.db);
@@ -241,7 +310,7 @@ export class AutomationExecutor {
           operationUrl: null,
         });
         if (!isRecorded) throw new LostChangeError();
-        await automation.insertLog(logEntryOf(change, `${stepNames[step]} done`));
+        await automation.insertLog(logEntryOf(change, describeStepDone(step, change)));
       });
       run.change = { ...run.change, step: next ?? 'verify', operationUrl: null };
     }
@@ -256,11 +325,8 @@ export class AutomationExecutor {
     isResuming: boolean,
   ): Promise<CloudOperation | null | 'needsDeallocation'> {
     const { change } = run;
-    if (isResuming) {
-      // A run that died between Azure's answer and the save: do not do the step twice.
-      const machine = await this.readSettledMachine(run);
-      if (isStepDone(step, change, machine)) return null;
-    }
+    // A run that died between Azure's answer and the save: do not do the step twice.
+    if (isResuming && (await this.isStepDoneInAzure(run, step))) return null;
     const deadline = Date.now() + this.options.stepDeadlineMs;
     let operation: CloudOperation;
     for (let wait = 5_000; ; wait = Math.min(wait * 2, 60_000)) {
@@ -291,8 +357,36 @@ export class AutomationExecutor {
     return operation;
   }
 
-  private submitStep(run: Run, step: Step): Promise<CloudOperation> {
+  private async isStepDoneInAzure(run: Run, step: Step): Promise<boolean> {
+    const { change } = run;
+    if (step === 'snapshot') {
+      return (await this.readSettledResource(run, change.snapshotId ?? '')) !== null;
+    }
+    if (step === 'delete' || step === 'changeSku') {
+      return isResourceChangeDone(change, await this.readSettledResource(run, change.resourceArmId));
+    }
+    return isStepDone(step, change, await this.readSettledMachine(run));
+  }
+
+  private async submitStep(run: Run, step: Step): Promise<CloudOperation> {
     const { change, credentials, signal } = run;
+    if (step === 'snapshot') {
+      const region = await this.automation.readResourceRegion(change.resourceId);
+      return this.cloud.beginSnapshot(
+        credentials,
+        { snapshotId: change.snapshotId ?? '', diskId: change.resourceArmId, region: region ?? '' },
+        { signal },
+      );
+    }
+    if (step === 'delete') return this.cloud.beginDelete(credentials, change.resourceArmId, { signal });
+    if (step === 'changeSku') {
+      // A database's new maximum size depends on its present one: read it if this run has not.
+      const state =
+        run.observedResource ?? (await this.readSettledResource(run, change.resourceArmId)) ?? null;
+      return this.cloud.beginSkuChange(credentials, change.resourceArmId, buildSku(change, state), {
+        signal,
+      });
+    }
     if (step === 'resize') {
       return this.cloud.beginResize(credentials, change.resourceArmId, change.newSize ?? '', { signal });
     }
@@ -339,12 +433,43 @@ export class AutomationExecutor {
     }
   }
 
+  // A disk, IP, plan, database or snapshot once Azure has finished with it (null once it is gone).
+  private async readSettledResource(run: Run, resourceId: string): Promise<CloudResourceState | null> {
+    const deadline = Date.now() + this.options.stepDeadlineMs;
+    for (let wait = 2_000; ; wait = Math.min(wait * 2, 30_000)) {
+      const state = await this.cloud.getResourceState(run.credentials, resourceId, { signal: run.signal });
+      if (!state || !isBusy(state) || Date.now() + wait > deadline) return state;
+      await this.renewLease(run);
+      await this.pause(run, wait);
+    }
+  }
+
+  // An incremental snapshot is usable once Azure has copied the disk into it (completionPercent 100,
+  // where Azure reports it): until then the disk must stay.
+  private async waitForSnapshot(run: Run): Promise<void> {
+    const deadline = Date.now() + this.options.stepDeadlineMs;
+    for (let wait = 2_000; ; wait = Math.min(wait * 2, 30_000)) {
+      const snapshot = await this.readSettledResource(run, run.change.snapshotId ?? '');
+      if (!snapshot || snapshot.provisioningState?.toLowerCase() === 'failed') {
+        throw new CloudError('invalidRequest', `the snapshot ${run.change.snapshotId} was not created`);
+      }
+      const percent = snapshot.details.completionPercent;
+      if (typeof percent !== 'number' || percent >= 100) return;
+      if (Date.now() + wait > deadline) {
+        throw new CloudError('timeout', 'The snapshot was not complete within its step deadline.');
+      }
+      await this.renewLease(run);
+      await this.pause(run, wait);
+    }
+  }
+
   // The VM after the change. A run that did it all in one step from a VM it read itself knows it
   // from Azure's answers (the operation succeeded on the size it asked for), which saves a read of
   // the subscription's budget per change; one that resumed, or went through a deallocation, reads it
   // back: the size must be the new one and the power state what it was.
   private async verify(run: Run): Promise<void> {
     const { change, observed } = run;
+    if (isResourceChange(change.kind)) return this.verifyResource(run);
     const isKnown = observed !== undefined && !change.needsDeallocation;
     const machine = isKnown ? describeOutcome(change, observed) : await this.readSettledMachine(run);
     if (change.kind === 'resize' || change.kind === 'rollback') {
@@ -355,10 +480,31 @@ export class AutomationExecutor {
         );
       }
     }
-    await this.succeed(run, machine, describeSuccess(change));
+    await this.succeed(run, describeSuccess(change), machine);
   }
 
-  private async succeed(run: Run, machine: CloudVirtualMachineState, action: string): Promise<void> {
+  // A deleted resource is gone from Azure; a changed one reads back with its new SKU.
+  private async verifyResource(run: Run): Promise<void> {
+    const { change, observedResource } = run;
+    const state = await this.readSettledResource(run, change.resourceArmId);
+    if (!isResourceChangeDone(change, state)) {
+      throw new CloudError(
+        'invalidRequest',
+        isDeletion(change.kind)
+          ? 'it still exists in Azure after its deletion'
+          : `it reads back as ${state?.sku ?? 'gone'}, not ${change.newSize}`,
+      );
+    }
+    const recorded = state ? { size: state.sku, powerState: null } : null;
+    await this.succeed(run, describeResourceSuccess(change, observedResource), recorded);
+  }
+
+  // `recorded`: what Azure now says of the resource (null: it is gone, the next sync removes it).
+  private async succeed(
+    run: Run,
+    action: string,
+    recorded: { size: string | null; powerState: string | null } | null,
+  ): Promise<void> {
     const { change } = run;
     const at = this.now();
     const isGuarded = await this.isGuardedResize(change);
@@ -375,7 +521,8 @@ export class AutomationExecutor {
         guardUntil: isGuarded ? new Date(at.getTime() + this.options.guardMs) : null,
       });
       if (!isRecorded) throw new LostChangeError();
-      await automation.recordResourceState(change.resourceId, machine.size, machine.powerState);
+      if (recorded)
+        await automation.recordResourceState(change.resourceId, recorded.size, recorded.powerState, at);
       if (change.recommendationId !== null && change.origin !== 'guard') {
         await automation.setRecommendationStatus(change.recommendationId, 'applied');
       }
@@ -398,7 +545,7 @@ export class AutomationExecutor {
   // Nothing was done in Azure: the change ends cancelled, and says why.
   private async cancel(run: Run, reason: string): Promise<void> {
     const { change } = run;
-    const action = `${describeStep(firstStep(change.kind), change)} cancelled: ${reason}`;
+    const action = `${describeChange(change)} cancelled: ${reason}`;
     await this.runTransaction(async (transaction) => {
       const automation = new AutomationRepository(transaction.db);
       const isRecorded = await automation.updateRun(change.id, run.token, ['claimed'], {
@@ -420,7 +567,7 @@ export class AutomationExecutor {
   private async fail(run: Run, reason: string): Promise<void> {
     const { change } = run;
     const restored = await this.restoreRunning(run);
-    const action = `${describeStep(firstStep(change.kind), change)} failed: ${reason}${restored}`;
+    const action = `${describeChange(change)} failed: ${reason}${restored}`;
     await this.runTransaction(async (transaction) => {
       const automation = new AutomationRepository(transaction.db);
       const isRecorded = await automation.updateRun(change.id, run.token, inFlight, {
@@ -508,7 +655,7 @@ export class AutomationExecutor {
     if (!reasons) return;
     const hasBegun = change.wasRunning !== null;
     if (!reasons.isTenantActive && !hasBegun) {
-      const action = `${describeStep(firstStep(change.kind), change)} cancelled: the tenant is inactive`;
+      const action = `${describeChange(change)} cancelled: the tenant is inactive`;
       const isRecorded = await this.runTransaction(async (transaction) => {
         const automation = new AutomationRepository(transaction.db);
         const updated = await automation.updateRun(change.id, token, ['claimed'], {
@@ -536,7 +683,7 @@ export class AutomationExecutor {
       leaseUntil: retryAt,
     });
     if (updated && isNew) {
-      const action = `Needs attention: ${describeStep(firstStep(change.kind), change)} is waiting because ${why}`;
+      const action = `Needs attention: ${describeChange(change)} is waiting because ${why}`;
       await this.log(change, action);
       await this.recordActivity(change, action);
     }
@@ -653,10 +800,10 @@ function isBusyRefusal(error: unknown): boolean {
   );
 }
 
-function isBusy(machine: CloudVirtualMachineState): boolean {
+function isBusy(subject: { provisioningState: string | null }): boolean {
   return (
-    machine.provisioningState !== null &&
-    !['succeeded', 'failed'].includes(machine.provisioningState.toLowerCase())
+    subject.provisioningState !== null &&
+    !['succeeded', 'failed'].includes(subject.provisioningState.toLowerCase())
   );
 }
 
@@ -668,12 +815,14 @@ function describeOutcome(change: ChangeRow, before: CloudVirtualMachineState): C
 }
 
 function firstStep(kind: ChangeRow['kind']): Step {
+  if (isResourceChange(kind)) return planResourceSteps(kind)[0]!;
   return kind === 'resize' || kind === 'rollback' ? 'resize' : kind === 'start' ? 'start' : 'deallocate';
 }
 
 // Resize in place; or, when the cluster lacks the size, deallocate, resize and start again only if
 // the VM was running.
 function planSteps(change: ChangeRow): Step[] {
+  if (isResourceChange(change.kind)) return planResourceSteps(change.kind);
   if (change.kind === 'deallocate' || change.kind === 'start') return [change.kind];
   if (!change.needsDeallocation) return ['resize'];
   return change.wasRunning ? ['deallocate', 'resize', 'start'] : ['deallocate', 'resize'];
@@ -695,7 +844,20 @@ function sameSize(left: string | null, right: string | null): boolean {
   return left !== null && right !== null && left.toLowerCase() === right.toLowerCase();
 }
 
+// The change as a whole, in its cancellation, failure or waiting line.
+function describeChange(change: ChangeRow): string {
+  return isResourceChange(change.kind)
+    ? describeResourceChange(change)
+    : describeStep(firstStep(change.kind), change);
+}
+
+function describeStepDone(step: Step, change: ChangeRow): string {
+  return step === 'snapshot' ? `Snapshot ${change.snapshotId} taken` : `${stepNames[step]} done`;
+}
+
 function describeStep(step: Step, change: ChangeRow): string {
+  if (step === 'snapshot' || step === 'delete' || step === 'changeSku')
+    return describeResourceStep(step, change);
   if (step === 'resize') return `${change.kind === 'rollback' ? 'Rollback' : 'Resize'} to ${change.newSize}`;
   return stepNames[step];
 }

@@ -597,17 +597,33 @@ export class AutomationRepository {
     await this.bumpResourcesVersionOf(resourceId);
   }
 
-  // What Azure now says of the VM, so Cloud Resources shows it before the next sync.
+  // What Azure now says of the resource, so Cloud Resources shows it before the next sync; a VM's new
+  // power state is dated now (the sync then sees nothing changed).
   async recordResourceState(
     resourceId: string,
     size: string | null,
     powerState: string | null,
+    at: Date,
   ): Promise<void> {
     await this.db
       .update(resources)
-      .set({ sku: size, powerState, lastRead: new Date() })
+      .set({
+        sku: size,
+        powerState,
+        lastRead: new Date(),
+        stateSince: sql`case when ${resources.powerState} is distinct from ${powerState}
+          then ${at.toISOString()}::timestamptz else ${resources.stateSince} end`,
+      })
       .where(eq(resources.id, resourceId));
     await this.bumpResourcesVersionOf(resourceId);
+  }
+
+  async readResourceRegion(resourceId: string): Promise<string | undefined> {
+    const [row] = await this.db
+      .select({ region: resources.region })
+      .from(resources)
+      .where(eq(resources.id, resourceId));
+    return row?.region;
   }
 
   // Resized-down VMs still watched by the guard.
@@ -677,7 +693,8 @@ export class AutomationRepository {
     return result.rows[0]?.memory_gib;
   }
 
-  // Open recommendations of Automated resources that have led to no change yet and are not held.
+  // Open recommendations of Automated resources that have led to no change yet and are not held,
+  // deletions left out.
   async listAutomatedRecommendationIds(
     tenantId: string,
     at: Date,
@@ -686,6 +703,8 @@ export class AutomationRepository {
       select rec.id, rec.team_id from recommendation rec
       join resource r on r.id = rec.resource_id
       where rec.tenant_id = ${tenantId} and rec.status = 'open' and r.automated = 1
+        -- A deletion cannot be undone: only a user's APPLY NOW starts one.
+        and rec.kind not in ('deleteDisk', 'deletePublicIp', 'deletePlan')
         and (r.recommendations_held_until is null or r.recommendations_held_until <= ${at})
         and not exists (
           select 1 from scheduled_change c

@@ -22,14 +22,38 @@ import {
   type ApplyTarget,
   type ChangeToMeasure,
   type PlannedSaving,
+  type ChangeKind,
   type ChangeOrigin,
   type ChangeRow,
   type NewChange,
+  type RecommendationKind,
 } from './automation.repository';
 import { automationServiceName, startGraceMs } from './automation.names';
+import {
+  describeResourceChange,
+  isDeletion,
+  isResourceChange,
+  type ResourceChangeKind,
+} from './automation.resource-steps';
 import { findNextWindowStart } from './automation.timing';
 
 export type ApplyTiming = 'now' | 'window';
+
+export const deletionNotScheduledText =
+  'Only APPLY NOW deletes a resource: a deletion cannot be undone, so it is never scheduled at the maintenance window or automated.';
+
+// The change each kind of recommendation leads to (active hours set our own setting instead).
+const changeKindOfRecommendation: Readonly<Record<Exclude<RecommendationKind, 'activeHours'>, ChangeKind>> = {
+  resize: 'resize',
+  shutdown: 'deallocate',
+  deallocate: 'deallocate',
+  deleteDisk: 'deleteDisk',
+  deletePublicIp: 'deletePublicIp',
+  diskTier: 'diskTier',
+  deletePlan: 'deletePlan',
+  planTier: 'planTier',
+  databaseObjective: 'databaseObjective',
+};
 
 // How many due changes one dispatch transaction claims; it loops until none are left.
 const dispatchBatchSize = 500;
@@ -59,7 +83,7 @@ export class AutomationService {
     private readonly queue: Pick<JobQueue, 'send' | 'sendMany'>,
     private readonly activity: ActivityService,
     private readonly tenants: Pick<TenantsService, 'openForWork'>,
-    private readonly cloud: Pick<CloudProvider, 'getVirtualMachine'>,
+    private readonly cloud: Pick<CloudProvider, 'getVirtualMachine' | 'getResourceState'>,
     private readonly now: () => Date,
   ) {}
 
@@ -72,6 +96,9 @@ export class AutomationService {
     const target = await this.automation.findApplyTarget(teamId, recommendationId);
     if (!target) throw notFound('Recommendation not found.');
     if (target.canWrite === false) throw forbidden(tenantReadOnlyText);
+    if (timing === 'window' && target.kind !== 'activeHours' && isDeletion(changeKindOf(target.kind))) {
+      throw conflict(deletionNotScheduledText);
+    }
     if (target.kind !== 'activeHours' && target.status === 'open') {
       await this.assertLiveSize(target);
     }
@@ -294,9 +321,10 @@ export class AutomationService {
     await this.activity.record(activities);
   }
 
-  // Apply on a VM whose size in Azure is no longer the one the recommendation was made from would
-  // resize something else than what the user read: 409. Azure is asked when it answers; otherwise
-  // the last inventory's size decides, and the executor asks again before it acts.
+  // Apply on a resource whose size (a VM's) or SKU (a disk's, plan's, database's) in Azure is no
+  // longer the one the recommendation was made from would change something else than what the user
+  // read: 409. Azure is asked when it answers; otherwise the last inventory's decides, and the
+  // executor asks again before it acts.
   private async assertLiveSize(target: ApplyTarget): Promise<void> {
     if (!target.currentSize) return;
     const liveSize = (await this.readLiveSize(target)) ?? target.resourceSize;
@@ -312,10 +340,11 @@ export class AutomationService {
     try {
       credentials = (await this.tenants.openForWork(target.tenantId, 'apply'))?.credentials;
       if (!credentials) return undefined;
-      const machine = await this.cloud.getVirtualMachine(credentials, target.resourceArmId, {
-        signal: AbortSignal.timeout(10_000),
-      });
-      return machine.size;
+      const options = { signal: AbortSignal.timeout(10_000) };
+      if (isResourceChange(changeKindOf(target.kind as Exclude<RecommendationKind, 'activeHours'>))) {
+        return (await this.cloud.getResourceState(credentials, target.resourceArmId, options))?.sku;
+      }
+      return (await this.cloud.getVirtualMachine(credentials, target.resourceArmId, options)).size;
     } catch {
       return undefined;
     }
@@ -327,8 +356,11 @@ export class AutomationService {
     origin: ChangeOrigin,
   ): Promise<{ message: string }> {
     if (target.kind === 'activeHours') return this.applyActiveHours(target);
-    if (target.kind === 'resize' && !target.targetSize) throw conflict('This recommendation names no size.');
-    const kind = target.kind === 'resize' ? 'resize' : 'deallocate';
+    const kind = changeKindOf(target.kind);
+    // Automated planning never plans a deletion (its listing leaves them out; this holds regardless).
+    if (isDeletion(kind) && timing !== 'now') throw conflict(deletionNotScheduledText);
+    const hasTarget = kind === 'resize' || (isResourceChange(kind) && !isDeletion(kind));
+    if (hasTarget && !target.targetSize) throw conflict('This recommendation names no size.');
     const now = this.now();
     const changeAt = timing === 'now' ? now : findNextWindowStart(now, target.maintenanceWindow);
     const outcome = await this.runTransaction(async (transaction) => {
@@ -367,10 +399,11 @@ export class AutomationService {
         origin,
         predictionMethod: target.predictionMethod,
         previousSize: target.resourceSize ?? target.currentSize,
-        newSize: kind === 'resize' ? target.targetSize : null,
+        newSize: hasTarget ? target.targetSize : null,
         changeAt,
         expectedSize: target.currentSize,
-        expectedPowerState: target.resourcePowerState,
+        // A disk, IP, plan or database has no power state; the executor checks its own facts.
+        expectedPowerState: isResourceChange(kind) ? null : target.resourcePowerState,
       });
       if (timing === 'now') {
         await automation.claimChange(change.id, now, this.startLeaseEnd(now));
@@ -446,26 +479,36 @@ function capitalize(text: string): string {
   return `${text[0]!.toUpperCase()}${text.slice(1)}`;
 }
 
+function changeKindOf(kind: Exclude<RecommendationKind, 'activeHours'>): ChangeKind {
+  return changeKindOfRecommendation[kind];
+}
+
 function describeKind(change: Pick<ChangeRow, 'kind' | 'newSize'>): string {
+  if (isResourceChange(change.kind)) return describeResourceChange(change).toLowerCase();
   if (change.kind === 'resize') return `resize to ${change.newSize}`;
   if (change.kind === 'rollback') return `rollback to ${change.newSize}`;
   return change.kind === 'deallocate' ? 'deallocation' : 'start';
 }
 
 function describePlan(
-  kind: 'resize' | 'deallocate',
+  kind: ChangeKind,
   targetSize: string | null,
   timing: ApplyTiming,
   changeAt: Date,
   version: number,
 ): string {
-  const what = kind === 'resize' ? `Resize to ${targetSize}` : 'Deallocation';
+  const what = isResourceChange(kind)
+    ? describeResourceChange({ kind: kind as ResourceChangeKind, newSize: targetSize })
+    : kind === 'resize'
+      ? `Resize to ${targetSize}`
+      : 'Deallocation';
   return timing === 'now'
     ? `${what} started`
     : `${what} scheduled for ${changeAt.toISOString()} (version ${version})`;
 }
 
-function describeSizelessChange(kind: string): string {
+function describeSizelessChange(kind: ChangeKind): string {
+  if (isDeletion(kind)) return 'Deleted';
   return kind === 'deallocate' ? 'Deallocated' : kind === 'start' ? 'Started' : '';
 }
 
