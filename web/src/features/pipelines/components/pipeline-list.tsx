@@ -8,6 +8,7 @@ import type { PipelineSummary } from '@cloudtrim/contracts/pipelines';
 import { pageSize } from '@cloudtrim/contracts/paging';
 import { DataLoading } from '../../../components/data-loading';
 import { Pagination } from '../../../components/pagination';
+import { getPageCount } from '../../../components/pagination-pages';
 import { describeLoadError, isNetworkFailure } from '../../../lib/load-failure';
 import { logListTableMediaQuery, useMediaQuery } from '../../../lib/use-media-query';
 import { useChangePipelineState } from '../api/change-pipeline-state';
@@ -150,6 +151,9 @@ export function PipelineList(handlers: PipelineRowHandlers) {
   const stateChange = useChangePipelineState();
   const download = useExportPipeline();
   const [actionError, setActionError] = useState<string | null>(null);
+  // A page emptied by a deletion (or by a colleague's) gives way to the last page there is.
+  const lastPage = Math.max(1, getPageCount(pipelines.data?.total ?? 0, pageSize));
+  if (pipelines.data && !pipelines.isPlaceholderData && page > lastPage) setPage(lastPage);
 
   const rowProps = {
     ...handlers,

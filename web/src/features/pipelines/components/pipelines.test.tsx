@@ -183,6 +183,9 @@ beforeEach(() => {
     if (pathname === '/api/v1/approval') return answer(200, { approvals });
     if (pathname.startsWith('/api/v1/approval/')) return decisionAnswer();
     if (pathname === '/api/v1/pipeline/import') return importAnswer();
+    if (pathname.endsWith('/export')) {
+      return new Response('name: Pipeline 1\n', { headers: { 'Content-Type': 'application/yaml' } });
+    }
     if (/\/api\/v1\/pipeline\/[^/]+\/runs$/.test(pathname)) {
       const { items: _items, ...run } = createRun();
       return answer(200, { runs: [run], total: 1 });
@@ -331,6 +334,27 @@ describe('<Pipelines> list', () => {
     await waitFor(() =>
       expect(calls('DELETE').map((call) => call.url)).toEqual([`/api/v1/pipeline/${createSummary(1).id}`]),
     );
+  });
+});
+
+describe('<Pipelines> export', () => {
+  it('downloads the pipeline’s YAML under its name', async () => {
+    const createObjectURL = vi.fn((_file: Blob) => 'blob:pipeline');
+    Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
+    const downloads: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      downloads.push(this.download);
+    });
+    renderPipelines();
+    fireEvent.click(await screen.findByRole('button', { name: 'Export Pipeline 1 as YAML' }));
+    await waitFor(() => expect(downloads).toEqual(['pipeline-1.yaml']));
+    expect(await createObjectURL.mock.calls[0]![0].text()).toBe('name: Pipeline 1\n');
+    const [url, init] = fetchMock.mock.calls.find(([called]) => String(called).endsWith('/export'))!;
+    expect(url).toBe(`/api/v1/pipeline/${createSummary(1).id}/export`);
+    expect(new Headers((init as RequestInit).headers).get('Accept')).toBe('application/yaml');
+    click.mockRestore();
   });
 });
 
