@@ -9,7 +9,6 @@ import {
   type Proposal,
   type RecommendationKind,
 } from '@cloudtrim/rightsizing/analysis.types';
-import type { WastePriceBook } from '@cloudtrim/rightsizing/waste/waste-prices';
 import { isPredictionMethodId, type PredictionMethodId } from '@cloudtrim/rightsizing/prediction-methods';
 import { findWaste, wasteResourceTypes } from '@cloudtrim/rightsizing/waste/find-waste';
 import {
@@ -67,16 +66,12 @@ interface AnalysisWindow {
 
 type CatalogueLoader = (region: string) => Promise<RegionCatalogue>;
 
-// The list prices of disks, snapshots, public IPs, plans and databases in these regions.
-export interface WastePriceSource {
-  loadWastePriceBook(regions: readonly string[]): Promise<WastePriceBook>;
-}
-
 export class RecommendationsAnalysis {
   constructor(
     private readonly recommendations: RecommendationsRepository,
     private readonly pricing: Pick<PricingService, 'ensureFreshForTenant' | 'loadCatalogue'>,
-    private readonly wastePrices: WastePriceSource | null,
+    // The list prices of disks, snapshots, public IPs, plans and databases (the pricing module's).
+    private readonly wastePrices: Pick<PricingService, 'loadWastePriceBook'>,
     private readonly activity: ActivityService,
     private readonly changes: Pick<AutomationService, 'cancelChangesOfRecommendations'>,
     private readonly now: () => Date,
@@ -219,7 +214,6 @@ export class RecommendationsAnalysis {
     summary: AnalysisSummary,
     options: CloudCallOptions,
   ): Promise<void> {
-    if (!this.wastePrices) return;
     const resources = await this.recommendations.listDueWasteResources(tenantId, until);
     if (resources.length === 0) return;
     const prices = await this.wastePrices.loadWastePriceBook([

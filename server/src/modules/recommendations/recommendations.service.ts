@@ -27,7 +27,7 @@ export class RecommendationsService {
     changes: Pick<AutomationService, 'cancelChangesOfRecommendations'>,
     now: () => Date,
   ) {
-    this.analysis = new RecommendationsAnalysis(recommendations, pricing, null, activity, changes, now);
+    this.analysis = new RecommendationsAnalysis(recommendations, pricing, pricing, activity, changes, now);
   }
 
   // Queued after each collection cycle (and back-fill) of a tenant; one per tenant at a time.
