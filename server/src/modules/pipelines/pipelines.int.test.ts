@@ -1,0 +1,459 @@
+// Automation pipelines against PostgreSQL and the Azure emulator: the calls (create, versions, pause,
+// delete, refusals naming their field with nothing saved, another team's 404, templates), the builder's
+// preview and a dry run writing nothing to Azure (counted at the emulator), the gates (opt-out tag,
+// N in a row, blast radius), approval of a production VM's stop (the proposer refused, a colleague's
+// approval stopping it, the log and Recent Activity naming the pipeline), the schedule firing at
+// 09:00 London time across both 2027 daylight-saving changes, and YAML export and import.
+import { readCurrentPowerState } from '@cloudtrim/azure-emulator/arm/arm.views';
+import type { ActivityLogResponse } from '@cloudtrim/contracts/activity';
+import type {
+  ApprovalListResponse,
+  Approval,
+  Pipeline,
+  PipelineDefinitionRequest,
+  PipelineListResponse,
+  PipelinePreviewResponse,
+  PipelineRunDetail,
+  PipelineRunListResponse,
+  PipelineTemplatesResponse,
+} from '@cloudtrim/contracts/pipelines';
+import { automationLogResponseSchema } from '@cloudtrim/contracts/recommendations';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
+import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
+import type { Db } from '../../db/database';
+import { pipelineRuns, pipelines, resources, scheduledChanges } from '../../db/schema';
+
+let clockMs = Date.now();
+const readClock = () => new Date(clockMs);
+
+let context: CloudTestContext;
+let db: Db;
+let owner: TestUser;
+let ownerToken: string;
+let colleague: TestUser;
+let colleagueToken: string;
+let strangerToken: string;
+let tenantId: string;
+let vms: (typeof resources.$inferSelect)[];
+
+// A yearly cron: these pipelines never fire on their own while the schedule test moves the clock.
+const neverInTests = { cron: '0 0 1 1 *', timeZone: 'UTC' };
+
+async function call(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  body?: unknown,
+  token = ownerToken,
+) {
+  return context.app.inject({
+    method,
+    url,
+    headers: { ...bearer(token), 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+}
+
+async function createPipeline(definition: PipelineDefinitionRequest): Promise<Pipeline> {
+  const response = await call('POST', '/api/v1/pipeline', definition);
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<Pipeline>();
+}
+
+async function runPipeline(id: string, dryRun: boolean, token = ownerToken): Promise<PipelineRunDetail> {
+  const response = await call('POST', `/api/v1/pipeline/${id}/run`, { dryRun }, token);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<PipelineRunDetail>();
+}
+
+// Tags the VMs as Azure would have them (the pipeline reads what inventory stored).
+async function tagVms(tagged: { vm: typeof resources.$inferSelect; tags: Record<string, string> }[]) {
+  for (const { vm, tags } of tagged) {
+    await db.update(resources).set({ tags }).where(eq(resources.id, vm.id));
+  }
+}
+
+function outcomesByName(run: PipelineRunDetail) {
+  return Object.fromEntries(run.items.map((item) => [item.resourceName, [item.outcome, item.reason]]));
+}
+
+async function countPipelines(): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(pipelines)
+    .where(eq(pipelines.teamId, owner.teamId));
+  return row!.count;
+}
+
+beforeAll(async () => {
+  context = await createCloudTestContext({
+    now: readClock,
+    emulator: { fleetSize: 12, operationDurationMs: 100 },
+  });
+  db = context.container.database.db;
+  owner = await createUser(context);
+  ownerToken = await logIn(context, owner);
+  colleague = await createUser(context, { teamId: owner.teamId });
+  colleagueToken = await logIn(context, colleague);
+  strangerToken = await logIn(context, await createUser(context));
+  tenantId = await connectTenant(context, owner.teamId, 0, 0);
+  await context.container.inventory.syncTenant(tenantId);
+  vms = await db
+    .select()
+    .from(resources)
+    .where(
+      and(
+        eq(resources.tenantId, tenantId),
+        eq(resources.type, 'Microsoft.Compute/virtualMachines'),
+        eq(resources.powerState, 'running'),
+      ),
+    )
+    .orderBy(resources.name);
+  expect(vms.length).toBeGreaterThanOrEqual(8);
+  // Every VM untagged to start with; each test tags the ones it uses.
+  await db.update(resources).set({ tags: {} }).where(eq(resources.tenantId, tenantId));
+}, 120_000);
+
+afterAll(() => context.close());
+
+describe('the pipeline calls', () => {
+  const definition: PipelineDefinitionRequest = {
+    name: 'Stop dev VMs',
+    scope: { tags: [{ key: 'env', op: 'equals', value: 'dev' }] },
+    action: { type: 'stop' },
+    schedule: { cron: '0 19 * * 1-5', timeZone: 'Europe/London' },
+  };
+
+  it('creates, lists, edits as a new version, pauses, resumes and deletes', async () => {
+    const created = await createPipeline(definition);
+    expect(created).toMatchObject({
+      name: 'Stop dev VMs',
+      state: 'active',
+      version: 1,
+      scopeSummary: 'tag env = dev',
+      lastRun: null,
+      createdBy: owner.email,
+      definition: {
+        gates: { dryRun: true, inARow: 1, blastRadius: 10, approval: 'destructive', graceMinutes: 60 },
+      },
+    });
+    expect(created.nextRunAt).not.toBeNull();
+    const firstRun = await runPipeline(created.id, true);
+    expect(firstRun.version).toBe(1);
+
+    const edited = await call('PUT', `/api/v1/pipeline/${created.id}`, {
+      ...definition,
+      name: 'Stop dev VMs at 20:00',
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json<Pipeline>()).toMatchObject({
+      name: 'Stop dev VMs at 20:00',
+      version: 2,
+      state: 'active',
+    });
+    const runs = (await call('GET', `/api/v1/pipeline/${created.id}/runs`)).json<PipelineRunListResponse>();
+    expect(runs.runs.map((run) => run.version)).toEqual([1]);
+    expect((await runPipeline(created.id, true)).version).toBe(2);
+
+    const paused = (await call('POST', `/api/v1/pipeline/${created.id}/pause`)).json<Pipeline>();
+    expect(paused).toMatchObject({ state: 'paused', nextRunAt: null });
+    expect((await call('POST', `/api/v1/pipeline/${created.id}/resume`)).json<Pipeline>().state).toBe(
+      'active',
+    );
+
+    const list = (await call('GET', '/api/v1/pipeline')).json<PipelineListResponse>();
+    expect(list.pipelines.find((item) => item.id === created.id)).toMatchObject({
+      lastRun: { matched: 0, acted: 0, dryRun: true },
+    });
+
+    expect((await call('GET', `/api/v1/pipeline/${created.id}`, undefined, strangerToken)).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await call('DELETE', `/api/v1/pipeline/${created.id}`, undefined, strangerToken)).statusCode,
+    ).toBe(404);
+    expect((await call('DELETE', `/api/v1/pipeline/${created.id}`)).statusCode).toBe(204);
+    expect((await call('GET', `/api/v1/pipeline/${created.id}`)).statusCode).toBe(404);
+  });
+
+  it('refuses a bad definition naming its field, and saves nothing', async () => {
+    const before = await countPipelines();
+    const refusals: [PipelineDefinitionRequest, string][] = [
+      [{ ...definition, name: '' }, 'name'],
+      [{ ...definition, schedule: { cron: '61 19 * * *', timeZone: 'Europe/London' } }, 'schedule.cron'],
+      [{ ...definition, schedule: { cron: '0 19 * * *', timeZone: 'Europe/Londres' } }, 'schedule.timeZone'],
+      [{ ...definition, action: { type: 'tag', tag: { key: 'owner', value: 'ops' } } }, 'action.type'],
+      [{ ...definition, action: { type: 'delete' } }, 'action.type'],
+      [
+        { ...definition, scope: { tenantIds: ['00000000-0000-0000-0000-000000000001'] } },
+        'scope.tenantIds.0',
+      ],
+    ];
+    for (const [body, field] of refusals) {
+      const response = await call('POST', '/api/v1/pipeline', body);
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json<{ field: string }>().field).toBe(field);
+    }
+    expect(await countPipelines()).toBe(before);
+  });
+
+  it('offers the four templates, each a valid dry run', async () => {
+    const response = await call('GET', '/api/v1/pipeline/templates');
+    const { templates } = response.json<PipelineTemplatesResponse>();
+    expect(templates.map((template) => template.title)).toEqual([
+      'Stop dev VMs outside business hours',
+      'Deallocate stopped VMs',
+      'Snapshot and delete disks unattached 30 days',
+      'Apply high-confidence right-sizing in the window',
+    ]);
+    for (const template of templates) {
+      expect(template.definition.gates.dryRun).toBe(true);
+      const preview = await call('POST', '/api/v1/pipeline/preview', template.definition);
+      expect(preview.statusCode, preview.body).toBe(200);
+    }
+  });
+});
+
+describe('preview and dry runs', () => {
+  it('match the scope and write nothing to Azure', async () => {
+    await tagVms([
+      { vm: vms[0]!, tags: { env: 'dev' } },
+      { vm: vms[1]!, tags: { Env: 'dev' } },
+    ]);
+    const definition: PipelineDefinitionRequest = {
+      name: 'Dry dev',
+      scope: { tags: [{ key: 'env', op: 'equals', value: 'dev' }] },
+      action: { type: 'deallocate' },
+      schedule: neverInTests,
+    };
+    const writesBefore = context.emulator.stats.calls['arm-write'];
+    const preview = (
+      await call('POST', '/api/v1/pipeline/preview', definition)
+    ).json<PipelinePreviewResponse>();
+    expect(preview).toMatchObject({ matched: 2, wouldAct: 2 });
+    expect(preview.items.map((item) => [item.resourceName, item.outcome, item.detail])).toEqual([
+      [vms[0]!.name, 'matched', 'Would deallocate'],
+      [vms[1]!.name, 'matched', 'Would deallocate'],
+    ]);
+    const pipeline = await createPipeline(definition);
+    const run = await runPipeline(pipeline.id, true);
+    expect(run).toMatchObject({ dryRun: true, state: 'succeeded', matched: 2, acted: 0 });
+    expect(context.emulator.stats.calls['arm-write']).toBe(writesBefore);
+    const changes = await db
+      .select()
+      .from(scheduledChanges)
+      .where(inArray(scheduledChanges.resourceId, [vms[0]!.id, vms[1]!.id]));
+    expect(changes).toEqual([]);
+    await call('DELETE', `/api/v1/pipeline/${pipeline.id}`);
+    await tagVms([
+      { vm: vms[0]!, tags: {} },
+      { vm: vms[1]!, tags: {} },
+    ]);
+  });
+});
+
+describe('the gates', () => {
+  it('act only after N evaluations in a row, never on an opted-out resource, at most K a run', async () => {
+    const [first, second, third, optedOut] = [vms[2]!, vms[3]!, vms[4]!, vms[5]!];
+    await tagVms([
+      { vm: first, tags: { team: 'gates' } },
+      { vm: second, tags: { team: 'gates' } },
+      { vm: third, tags: { team: 'gates' } },
+      { vm: optedOut, tags: { team: 'gates', 'cloudtrim:exclude': '' } },
+    ]);
+    const pipeline = await createPipeline({
+      name: 'Gated',
+      scope: { tags: [{ key: 'team', op: 'equals', value: 'gates' }] },
+      action: { type: 'deallocate' },
+      schedule: neverInTests,
+      gates: { dryRun: false, inARow: 2, blastRadius: 2 },
+    });
+
+    const once = await runPipeline(pipeline.id, false);
+    expect(outcomesByName(once)).toEqual({
+      [first.name]: ['skipped', 'notEnoughInARow'],
+      [second.name]: ['skipped', 'notEnoughInARow'],
+      [third.name]: ['skipped', 'notEnoughInARow'],
+      [optedOut.name]: ['skipped', 'optedOut'],
+    });
+    // The third VM stops matching: its count starts again.
+    await tagVms([{ vm: third, tags: {} }]);
+    await runPipeline(pipeline.id, true);
+    await tagVms([{ vm: third, tags: { team: 'gates' } }]);
+
+    const twice = await runPipeline(pipeline.id, false);
+    expect(twice).toMatchObject({ matched: 4, acted: 2, skipped: 2, state: 'succeeded' });
+    expect(outcomesByName(twice)).toEqual({
+      [first.name]: ['acted', null],
+      [second.name]: ['acted', null],
+      [third.name]: ['skipped', 'notEnoughInARow'],
+      [optedOut.name]: ['skipped', 'optedOut'],
+    });
+
+    const thrice = await runPipeline(pipeline.id, false);
+    const capped = thrice.items.filter((item) => item.reason === 'overBlastRadius');
+    expect(thrice.items.filter((item) => item.outcome === 'acted')).toHaveLength(2);
+    expect(capped).toHaveLength(1);
+
+    const changes = await db
+      .select({ resourceId: scheduledChanges.resourceId, origin: scheduledChanges.origin })
+      .from(scheduledChanges)
+      .where(eq(scheduledChanges.origin, 'pipeline'));
+    expect(changes.map((change) => change.resourceId)).not.toContain(optedOut.id);
+    await call('DELETE', `/api/v1/pipeline/${pipeline.id}`);
+  });
+});
+
+describe('approval of a destructive action', () => {
+  it('refuses the proposer, and a colleague approving stops the production VM under the pipeline name', async () => {
+    const production = vms[6]!;
+    await tagVms([{ vm: production, tags: { environment: 'Production', team: 'approval' } }]);
+    const pipeline = await createPipeline({
+      name: 'Stop production at night',
+      scope: { tags: [{ key: 'team', op: 'equals', value: 'approval' }] },
+      action: { type: 'stop' },
+      schedule: neverInTests,
+      gates: { dryRun: false, graceMinutes: 0 },
+    });
+    const run = await runPipeline(pipeline.id, false);
+    expect(run).toMatchObject({ state: 'awaitingApproval', acted: 0 });
+    expect(outcomesByName(run)).toEqual({ [production.name]: ['skipped', 'awaitingApproval'] });
+    expect(
+      await db.select().from(scheduledChanges).where(eq(scheduledChanges.resourceId, production.id)),
+    ).toEqual([]);
+
+    expect((await call('GET', '/api/v1/approval')).json<ApprovalListResponse>().approvals).toEqual([]);
+    const [approval] = (
+      await call('GET', '/api/v1/approval', undefined, colleagueToken)
+    ).json<ApprovalListResponse>().approvals;
+    expect(approval).toMatchObject({
+      pipelineName: 'Stop production at night',
+      state: 'waiting',
+      proposedBy: owner.email,
+    });
+
+    const own = await call('POST', `/api/v1/approval/${approval!.id}`, { decision: 'approve' });
+    expect(own.statusCode).toBe(403);
+    expect(own.json<{ message: string }>().message).toBe('A colleague must approve this: you proposed it.');
+    expect(
+      (await call('POST', `/api/v1/approval/${approval!.id}`, { decision: 'approve' }, strangerToken))
+        .statusCode,
+    ).toBe(404);
+
+    const approved = await call(
+      'POST',
+      `/api/v1/approval/${approval!.id}`,
+      { decision: 'approve' },
+      colleagueToken,
+    );
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json<Approval>()).toMatchObject({ state: 'done', items: [{ outcome: 'acted' }] });
+    const [change] = await db
+      .select()
+      .from(scheduledChanges)
+      .where(eq(scheduledChanges.resourceId, production.id));
+    expect(change).toMatchObject({ kind: 'deallocate', origin: 'pipeline', pipelineRunId: run.id });
+    await context.container.automation.executor.execute(change!.id);
+    expect(readCurrentPowerState(context.emulator.fleet.findVirtualMachine(production.armId)!)).toBe(
+      'deallocated',
+    );
+
+    const log = automationLogResponseSchema.parse(
+      (await call('GET', `/api/v1/log/automation?resourceId=${encodeURIComponent(production.armId)}`)).json(),
+    );
+    expect(log.Data.map((entry) => entry.Action)).toContain(
+      `Pipeline Stop production at night: Stop (deallocate) (approved by ${colleague.email})`,
+    );
+    const activity = (await call('GET', '/api/v1/log/0')).json<ActivityLogResponse>();
+    expect(
+      activity.filter((entry) => entry.ServiceName === 'Pipeline: Stop production at night').length,
+    ).toBeGreaterThanOrEqual(2);
+    const detail = (await call('GET', `/api/v1/pipeline/run/${run.id}`)).json<PipelineRunDetail>();
+    expect(detail).toMatchObject({ state: 'succeeded', acted: 1 });
+  });
+});
+
+describe('pipelines as code', () => {
+  it('exports YAML that imports as a new pipeline, and refuses a bad file by line and field', async () => {
+    const pipeline = await createPipeline({
+      name: 'Right-size in the window',
+      condition: { finding: { kind: 'recommendation', recommendationKind: 'resize', minConfidence: 0.8 } },
+      action: { type: 'applyRecommendation' },
+      schedule: { maintenanceWindow: true },
+    });
+    const exported = await call('GET', `/api/v1/pipeline/${pipeline.id}/export`);
+    expect(exported.statusCode).toBe(200);
+    expect(exported.headers['content-type']).toBe('application/yaml; charset=utf-8');
+    expect(exported.body).toContain('minConfidence: 0.8');
+    const imported = await call('POST', '/api/v1/pipeline/import', { yaml: exported.body });
+    expect(imported.statusCode, imported.body).toBe(201);
+    expect(imported.json<Pipeline>().definition).toEqual(pipeline.definition);
+
+    const before = await countPipelines();
+    const badField = await call('POST', '/api/v1/pipeline/import', {
+      yaml: [
+        'name: Bad',
+        'action:',
+        '  type: stop',
+        'schedule:',
+        '  maintenanceWindow: true',
+        'gates:',
+        '  blastRadius: 0',
+        '',
+      ].join('\n'),
+    });
+    expect(badField.statusCode).toBe(400);
+    expect(badField.json()).toMatchObject({ line: 7, field: 'gates.blastRadius' });
+    const badSyntax = await call('POST', '/api/v1/pipeline/import', { yaml: 'name: Bad\naction: [stop\n' });
+    expect(badSyntax.statusCode).toBe(400);
+    expect(badSyntax.json<{ line: number }>().line).toBeGreaterThanOrEqual(2);
+    expect(await countPipelines()).toBe(before);
+
+    const schema = await context.app.inject({ method: 'GET', url: '/api/v1/pipeline/schema.json' });
+    expect(schema.statusCode).toBe(200);
+    expect(schema.json<{ required: string[] }>().required).toEqual(['name', 'action', 'schedule']);
+    await call('DELETE', `/api/v1/pipeline/${pipeline.id}`);
+    await call('DELETE', `/api/v1/pipeline/${imported.json<Pipeline>().id}`);
+  });
+});
+
+describe('the schedule', () => {
+  it('fires 0 9 * * * Europe/London at 09:00 local across both 2027 daylight-saving changes, once a tick', async () => {
+    clockMs = Date.UTC(2027, 2, 26, 12, 0);
+    ownerToken = await logIn(context, owner);
+    const pipeline = await createPipeline({
+      name: 'London nine',
+      action: { type: 'notify' },
+      schedule: { cron: '0 9 * * *', timeZone: 'Europe/London' },
+    });
+    // The tick job's view at a few minutes of each day: before, at and after 08:00 and 09:00 UTC.
+    const moments = [
+      '2027-03-27',
+      '2027-03-28',
+      '2027-03-29',
+      '2027-10-30',
+      '2027-10-31',
+      '2027-11-01',
+    ].flatMap((day) =>
+      ['07:59', '08:00', '08:01', '08:59', '09:00', '09:01'].map((time) => Date.parse(`${day}T${time}:00Z`)),
+    );
+    for (const moment of moments) {
+      clockMs = moment;
+      await context.container.pipelines.runDuePipelines();
+    }
+    const runs = await db
+      .select({ scheduledFor: pipelineRuns.scheduledFor })
+      .from(pipelineRuns)
+      .where(eq(pipelineRuns.pipelineId, pipeline.id))
+      .orderBy(pipelineRuns.scheduledFor);
+    expect(runs.map((run) => run.scheduledFor.toISOString())).toEqual([
+      '2027-03-27T09:00:00.000Z',
+      '2027-03-28T08:00:00.000Z',
+      '2027-03-29T08:00:00.000Z',
+      '2027-10-30T08:00:00.000Z',
+      '2027-10-31T09:00:00.000Z',
+      '2027-11-01T09:00:00.000Z',
+    ]);
+  });
+});

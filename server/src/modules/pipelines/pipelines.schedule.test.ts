@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { checkCron, findDueTick, findNextTick } from './pipelines.schedule';
+
+const london = { cron: '0 9 * * *', timeZone: 'Europe/London' };
+const longAgo = new Date('2027-01-01T00:00:00Z');
+
+// Every five minutes of the span (a tick stays due for 15): the ticks the tick job would fire.
+function listFiredTicks(from: string, to: string): string[] {
+  const fired = new Set<string>();
+  for (let at = Date.parse(from); at <= Date.parse(to); at += 5 * 60_000) {
+    const tick = findDueTick(london, new Date(at), longAgo);
+    if (tick) fired.add(tick.toISOString());
+  }
+  return [...fired];
+}
+
+describe('a cron schedule in Europe/London', () => {
+  it('fires at 09:00 local on each side of the spring change (28 March 2027)', () => {
+    expect(listFiredTicks('2027-03-26T00:00:00Z', '2027-03-30T00:00:00Z')).toEqual([
+      '2027-03-26T09:00:00.000Z',
+      '2027-03-27T09:00:00.000Z',
+      '2027-03-28T08:00:00.000Z',
+      '2027-03-29T08:00:00.000Z',
+    ]);
+  });
+
+  it('fires at 09:00 local on each side of the autumn change (31 October 2027)', () => {
+    expect(listFiredTicks('2027-10-30T00:00:00Z', '2027-11-02T00:00:00Z')).toEqual([
+      '2027-10-30T08:00:00.000Z',
+      '2027-10-31T09:00:00.000Z',
+      '2027-11-01T09:00:00.000Z',
+    ]);
+  });
+
+  it('is due from the minute of its tick, not the second before', () => {
+    expect(findDueTick(london, new Date('2027-03-29T07:59:59Z'), longAgo)).toBeUndefined();
+    expect(findDueTick(london, new Date('2027-03-29T08:00:00Z'), longAgo)?.toISOString()).toBe(
+      '2027-03-29T08:00:00.000Z',
+    );
+  });
+
+  it('is due for 15 minutes after its tick, and never for a tick before the pipeline was active', () => {
+    expect(findDueTick(london, new Date('2027-03-29T08:15:00Z'), longAgo)?.toISOString()).toBe(
+      '2027-03-29T08:00:00.000Z',
+    );
+    expect(findDueTick(london, new Date('2027-03-29T08:15:01Z'), longAgo)).toBeUndefined();
+    expect(
+      findDueTick(london, new Date('2027-03-29T08:05:00Z'), new Date('2027-03-29T08:01:00Z')),
+    ).toBeUndefined();
+  });
+
+  it('names the next run in UTC', () => {
+    expect(findNextTick(london, new Date('2027-10-30T12:00:00Z'), [])?.toISOString()).toBe(
+      '2027-10-31T09:00:00.000Z',
+    );
+  });
+});
+
+describe('the maintenance window', () => {
+  it('ticks each hour and names the next hour a resource has its window', () => {
+    const window = { maintenanceWindow: true as const };
+    expect(findDueTick(window, new Date('2027-03-29T02:10:00Z'), longAgo)?.toISOString()).toBe(
+      '2027-03-29T02:00:00.000Z',
+    );
+    expect(findNextTick(window, new Date('2027-03-29T02:10:00Z'), [2, 23])?.toISOString()).toBe(
+      '2027-03-29T23:00:00.000Z',
+    );
+    expect(findNextTick(window, new Date('2027-03-29T02:10:00Z'), [])).toBeNull();
+  });
+});
+
+describe('checkCron', () => {
+  it('reads five fields and says what is wrong with others', () => {
+    expect(checkCron('0 19 * * 1-5', 'Europe/London')).toBeUndefined();
+    expect(checkCron('61 19 * * *', 'Europe/London')).toMatch(/61/);
+  });
+});

@@ -1,0 +1,833 @@
+// Automation pipelines (issue 19): a team's policies, kept as versions, run on their schedule (one run
+// per pipeline and tick, whatever the workers) or now, through their gates, acting only through
+// AutomationService (the one writer of changes), with approvals for destructive actions.
+import { pageSize } from '@cloudtrim/contracts/paging';
+import {
+  approvalDecisionRequestSchema,
+  approvalOwnProposalText,
+  createPipelineJsonSchema,
+  pipelineDefinitionSchema,
+  pipelineImportRequestSchema,
+  pipelineListQuerySchema,
+  pipelineRunListQuerySchema,
+  pipelineRunRequestSchema,
+  type Approval,
+  type ApprovalListResponse,
+  type Pipeline,
+  type PipelineDefinition,
+  type PipelineItem,
+  type PipelineListResponse,
+  type PipelinePreviewResponse,
+  type PipelineRun,
+  type PipelineRunDetail,
+  type PipelineRunListResponse,
+  type PipelineSkipReason,
+  type PipelineSummary,
+  type PipelineTemplatesResponse,
+} from '@cloudtrim/contracts/pipelines';
+import type { z } from 'zod';
+import type { Transaction, TransactionRunner } from '../../db/transaction';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../../lib/http-errors';
+import { ActivityRepository, type NewActivityEntry } from '../activity/activity.repository';
+import type { AuthContext } from '../auth/auth.service';
+import type { AutomationService, ChangeRequest } from '../automation/automation.service';
+import type { MailService } from '../mail/mail.service';
+import { evaluatePipeline, describeScope, type EvaluatedItem, type PipelinePlan } from './pipelines.match';
+import { describeApprovalNotice, describePipelineService, renderApprovalMail } from './pipelines.notice';
+import {
+  PipelinesRepository,
+  type NewPipelineRunItem,
+  type PipelineApprovalRow,
+  type PipelineRunItemRow,
+  type PipelineRunRow,
+  type PipelineWithDefinition,
+} from './pipelines.repository';
+import { checkCron, findDueTick, findNextTick } from './pipelines.schedule';
+import { pipelineTemplates } from './pipelines.templates';
+import { readPipelineYaml, writePipelineYaml } from './pipelines.yaml';
+
+export const pipelineTagUnavailableText = 'Cloudtrim cannot write tags in Azure yet: choose another action.';
+
+// A bad pipeline file: 400 with the line and field at fault.
+export class PipelineFileError extends HttpError {
+  constructor(
+    message: string,
+    field: string | undefined,
+    readonly line: number,
+  ) {
+    super(400, message, field);
+  }
+}
+
+type RunTrigger = { kind: 'schedule'; tick: Date } | { kind: 'manual'; userId: string; dryRun: boolean };
+
+// An item acted on through applyRecommendation after its run's transaction (it runs its own).
+interface PendingApply {
+  itemId: number;
+  recommendationId: number;
+  resourceArmId: string;
+  resourceName: string;
+  tenantId: string | null;
+}
+
+const dayMs = 86_400_000;
+
+export class PipelinesService {
+  constructor(
+    private readonly pipelines: PipelinesRepository,
+    private readonly runTransaction: TransactionRunner,
+    private readonly automation: Pick<AutomationService, 'requestChanges' | 'applyRecommendation'>,
+    private readonly mail: Pick<MailService, 'enqueueMany'>,
+    private readonly publicUrl: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async listPipelines(teamId: string, query: unknown): Promise<PipelineListResponse> {
+    const { offset } = parse(pipelineListQuerySchema, query);
+    const [rows, total] = await Promise.all([
+      this.pipelines.listForTeam(teamId, { offset, limit: pageSize }),
+      this.pipelines.countForTeam(teamId),
+    ]);
+    return { pipelines: await this.describePipelines(teamId, rows), total };
+  }
+
+  async getPipeline(teamId: string, id: string): Promise<Pipeline> {
+    return this.describePipeline(teamId, await this.findPipeline(teamId, id));
+  }
+
+  async createPipeline(auth: AuthContext, input: unknown): Promise<Pipeline> {
+    const definition = await this.checkDefinition(auth.teamId, parse(pipelineDefinitionSchema, input));
+    const id = await this.runTransaction((transaction) =>
+      new PipelinesRepository(transaction.db).insert(auth.teamId, auth.userId, definition, this.now()),
+    );
+    return this.getPipeline(auth.teamId, id);
+  }
+
+  // An edit is a new version; runs keep the version they used, and the state stays as it was.
+  async updatePipeline(auth: AuthContext, id: string, input: unknown): Promise<Pipeline> {
+    await this.findPipeline(auth.teamId, id);
+    const definition = await this.checkDefinition(auth.teamId, parse(pipelineDefinitionSchema, input));
+    const isSaved = await this.runTransaction(async (transaction) => {
+      const pipelines = new PipelinesRepository(transaction.db);
+      await pipelines.lockPipeline(id);
+      return pipelines.addVersion(auth.teamId, id, auth.userId, definition, this.now());
+    });
+    if (!isSaved) throw notFound('Pipeline not found.');
+    return this.getPipeline(auth.teamId, id);
+  }
+
+  async deletePipeline(teamId: string, id: string): Promise<void> {
+    if (!(await this.pipelines.delete(teamId, id))) throw notFound('Pipeline not found.');
+  }
+
+  async setPipelineState(auth: AuthContext, id: string, state: 'active' | 'paused'): Promise<Pipeline> {
+    if (!(await this.pipelines.setState(auth.teamId, id, state, auth.userId, this.now()))) {
+      throw notFound('Pipeline not found.');
+    }
+    return this.getPipeline(auth.teamId, id);
+  }
+
+  listTemplates(): PipelineTemplatesResponse {
+    return { templates: [...pipelineTemplates] };
+  }
+
+  getJsonSchema(): Record<string, unknown> {
+    return createPipelineJsonSchema();
+  }
+
+  // The builder's live dry run: the definition against the team's resources now. Nothing is written,
+  // in Azure or here, and in-a-row is not counted.
+  async previewPipeline(teamId: string, input: unknown): Promise<PipelinePreviewResponse> {
+    const definition = parse(pipelineDefinitionSchema, input);
+    const candidates = await this.pipelines.listCandidates(teamId, {
+      scope: definition.scope,
+      costFrom: this.findCostFrom(definition),
+    });
+    const items = evaluatePipeline(definition, candidates, { now: this.now(), dryRun: true });
+    const wouldAct = items.filter((item) => item.outcome === 'matched');
+    return {
+      items: items.map((item) => toItem(toItemRow('', item, null))),
+      matched: items.length,
+      wouldAct: wouldAct.length,
+      annualSaving: roundCents(wouldAct.reduce((total, item) => total + item.annualSaving, 0)),
+    };
+  }
+
+  async runNow(auth: AuthContext, id: string, input: unknown): Promise<PipelineRunDetail> {
+    const { dryRun } = parse(pipelineRunRequestSchema, input);
+    const pipeline = await this.findPipeline(auth.teamId, id);
+    const runId = await this.executeRun(pipeline, { kind: 'manual', userId: auth.userId, dryRun });
+    return this.getRun(auth.teamId, runId!);
+  }
+
+  async listRuns(teamId: string, id: string, query: unknown): Promise<PipelineRunListResponse> {
+    const { offset } = parse(pipelineRunListQuerySchema, query);
+    const pipeline = await this.findPipeline(teamId, id);
+    const [rows, total] = await Promise.all([
+      this.pipelines.listRuns(id, { offset, limit: pageSize }),
+      this.pipelines.countRuns(id),
+    ]);
+    const emails = await this.pipelines.readEmails(rows.map((row) => row.startedBy));
+    return { runs: rows.map((row) => toRun(row, pipeline.name, emails)), total };
+  }
+
+  async getRun(teamId: string, runId: string): Promise<PipelineRunDetail> {
+    const row = await this.pipelines.findRun(teamId, runId);
+    if (!row) throw notFound('Run not found.');
+    const [name, items, emails] = await Promise.all([
+      this.pipelines.findPipelineName(row.pipelineId),
+      this.pipelines.listItems(runId),
+      this.pipelines.readEmails([row.startedBy]),
+    ]);
+    return { ...toRun(row, name ?? '', emails), items: items.map(toItem) };
+  }
+
+  async exportPipeline(teamId: string, id: string): Promise<string> {
+    const pipeline = await this.findPipeline(teamId, id);
+    return writePipelineYaml(pipeline.definition, `${this.publicUrl}/api/v1/pipeline/schema.json`);
+  }
+
+  // A file becomes a new pipeline; a bad one answers 400 with its line and field, and saves nothing.
+  async importPipeline(auth: AuthContext, input: unknown): Promise<Pipeline> {
+    const { yaml } = parse(pipelineImportRequestSchema, input);
+    const read = readPipelineYaml(yaml);
+    if ('fault' in read) throw new PipelineFileError(read.fault.message, read.fault.field, read.fault.line);
+    return this.createPipeline(auth, read.definition);
+  }
+
+  async listApprovals(auth: AuthContext): Promise<ApprovalListResponse> {
+    const rows = await this.pipelines.listWaitingApprovals(auth.teamId, auth.userId);
+    return { approvals: await this.describeApprovals(rows) };
+  }
+
+  // A colleague's decision; the proposer's own is refused. Approved past its grace period, the action
+  // is carried out at once; before it, by the tick once the grace period is over.
+  async decideApproval(auth: AuthContext, id: string, input: unknown): Promise<Approval> {
+    const { decision } = parse(approvalDecisionRequestSchema, input);
+    const pending = await this.runTransaction(async (transaction) => {
+      const pipelines = new PipelinesRepository(transaction.db);
+      const approval = await pipelines.lockApproval(auth.teamId, id);
+      if (!approval) throw notFound('Approval not found.');
+      if (approval.proposedBy === auth.userId) throw forbidden(approvalOwnProposalText);
+      if (approval.state !== 'waiting') throw conflict(`This approval is ${approval.state} already.`);
+      const at = this.now();
+      await pipelines.updateApproval(id, {
+        state: decision === 'approve' ? 'approved' : 'rejected',
+        decidedBy: auth.userId,
+        decidedAt: at,
+      });
+      if (decision === 'reject') {
+        await this.rejectApproval(transaction, approval, auth.email);
+        return [];
+      }
+      if (approval.runsAfter.getTime() > at.getTime()) return [];
+      return this.carryOutApproval(transaction, approval, auth.email);
+    });
+    await this.applyPending(auth.teamId, id, pending);
+    const [row] = await this.describeApprovals([(await this.pipelines.findApproval(auth.teamId, id))!]);
+    return row!;
+  }
+
+  // Every minute: each active pipeline whose tick is due runs once (the tick's claim decides), then
+  // the approved actions whose grace period is over are carried out. Answers the runs made.
+  async runDuePipelines(): Promise<number> {
+    const now = this.now();
+    let runs = 0;
+    let firstError: unknown;
+    for (const pipeline of await this.pipelines.listActive()) {
+      const tick = findDueTick(pipeline.definition.schedule, now, pipeline.activeSince);
+      if (!tick) continue;
+      try {
+        if (await this.executeRun(pipeline, { kind: 'schedule', tick })) runs += 1;
+      } catch (error) {
+        // One pipeline's failure holds up no other; the job fails after them all, and the tick is
+        // claimed again at the next minute (nothing of the failed run committed).
+        firstError ??= error;
+      }
+    }
+    await this.carryOutDueApprovals();
+    if (firstError) throw firstError;
+    return runs;
+  }
+
+  async carryOutDueApprovals(): Promise<number> {
+    let carried = 0;
+    for (;;) {
+      const outcome = await this.runTransaction(async (transaction) => {
+        const approval = await new PipelinesRepository(transaction.db).lockDueApproval(this.now());
+        if (!approval) return undefined;
+        const emails = await new PipelinesRepository(transaction.db).readEmails([approval.decidedBy]);
+        const pending = await this.carryOutApproval(
+          transaction,
+          approval,
+          emails.get(approval.decidedBy ?? '') ?? 'a colleague',
+        );
+        return { approval, pending };
+      });
+      if (!outcome) return carried;
+      await this.applyPending(outcome.approval.teamId, outcome.approval.id, outcome.pending);
+      carried += 1;
+    }
+  }
+
+  // One run: claimed (a scheduled tick once only), evaluated through the gates, its streaks, items,
+  // approval, notices and changes committed together; recommendations are applied after, each through
+  // AutomationService's own transaction. Undefined when the tick was claimed already.
+  private async executeRun(
+    pipeline: PipelineWithDefinition,
+    trigger: RunTrigger,
+  ): Promise<string | undefined> {
+    const definition = pipeline.definition;
+    const at = this.now();
+    const dryRun = trigger.kind === 'schedule' ? definition.gates.dryRun : trigger.dryRun;
+    const proposer = trigger.kind === 'manual' ? trigger.userId : pipeline.versionCreatedBy;
+    const outcome = await this.runTransaction(async (transaction) => {
+      const pipelines = new PipelinesRepository(transaction.db);
+      const run = {
+        pipelineId: pipeline.id,
+        teamId: pipeline.teamId,
+        version: pipeline.version,
+        trigger: trigger.kind,
+        dryRun,
+        scheduledFor: trigger.kind === 'schedule' ? trigger.tick : at,
+        startedBy: trigger.kind === 'manual' ? trigger.userId : null,
+        startedAt: at,
+      };
+      const runId =
+        trigger.kind === 'schedule'
+          ? await pipelines.insertScheduledRun(run)
+          : await pipelines.insertRun(run);
+      if (!runId) return undefined;
+      await pipelines.lockPipeline(pipeline.id);
+      const isWindowTick = trigger.kind === 'schedule' && 'maintenanceWindow' in definition.schedule;
+      const candidates = await pipelines.listCandidates(pipeline.teamId, {
+        scope: definition.scope,
+        windowHour: isWindowTick ? trigger.tick.getUTCHours() : undefined,
+        costFrom: this.findCostFrom(definition),
+      });
+      const items = evaluatePipeline(definition, candidates, {
+        now: at,
+        dryRun,
+        streaks: await pipelines.listStreaks(pipeline.id),
+      });
+      await pipelines.recordEvaluation(
+        pipeline.id,
+        candidates.map((candidate) => candidate.resourceId),
+        items.filter((item) => item.reason !== 'optedOut').map((item) => item.candidate.resourceId),
+        at,
+      );
+      const waiting = items.filter((item) => item.reason === 'awaitingApproval');
+      const approvalId =
+        waiting.length > 0
+          ? await this.proposeApproval(transaction, pipeline, runId, waiting, proposer, at)
+          : null;
+      const acting = items.filter((item) => item.outcome === 'acted');
+      const rows = await pipelines.insertItems(
+        items.map((item) =>
+          toItemRow(
+            runId,
+            item.plan === 'apply' && item.outcome === 'acted' ? { ...item, outcome: 'matched' } : item,
+            item.reason === 'awaitingApproval' ? approvalId : null,
+          ),
+        ),
+      );
+      const byResource = new Map(rows.map((row) => [row.resourceId, row]));
+      await this.requestChanges(
+        transaction,
+        pipeline.teamId,
+        pipeline.name,
+        runId,
+        acting
+          .filter((item) => item.plan === 'deallocate' || item.plan === 'start')
+          .map((item) => ({
+            resourceId: item.candidate.resourceId,
+            tenantId: item.candidate.tenantId,
+            armId: item.candidate.armId,
+            name: item.candidate.name,
+            detail: item.detail,
+            plan: item.plan!,
+          })),
+      );
+      await this.recordActivity(
+        transaction,
+        pipeline.teamId,
+        pipeline.name,
+        acting.filter((item) => item.plan !== 'apply'),
+      );
+      const pending = acting
+        .filter((item) => item.plan === 'apply' && item.recommendationId !== null)
+        .map((item) => ({
+          itemId: byResource.get(item.candidate.resourceId)!.id,
+          recommendationId: item.recommendationId!,
+          resourceArmId: item.candidate.armId,
+          resourceName: item.candidate.name,
+          tenantId: item.candidate.tenantId,
+        }));
+      await this.finishRun(pipelines, runId, pending.length > 0);
+      return { runId, pending };
+    });
+    if (!outcome) return undefined;
+    const timing = 'maintenanceWindow' in definition.schedule && trigger.kind === 'manual' ? 'window' : 'now';
+    await this.applyRecommendations(pipeline.teamId, pipeline.name, outcome.runId, outcome.pending, timing);
+    return outcome.runId;
+  }
+
+  // The approval row, its Recent Activity notice and a mail to every other member, in the run's
+  // transaction.
+  private async proposeApproval(
+    transaction: Transaction,
+    pipeline: PipelineWithDefinition,
+    runId: string,
+    waiting: EvaluatedItem[],
+    proposer: string | null,
+    at: Date,
+  ): Promise<string> {
+    const pipelines = new PipelinesRepository(transaction.db);
+    const runsAfter = new Date(at.getTime() + pipeline.definition.gates.graceMinutes * 60_000);
+    const approvalId = await pipelines.insertApproval({
+      teamId: pipeline.teamId,
+      pipelineId: pipeline.id,
+      runId,
+      action: pipeline.definition.action,
+      state: 'waiting',
+      proposedBy: proposer,
+      proposedAt: at,
+      runsAfter,
+    });
+    const members = await pipelines.listMembers(pipeline.teamId);
+    const notice = {
+      pipelineName: pipeline.name,
+      action: pipeline.definition.action,
+      resourceNames: waiting.map((item) => item.candidate.name),
+      proposedBy: members.find((member) => member.id === proposer)?.email ?? 'the pipeline',
+      runsAfter,
+      link: `${this.publicUrl}/automation`,
+    };
+    await new ActivityRepository(transaction.db).insertManyInTransaction([
+      {
+        teamId: pipeline.teamId,
+        tenantId: null,
+        serviceName: describePipelineService(pipeline.name),
+        resourceArmId: null,
+        logText: describeApprovalNotice(notice),
+      },
+    ]);
+    const content = renderApprovalMail(notice);
+    await this.mail.enqueueMany(
+      members.filter((member) => member.id !== proposer).map((member) => ({ to: member.email, content })),
+      { db: transaction },
+    );
+    return approvalId;
+  }
+
+  private async rejectApproval(
+    transaction: Transaction,
+    approval: PipelineApprovalRow,
+    by: string,
+  ): Promise<void> {
+    const pipelines = new PipelinesRepository(transaction.db);
+    const items = (await pipelines.listApprovalItems([approval.id])).filter(
+      (item) => item.reason === 'awaitingApproval',
+    );
+    for (const item of items) {
+      await pipelines.updateItem(item.id, {
+        outcome: 'skipped',
+        reason: 'rejected',
+        detail: `Rejected by ${by}`,
+      });
+    }
+    const name = (await pipelines.findPipelineName(approval.pipelineId)) ?? '';
+    await new ActivityRepository(transaction.db).insertManyInTransaction([
+      {
+        teamId: approval.teamId,
+        tenantId: null,
+        serviceName: describePipelineService(name),
+        resourceArmId: null,
+        logText: `${by} rejected the ${approval.action.type} of ${items.length} resource${items.length === 1 ? '' : 's'}`,
+      },
+    ]);
+    await this.finishRun(pipelines, approval.runId, false);
+  }
+
+  // The approved items are acted on as their run would have: power changes in this transaction,
+  // recommendations (returned) after it.
+  private async carryOutApproval(
+    transaction: Transaction,
+    approval: PipelineApprovalRow,
+    approvedBy: string,
+  ): Promise<PendingApply[]> {
+    const pipelines = new PipelinesRepository(transaction.db);
+    await pipelines.updateApproval(approval.id, { state: 'done' });
+    const items = (await pipelines.listApprovalItems([approval.id])).filter(
+      (item) => item.reason === 'awaitingApproval' && item.resourceId !== null,
+    );
+    const name = (await pipelines.findPipelineName(approval.pipelineId)) ?? '';
+    const plan = toPlan(approval.action.type);
+    const tenants = await pipelines.readResourceTenants(items.map((item) => item.resourceId!));
+    const approved = items.filter((item) => tenants.has(item.resourceId!));
+    for (const item of items) {
+      const isGone = !tenants.has(item.resourceId!);
+      await pipelines.updateItem(item.id, {
+        outcome: isGone ? 'skipped' : plan === 'apply' ? 'matched' : 'acted',
+        reason: isGone ? 'notApplicable' : null,
+        detail: isGone ? 'The resource is gone' : `${item.detail} (approved by ${approvedBy})`,
+      });
+    }
+    if (plan === 'deallocate' || plan === 'start') {
+      const requests = approved.map((item) => ({
+        resourceId: item.resourceId!,
+        tenantId: tenants.get(item.resourceId!)!,
+        armId: item.resourceArmId,
+        name: item.resourceName,
+        detail: `${item.detail} (approved by ${approvedBy})`,
+        plan,
+      }));
+      await this.requestChanges(transaction, approval.teamId, name, approval.runId, requests);
+      await new ActivityRepository(transaction.db).insertManyInTransaction(
+        requests.map((request) =>
+          toActivity(approval.teamId, request.tenantId, name, request.armId, request.name, request.detail),
+        ),
+      );
+    }
+    await this.finishRun(pipelines, approval.runId, plan === 'apply' && approved.length > 0);
+    if (plan !== 'apply') return [];
+    return approved
+      .filter((item) => item.recommendationId !== null)
+      .map((item) => ({
+        itemId: item.id,
+        recommendationId: item.recommendationId!,
+        resourceArmId: item.resourceArmId,
+        resourceName: item.resourceName,
+        tenantId: tenants.get(item.resourceId!) ?? null,
+      }));
+  }
+
+  private async applyPending(teamId: string, approvalId: string, pending: PendingApply[]): Promise<void> {
+    if (pending.length === 0) return;
+    const [approval] = await this.describeApprovals([
+      (await this.pipelines.findApproval(teamId, approvalId))!,
+    ]);
+    await this.applyRecommendations(teamId, approval!.pipelineName, approval!.runId, pending, 'now');
+  }
+
+  private async requestChanges(
+    transaction: Transaction,
+    teamId: string,
+    pipelineName: string,
+    runId: string,
+    requests: {
+      resourceId: string;
+      tenantId: string;
+      armId: string;
+      name: string;
+      detail: string;
+      plan: PipelinePlan;
+    }[],
+  ): Promise<void> {
+    if (requests.length === 0) return;
+    const at = this.now();
+    const changes: ChangeRequest[] = requests.map((request) => ({
+      change: {
+        teamId,
+        tenantId: request.tenantId,
+        resourceId: request.resourceId,
+        recommendationId: null,
+        kind: request.plan === 'start' ? 'start' : 'deallocate',
+        origin: 'pipeline',
+        predictionMethod: '',
+        previousSize: null,
+        newSize: null,
+        changeAt: at,
+        pipelineRunId: runId,
+      },
+      resourceArmId: request.armId,
+      resourceName: request.name,
+      action: `Pipeline ${pipelineName}: ${request.detail}`,
+    }));
+    await this.automation.requestChanges(transaction, changes);
+  }
+
+  // Each through AutomationService (its checks, lock and logs); a refusal fails the item with its
+  // sentence, and the run's counts are read again after.
+  private async applyRecommendations(
+    teamId: string,
+    pipelineName: string,
+    runId: string,
+    pending: PendingApply[],
+    timing: 'now' | 'window',
+  ): Promise<void> {
+    if (pending.length === 0) return;
+    const entries: NewActivityEntry[] = [];
+    for (const item of pending) {
+      try {
+        await this.automation.applyRecommendation(teamId, item.recommendationId, timing);
+        await this.pipelines.updateItem(item.itemId, { outcome: 'acted', reason: null });
+        entries.push(
+          toActivity(
+            teamId,
+            item.tenantId,
+            pipelineName,
+            item.resourceArmId,
+            item.resourceName,
+            'Recommendation applied',
+          ),
+        );
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        const reason: PipelineSkipReason | null = error.statusCode === 403 ? 'readOnly' : null;
+        await this.pipelines.updateItem(item.itemId, {
+          outcome: reason ? 'skipped' : 'failed',
+          reason,
+          detail: error.message,
+        });
+        entries.push(
+          toActivity(
+            teamId,
+            item.tenantId,
+            pipelineName,
+            item.resourceArmId,
+            item.resourceName,
+            error.message,
+          ),
+        );
+      }
+    }
+    await this.runTransaction(async (transaction) => {
+      await new ActivityRepository(transaction.db).insertManyInTransaction(entries);
+      await this.finishRun(new PipelinesRepository(transaction.db), runId, false);
+    });
+  }
+
+  private async recordActivity(
+    transaction: Transaction,
+    teamId: string,
+    pipelineName: string,
+    items: EvaluatedItem[],
+  ): Promise<void> {
+    await new ActivityRepository(transaction.db).insertManyInTransaction(
+      items.map((item) =>
+        toActivity(
+          teamId,
+          item.candidate.tenantId,
+          pipelineName,
+          item.candidate.armId,
+          item.candidate.name,
+          item.detail,
+        ),
+      ),
+    );
+  }
+
+  // The run's counts from its items; running while recommendations are still being applied, then
+  // awaiting approval while any item waits, else failed or succeeded.
+  private async finishRun(pipelines: PipelinesRepository, runId: string, isApplying: boolean): Promise<void> {
+    const { waiting, ...counts } = await pipelines.readRunCounts(runId);
+    const state = isApplying
+      ? 'running'
+      : waiting > 0
+        ? 'awaitingApproval'
+        : counts.failed > 0
+          ? 'failed'
+          : 'succeeded';
+    await pipelines.finishRun(
+      runId,
+      { ...counts, annualSaving: roundCents(counts.annualSaving) },
+      state,
+      isApplying ? null : this.now(),
+    );
+  }
+
+  private async findPipeline(teamId: string, id: string): Promise<PipelineWithDefinition> {
+    const pipeline = await this.pipelines.findForTeam(teamId, id);
+    if (!pipeline) throw notFound('Pipeline not found.');
+    return pipeline;
+  }
+
+  // What the contract cannot check: a cron the parser reads, tenants of the team, an action we can
+  // carry out.
+  private async checkDefinition(teamId: string, definition: PipelineDefinition): Promise<PipelineDefinition> {
+    if ('cron' in definition.schedule) {
+      const error = checkCron(definition.schedule.cron, definition.schedule.timeZone);
+      if (error) throw badRequest(`Cron: ${error}.`, 'schedule.cron');
+    }
+    if (definition.action.type === 'tag') throw badRequest(pipelineTagUnavailableText, 'action.type');
+    const tenantIds = new Set(await this.pipelines.listTenantIds(teamId));
+    definition.scope.tenantIds?.forEach((tenantId, index) => {
+      if (!tenantIds.has(tenantId))
+        throw badRequest('The team has no such tenant.', `scope.tenantIds.${index}`);
+    });
+    return definition;
+  }
+
+  private findCostFrom(definition: PipelineDefinition): string | undefined {
+    if (definition.condition.finding?.kind !== 'costOver') return undefined;
+    return new Date(this.now().getTime() - 30 * dayMs).toISOString().slice(0, 10);
+  }
+
+  private async describePipeline(teamId: string, pipeline: PipelineWithDefinition): Promise<Pipeline> {
+    const [summary] = await this.describePipelines(teamId, [pipeline]);
+    const emails = await this.pipelines.readEmails([pipeline.createdBy, pipeline.updatedBy]);
+    return {
+      ...summary!,
+      definition: pipeline.definition,
+      createdBy: emails.get(pipeline.createdBy ?? '') ?? '',
+      updatedBy: emails.get(pipeline.updatedBy ?? '') ?? '',
+    };
+  }
+
+  private async describePipelines(
+    teamId: string,
+    rows: PipelineWithDefinition[],
+  ): Promise<PipelineSummary[]> {
+    const lastRuns = new Map(
+      (await this.pipelines.listLastRuns(rows.map((row) => row.id))).map((run) => [run.pipelineId, run]),
+    );
+    const windowHours = rows.some((row) => 'maintenanceWindow' in row.definition.schedule)
+      ? await this.pipelines.listWindowHours(teamId)
+      : [];
+    const now = this.now();
+    return rows.map((row) => {
+      const lastRun = lastRuns.get(row.id);
+      const nextRunAt =
+        row.state === 'active' ? findNextTick(row.definition.schedule, now, windowHours) : null;
+      return {
+        id: row.id,
+        name: row.name,
+        state: row.state,
+        version: row.version,
+        scopeSummary: describeScope(row.definition.scope),
+        scope: row.definition.scope,
+        action: row.definition.action,
+        schedule: row.definition.schedule,
+        lastRun: lastRun
+          ? {
+              id: lastRun.id,
+              at: lastRun.startedAt.toISOString(),
+              state: lastRun.state,
+              dryRun: lastRun.dryRun,
+              matched: lastRun.matched,
+              acted: lastRun.acted,
+            }
+          : null,
+        nextRunAt: nextRunAt?.toISOString() ?? null,
+        updatedAt: row.updatedAt.toISOString(),
+      };
+    });
+  }
+
+  private async describeApprovals(rows: PipelineApprovalRow[]): Promise<Approval[]> {
+    const [items, emails] = await Promise.all([
+      this.pipelines.listApprovalItems(rows.map((row) => row.id)),
+      this.pipelines.readEmails(rows.flatMap((row) => [row.proposedBy, row.decidedBy])),
+    ]);
+    const answers: Approval[] = [];
+    for (const row of rows) {
+      const own = items.filter((item) => item.approvalId === row.id).map(toItem);
+      answers.push({
+        id: row.id,
+        pipelineId: row.pipelineId,
+        pipelineName: (await this.pipelines.findPipelineName(row.pipelineId)) ?? '',
+        runId: row.runId,
+        action: row.action,
+        state: row.state,
+        proposedBy: emails.get(row.proposedBy ?? '') ?? '',
+        proposedAt: row.proposedAt.toISOString(),
+        runsAfter: row.runsAfter.toISOString(),
+        decidedBy: row.decidedBy ? (emails.get(row.decidedBy) ?? '') : null,
+        decidedAt: row.decidedAt?.toISOString() ?? null,
+        items: own,
+        annualSaving: roundCents(own.reduce((total, item) => total + item.annualSaving, 0)),
+      });
+    }
+    return answers;
+  }
+}
+
+function toPlan(type: PipelineDefinition['action']['type']): PipelinePlan {
+  if (type === 'stop' || type === 'deallocate') return 'deallocate';
+  if (type === 'start') return 'start';
+  if (type === 'notify' || type === 'tag') return type;
+  return 'apply';
+}
+
+function toItemRow(runId: string, item: EvaluatedItem, approvalId: string | null): NewPipelineRunItem {
+  return {
+    runId,
+    resourceId: item.candidate.resourceId,
+    resourceArmId: item.candidate.armId,
+    resourceName: item.candidate.name,
+    resourceType: item.candidate.subcategory,
+    subscriptionId: item.candidate.subscriptionId,
+    resourceGroup: item.candidate.resourceGroup,
+    outcome: item.outcome,
+    reason: item.reason,
+    detail: item.detail,
+    annualSaving: roundCents(item.annualSaving),
+    recommendationId: item.recommendationId,
+    approvalId,
+  };
+}
+
+function toItem(row: NewPipelineRunItem | PipelineRunItemRow): PipelineItem {
+  return {
+    resourceId: row.resourceArmId,
+    resourceName: row.resourceName,
+    resourceType: row.resourceType,
+    subscriptionId: row.subscriptionId,
+    resourceGroup: row.resourceGroup,
+    outcome: row.outcome,
+    reason: (row.reason ?? null) as PipelineSkipReason | null,
+    detail: row.detail,
+    annualSaving: row.annualSaving ?? 0,
+  };
+}
+
+function toRun(row: PipelineRunRow, pipelineName: string, emails: Map<string, string>): PipelineRun {
+  return {
+    id: row.id,
+    pipelineId: row.pipelineId,
+    pipelineName,
+    version: row.version,
+    trigger: row.trigger,
+    dryRun: row.dryRun,
+    state: row.state,
+    scheduledFor: row.scheduledFor.toISOString(),
+    startedAt: row.startedAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+    startedBy: row.startedBy ? (emails.get(row.startedBy) ?? null) : null,
+    matched: row.matched,
+    acted: row.acted,
+    skipped: row.skipped,
+    failed: row.failed,
+    annualSaving: row.annualSaving,
+  };
+}
+
+function toActivity(
+  teamId: string,
+  tenantId: string | null,
+  pipelineName: string,
+  resourceArmId: string,
+  resourceName: string,
+  detail: string,
+): NewActivityEntry {
+  return {
+    teamId,
+    tenantId,
+    serviceName: describePipelineService(pipelineName),
+    resourceArmId,
+    logText: `${resourceName}: ${detail}`,
+  };
+}
+
+function roundCents(amount: number): number {
+  return Math.round(amount * 100) / 100;
+}
+
+// The routes have validated already; a service called otherwise answers the same 400.
+function parse<Schema extends z.ZodType>(schema: Schema, input: unknown): z.infer<Schema> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  throw badRequest(issue.message, issue.path.map(String).join('.') || undefined);
+}
