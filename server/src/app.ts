@@ -36,6 +36,7 @@ import { captchaRoutes } from './modules/captcha/captcha.routes';
 import { costRoutes } from './modules/costs/costs.routes';
 import { metricRoutes } from './modules/metrics/metrics.routes';
 import { passwordRoutes } from './modules/password/password.routes';
+import { pipelineRoutes } from './modules/pipelines/pipelines.routes';
 import { recommendationRoutes } from './modules/recommendations/recommendations.routes';
 import { resourceRoutes } from './modules/resources/resources.routes';
 import { signupRoutes } from './modules/signup/signup.routes';
@@ -128,6 +129,7 @@ export async function buildApp(
   await app.register(costRoutes(container.costs));
   await app.register(budgetRoutes(container.budgets));
   await app.register(alertRoutes(container.alerts));
+  await app.register(pipelineRoutes(container.pipelines));
 
   await registerWebApp(app, options.webRoot ?? defaultWebRoot);
   return app;

@@ -43,6 +43,8 @@ import { MetricsRepository } from './modules/metrics/metrics.repository';
 import { MetricsService } from './modules/metrics/metrics.service';
 import { PasswordRepository } from './modules/password/password.repository';
 import { PasswordService } from './modules/password/password.service';
+import { PipelinesRepository } from './modules/pipelines/pipelines.repository';
+import { PipelinesService } from './modules/pipelines/pipelines.service';
 import { PricingRepository } from './modules/pricing/pricing.repository';
 import { PricingService } from './modules/pricing/pricing.service';
 import { RecommendationsRepository } from './modules/recommendations/recommendations.repository';
@@ -234,6 +236,14 @@ export function createContainer({
       tenants,
       cloudProvider,
       log,
+      now,
+    ),
+    pipelines: new PipelinesService(
+      new PipelinesRepository(db),
+      runTransaction,
+      automationService,
+      mail,
+      publicUrl,
       now,
     ),
   };

@@ -21,6 +21,8 @@ import { createMetricsBackfillJob } from './metrics-backfill.job';
 import { createMetricsCollectAllJob } from './metrics-collect-all.job';
 import { createMetricsCollectJob } from './metrics-collect.job';
 import { createMetricsPurgeJob } from './metrics-purge.job';
+import { createPipelineTickJob } from './pipeline-tick.job';
+import { pipelineTickJob } from './pipeline-work';
 import { createPricingRefreshJob } from './pricing-refresh.job';
 import { createRecommendationsAnalyseJob } from './recommendations-analyse.job';
 import { createPurgeExpiredJob, purgeExpiredJob } from './purge-expired.job';
@@ -52,6 +54,7 @@ function createCloudJobs(container: Container): JobDefinition<z.ZodType>[] {
     createActiveHoursJob(container),
     createCostSyncJob(container),
     createCostSyncAllJob(container),
+    createPipelineTickJob(container),
   ];
 }
 
@@ -65,4 +68,5 @@ export const scheduledJobs: ScheduledJob[] = [
   { name: automationGuardJob.name, cron: '*/5 * * * *' },
   { name: activeHoursJob.name, cron: '* * * * *' },
   { name: costSyncAllJob.name, cron: '* * * * *' },
+  { name: pipelineTickJob.name, cron: '* * * * *' },
 ];
