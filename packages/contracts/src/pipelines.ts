@@ -86,6 +86,10 @@ export const pipelineRecommendationKinds = [
   'resize',
   'shutdown',
   'activeHours',
+  'deallocate',
+  'diskTier',
+  'planTier',
+  'databaseObjective',
   ...pipelineDeleteRecommendationKinds,
 ] as const;
 export type PipelineRecommendationKind = (typeof pipelineRecommendationKinds)[number];
@@ -332,8 +336,8 @@ export const pipelineSummarySchema = z.object({
   action: pipelineActionSchema,
   schedule: pipelineScheduleSchema,
   lastRun: pipelineLastRunSchema.nullable(),
-  // The schedule's next tick for a cron (null while paused); for the window, the next hour any resource in
-  // scope has its window.
+  // The schedule's next tick (null while paused); for the window, the next hour (UTC) one of the team's
+  // resources has its window.
   nextRunAt: isoDateTimeSchema.nullable(),
   updatedAt: isoDateTimeSchema,
 });
@@ -384,7 +388,7 @@ export type PipelineSkipReason = (typeof pipelineSkipReasons)[number];
 export const pipelineItemSchema = z.object({
   resourceId: z.string(),
   resourceName: z.string(),
-  // 'virtualMachine', 'disk', 'publicIp', …: the inventory's kind of resource.
+  // The inventory's kind of resource: 'Virtual Machine', 'Managed Disk', …
   resourceType: z.string(),
   subscriptionId: z.string(),
   resourceGroup: z.string(),
