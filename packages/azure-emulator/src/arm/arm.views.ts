@@ -11,6 +11,7 @@ import type {
   ResourceGroupRecord,
   SnapshotRecord,
   SqlDatabaseRecord,
+  SqlDatabaseSku,
   SqlServerRecord,
   SubscriptionRecord,
   VirtualMachineRecord,
@@ -552,15 +553,25 @@ export function describeSqlServer(server: SqlServerRecord) {
 }
 
 function describeDatabaseKind(database: SqlDatabaseRecord): string {
-  return database.sku.family ? 'v12.0,user,vcore' : 'v12.0,user';
+  return readCurrentDatabaseSku(database).family ? 'v12.0,user,vcore' : 'v12.0,user';
+}
+
+/** The objective in force: a change of objective takes over once its operation has completed. */
+function readCurrentDatabaseSku(database: SqlDatabaseRecord): SqlDatabaseSku {
+  if (database.pendingSku && Date.now() >= database.pendingSku.completesAtMs) {
+    database.sku = database.pendingSku.sku;
+    database.pendingSku = undefined;
+  }
+  return database.sku;
 }
 
 function describeDatabaseSku(database: SqlDatabaseRecord) {
+  const sku = readCurrentDatabaseSku(database);
   return {
-    name: database.sku.name,
-    tier: database.sku.tier,
-    ...(database.sku.family ? { family: database.sku.family } : {}),
-    capacity: database.sku.capacity,
+    name: sku.name,
+    tier: sku.tier,
+    ...(sku.family ? { family: sku.family } : {}),
+    capacity: sku.capacity,
   };
 }
 
@@ -580,8 +591,8 @@ export function describeSqlDatabase(database: SqlDatabaseRecord) {
       status: 'Online',
       databaseId: database.databaseId,
       creationDate: formatTime(database.createdMs),
-      currentServiceObjectiveName: database.sku.serviceObjective,
-      requestedServiceObjectiveName: database.sku.serviceObjective,
+      currentServiceObjectiveName: readCurrentDatabaseSku(database).serviceObjective,
+      requestedServiceObjectiveName: (database.pendingSku?.sku ?? database.sku).serviceObjective,
       defaultSecondaryLocation: database.location === 'eastus' ? 'westus' : 'northeurope',
       catalogCollation: 'SQL_Latin1_General_CP1_CI_AS',
       zoneRedundant: false,

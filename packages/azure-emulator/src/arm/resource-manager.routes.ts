@@ -38,6 +38,19 @@ export function requireResourceGroup(
   return false;
 }
 
+/** The resource of `type` the path names (`relativeId` after `/providers/`), if there is one. */
+export function findResourceOnPath<Resource extends FleetResource>(
+  fleet: Fleet,
+  parameters: RouteParameters,
+  type: Resource['type'],
+  relativeId: string,
+): Resource | undefined {
+  const resource = fleet.findResource(
+    `/subscriptions/${parameters.subscriptionId ?? ''}/resourceGroups/${parameters.resourceGroupName ?? ''}/providers/${relativeId}`,
+  );
+  return resource?.type === type ? (resource as Resource) : undefined;
+}
+
 /** The resources of one type in a subscription, or in one of its groups, in listing order. */
 export function listResourcesOfType<Resource extends FleetResource>(
   fleet: Fleet,

@@ -8,8 +8,8 @@ import {
 } from '../catalog/platform.catalog';
 import { computeRegionalPrice } from '../catalog/price.catalog';
 import { findVirtualMachineSize } from '../catalog/sku.catalog';
-import { describeObjectiveSku, generateFleet } from '../fleet/fleet.generator';
-import { recordSkuChange, type FleetResource } from '../fleet/fleet.model';
+import { generateFleet } from '../fleet/fleet.generator';
+import { describeObjectiveSku, recordSkuChange, type FleetResource } from '../fleet/fleet.model';
 import {
   CostLedger,
   dayMs,

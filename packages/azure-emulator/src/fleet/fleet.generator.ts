@@ -1,10 +1,5 @@
 import { readMachineHardware } from '../arm/arm.views';
-import {
-  findDatabaseObjective,
-  type DatabaseObjective,
-  type DiskSkuName,
-  type PublicIpSkuName,
-} from '../catalog/platform.catalog';
+import { findDatabaseObjective, type DiskSkuName, type PublicIpSkuName } from '../catalog/platform.catalog';
 import {
   findRegion,
   findVirtualMachineSize,
@@ -12,6 +7,7 @@ import {
   type RegionDefinition,
 } from '../catalog/sku.catalog';
 import {
+  describeObjectiveSku,
   Fleet,
   nameOsDisk,
   type AppServicePlanRecord,
@@ -242,17 +238,6 @@ const appServicePlanSkus: readonly AppServicePlanSku[] = [
   },
 ];
 
-/** A database's sku as Resource Manager writes it, from a service objective of the catalogue. */
-export function describeObjectiveSku(objective: DatabaseObjective): SqlDatabaseSku {
-  return {
-    name: objective.skuName,
-    tier: objective.tier,
-    family: objective.family,
-    capacity: objective.capacity,
-    serviceObjective: objective.name,
-  };
-}
-
 const sqlDatabaseSkus: readonly SqlDatabaseSku[] = [
   'GP_Gen5_2',
   'GP_Gen5_4',
@@ -445,6 +430,7 @@ function generatePlatformServices(
   machineCount: number,
 ): void {
   const random = createSeededRandom(state.seed, `platform:${plan.label}`);
+  const isFirstSubscription = plan === tenantPlans[0]?.subscriptions[0];
   const planCount = Math.min(12, Math.max(1, Math.round(machineCount / 20)));
   for (let index = 0; index < planCount; index += 1) {
     const application = plan.applications[index % plan.applications.length] ?? 'app';
@@ -459,12 +445,23 @@ function generatePlatformServices(
       capacity: 1 + Math.floor(random() * (plan.environment === 'prod' ? 4 : 2)),
     };
     const id = `${group.id}/providers/Microsoft.Web/serverfarms/${name}`;
-    const kind: WorkloadKind = pickWeighted(random, [
+    const drawnKind: WorkloadKind = pickWeighted(random, [
       ['businessHours', 3],
       ['steady', 3],
       ['idle', 2],
       ['growing', 1],
     ]);
+    // The first subscription's first plan is barely used, so every fleet has one a smaller tier fits.
+    const kind = isFirstSubscription && index === 0 ? 'idle' : drawnKind;
+    const drawnWorkload = createWorkloadProfile(
+      kind,
+      {
+        vcpus: sku.vcpusPerWorker * sku.capacity,
+        memoryGiB: sku.memoryGiBPerWorker * sku.capacity,
+        utcOffsetHours: region.utcOffsetHours,
+      },
+      random,
+    );
     state.appServicePlans.push({
       type: 'Microsoft.Web/serverfarms',
       id,
@@ -480,15 +477,11 @@ function generatePlatformServices(
       },
       createdMs: drawCreatedMs(random),
       streamKey: mixHash(hashText(id.toLowerCase())),
-      workload: createWorkloadProfile(
-        kind,
-        {
-          vcpus: sku.vcpusPerWorker * sku.capacity,
-          memoryGiB: sku.memoryGiBPerWorker * sku.capacity,
-          utcOffsetHours: region.utcOffsetHours,
-        },
-        random,
-      ),
+      // An idle plan's apps hold little memory too: half its tier's would do.
+      workload:
+        kind === 'idle'
+          ? { ...drawnWorkload, memoryBaseLevel: drawnWorkload.memoryBaseLevel * 0.5 }
+          : drawnWorkload,
       kind: random() < 0.7 ? 'linux' : 'app',
       sku,
       skuHistory: [{ fromMinute: Number.NEGATIVE_INFINITY, sku }],
@@ -548,6 +541,7 @@ function generatePlatformServices(
           pickWeighted(random, [
             ['businessHours', 3],
             ['steady', 3],
+            ['idle', 2],
             ['weeklyBatch', 1],
             ['growing', 1],
           ]),

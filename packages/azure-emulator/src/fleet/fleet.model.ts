@@ -1,4 +1,4 @@
-import type { DiskSkuName, PublicIpSkuName } from '../catalog/platform.catalog';
+import type { DatabaseObjective, DiskSkuName, PublicIpSkuName } from '../catalog/platform.catalog';
 import type { VirtualMachineSize } from '../catalog/sku.catalog';
 import { CreditBanks, findBurstableCredits, stepCreditMinute, type CreditMinute } from './credit-bank';
 import { deriveGuid, deriveToken } from './noise.hash';
@@ -106,6 +106,8 @@ export interface SkuChange<Sku> {
 export interface AppServicePlanRecord extends ResourceBase {
   readonly type: 'Microsoft.Web/serverfarms';
   readonly kind: 'linux' | 'app';
+  /** Tags can be replaced through an update. */
+  tags: Readonly<Record<string, string>>;
   /** The SKU now; `skuHistory` says since when. */
   sku: AppServicePlanSku;
   readonly skuHistory: SkuChange<AppServicePlanSku>[];
@@ -229,6 +231,17 @@ export class UnknownResourceError extends Error {
     super(`The fleet has no resource '${resourceId}'.`);
     this.name = 'UnknownResourceError';
   }
+}
+
+/** A database's sku as Resource Manager writes it, from a service objective of the catalogue. */
+export function describeObjectiveSku(objective: DatabaseObjective): SqlDatabaseSku {
+  return {
+    name: objective.skuName,
+    tier: objective.tier,
+    family: objective.family,
+    capacity: objective.capacity,
+    serviceObjective: objective.name,
+  };
 }
 
 /** An OS disk's name as Azure gives it when a VM is created: `{vm}_OsDisk_1_{32 hex}`. */
