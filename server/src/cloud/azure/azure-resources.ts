@@ -11,7 +11,7 @@ import type {
 } from '../cloud-provider';
 import { readArmPages, readPowerState, readResourceGroup, type ArmPipelineClient } from './azure-arm';
 import { readArmError } from './azure-errors';
-import type { ResourceFacts } from './azure-resource-details';
+import { readResourceFacts, type ResourceFacts } from './azure-resource-details';
 
 const subscriptionsApiVersion = '2022-12-01';
 const resourcesApiVersion = '2021-04-01';
@@ -69,7 +69,8 @@ export async function readSubscriptions(
 }
 
 // The generic resource list and the VM list (statusOnly: power state and size without the full
-// instance view) are read side by side and joined by id.
+// instance view) are read side by side and joined by id; then the lists of the disks, public IPs,
+// plans and databases the generic list found, for what it does not say of them.
 export async function readResources(
   client: ArmPipelineClient,
   resourceManagerUrl: string,
@@ -93,7 +94,14 @@ export async function readResources(
       (page) => machines.push(...page),
     ),
   ]);
-  return toCloudResources(genericResources, machines);
+  const facts = await readResourceFacts(
+    client,
+    resourceManagerUrl,
+    subscriptionId,
+    genericResources,
+    abortSignal,
+  );
+  return toCloudResources(genericResources, machines, facts);
 }
 
 export async function readVirtualMachine(

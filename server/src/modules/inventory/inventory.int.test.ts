@@ -19,6 +19,24 @@ interface ResourceRow {
   automated: number;
   active_hours_start: number | null;
   active_hours_end: number | null;
+  details: Record<string, unknown>;
+  state_since: string | null;
+  last_read: string | null;
+}
+
+const timeOf = (value: string | Date | null | undefined) => (value ? new Date(value).getTime() : null);
+
+// Everything the emulator lists for a subscription (what Azure's generic list holds).
+function listFleetResources(fleet: CloudTestContext['emulator']['fleet']) {
+  return [
+    ...fleet.virtualMachines,
+    ...fleet.appServicePlans,
+    ...fleet.webSites,
+    ...fleet.sqlServers,
+    ...fleet.sqlDatabases,
+    ...fleet.managedDisks,
+    ...fleet.publicIpAddresses,
+  ];
 }
 
 async function readResources(context: CloudTestContext, tenantId: string): Promise<ResourceRow[]> {
@@ -26,7 +44,7 @@ async function readResources(context: CloudTestContext, tenantId: string): Promi
     [Key in keyof ResourceRow]: ResourceRow[Key];
   }>(sql`
     select arm_id, name, type, category, subcategory, resource_group, region, sku, power_state, automated,
-           active_hours_start, active_hours_end
+           active_hours_start, active_hours_end, details, state_since, last_read
     from resource where tenant_id = ${tenantId}::uuid order by arm_id`);
   return result.rows;
 }
@@ -55,12 +73,7 @@ describe('inventory sync', () => {
     const subscriptionIds = new Set(
       context.emulator.tenants[0]!.subscriptions.map((item) => item.subscriptionId),
     );
-    const expected = [
-      ...fleet.virtualMachines,
-      ...fleet.appServicePlans,
-      ...fleet.sqlServers,
-      ...fleet.sqlDatabases,
-    ]
+    const expected = listFleetResources(fleet)
       .filter((resource) => subscriptionIds.has(resource.subscriptionId))
       .map((resource) => resource.id)
       .sort();
@@ -85,8 +98,11 @@ describe('inventory sync', () => {
       new Set([
         'Compute / Virtual Machine',
         'Web / App Service Plan',
+        'Web / App Service',
         'Databases / SQL Server',
         'Databases / SQL Database',
+        'Storage / Managed Disk',
+        'Networking / Public IP Address',
       ]),
     );
     const plan = rows.find((row) => row.type === 'Microsoft.Web/serverfarms')!;
@@ -98,6 +114,59 @@ describe('inventory sync', () => {
     expect(texts).toContain(
       `Discovered ${productionCount} resources in subscription ${production.displayName} (${productionCount} new)`,
     );
+  });
+
+  it("stores each disk's, IP's, plan's and database's facts and since when it is in its state", async () => {
+    const { fleet } = context.emulator;
+    const rows = await readResources(context, tenantId);
+    const byId = new Map(rows.map((row) => [row.arm_id, row]));
+    let unattached = 0;
+    for (const disk of fleet.managedDisks) {
+      const row = byId.get(disk.id);
+      if (!row) continue;
+      expect(row.sku).toBe(disk.sku);
+      expect(row.details).toMatchObject({ diskSizeGb: disk.sizeGiB });
+      expect(row.details.managedBy).toBe(disk.machine?.id);
+      if (!disk.machine) {
+        unattached += 1;
+        expect(row.details.diskState).toBe('Unattached');
+      }
+      // Azure's own time: the last attach or detach.
+      expect(timeOf(row.state_since)).toBe(disk.lastOwnershipUpdateMs);
+    }
+    expect(unattached).toBeGreaterThan(0);
+    for (const address of fleet.publicIpAddresses) {
+      const row = byId.get(address.id);
+      if (!row) continue;
+      expect(row.details).toMatchObject({
+        ipAddress: address.ipAddress,
+        allocationMethod: address.allocationMethod,
+      });
+      expect(row.details.ipConfigurationId).toBe(address.ipConfigurationId);
+      // Azure gives no time: the first sync that saw it so.
+      expect(timeOf(row.state_since)).toBe(timeOf(row.last_read));
+    }
+    for (const plan of fleet.appServicePlans) {
+      const row = byId.get(plan.id);
+      if (!row) continue;
+      expect(row.details).toMatchObject({ numberOfSites: plan.numberOfSites, kind: plan.kind });
+    }
+    for (const database of fleet.sqlDatabases) {
+      const row = byId.get(database.id);
+      if (!row) continue;
+      expect(row.sku).toBe(database.sku.serviceObjective);
+      expect(row.details).toMatchObject({
+        maxSizeBytes: database.maxSizeBytes,
+        serverName: database.serverName,
+      });
+    }
+    // A VM's power state dates from the first sync that saw it; a state kept keeps its date.
+    const machine = rows.find((row) => row.type === 'Microsoft.Compute/virtualMachines')!;
+    const syncedAt = machine.last_read;
+    expect(timeOf(machine.state_since)).toBe(timeOf(syncedAt));
+    await context.container.inventory.syncTenant(tenantId);
+    const [again] = (await readResources(context, tenantId)).filter((row) => row.arm_id === machine.arm_id);
+    expect(timeOf(again!.state_since)).toBe(timeOf(syncedAt));
   });
 
   it('gives every virtual machine, plan and database its metric rows', async () => {
@@ -115,8 +184,16 @@ describe('inventory sync', () => {
         'Percentage CPU',
       ],
       'Microsoft.Sql/servers': [null],
-      'Microsoft.Sql/servers/databases': ['cpu_percent', 'storage_percent'],
+      'Microsoft.Compute/disks': [null],
+      'Microsoft.Network/publicIPAddresses': [null],
+      'Microsoft.Sql/servers/databases': [
+        'cpu_percent',
+        'dtu_consumption_percent',
+        'storage',
+        'storage_percent',
+      ],
       'Microsoft.Web/serverfarms': ['CpuPercentage', 'MemoryPercentage'],
+      'Microsoft.Web/sites': [null],
     });
   });
 
@@ -193,14 +270,7 @@ describe('inventory sync', () => {
     const smaller = await context.restartEmulator({ fleetSize: 12 });
     const summary = await context.container.inventory.syncTenant(tenantId);
     const after = await readResources(context, tenantId);
-    const remaining = new Set(
-      [
-        ...smaller.fleet.virtualMachines,
-        ...smaller.fleet.appServicePlans,
-        ...smaller.fleet.sqlServers,
-        ...smaller.fleet.sqlDatabases,
-      ].map((resource) => resource.id),
-    );
+    const remaining = new Set(listFleetResources(smaller.fleet).map((resource) => resource.id));
     const vanished = before.filter((row) => !remaining.has(row.arm_id));
     expect(vanished.length).toBeGreaterThan(0);
     expect(summary).toMatchObject({ removedCount: vanished.length, failures: [] });

@@ -41,6 +41,8 @@ export interface MetricDefinitionRow {
   type: string;
   name: string;
   unit: string;
+  // Only for resources whose lower-cased SKU matches (a DTU database's DTU metric).
+  skuPattern?: string;
 }
 
 const upsertChunkSize = 2000;
@@ -193,9 +195,11 @@ export class InventoryRepository {
       join unnest(
         ${sql.param(definitions.map((definition) => definition.type.toLowerCase()))}::text[],
         ${sql.param(definitions.map((definition) => definition.name))}::text[],
-        ${sql.param(definitions.map((definition) => definition.unit))}::text[]
-      ) as definition(type, name, unit) on lower(resource.type) = definition.type
+        ${sql.param(definitions.map((definition) => definition.unit))}::text[],
+        ${sql.param(definitions.map((definition) => definition.skuPattern ?? ''))}::text[]
+      ) as definition(type, name, unit, sku_pattern) on lower(resource.type) = definition.type
       where resource.tenant_id = ${tenantId}::uuid
+        and (definition.sku_pattern = '' or lower(resource.sku) ~ definition.sku_pattern)
       on conflict (resource_id, name) do nothing
     `);
     return result.rowCount ?? 0;

@@ -17,7 +17,12 @@ export interface SyncSummary {
 }
 
 const metricDefinitions = listMetricCatalogs().flatMap((catalog) =>
-  catalog.metrics.map((metric) => ({ type: catalog.type, name: metric.name, unit: metric.unit })),
+  catalog.metrics.map((metric) => ({
+    type: catalog.type,
+    name: metric.name,
+    unit: metric.unit,
+    skuPattern: metric.skuPattern,
+  })),
 );
 
 export class InventoryService {

@@ -6,6 +6,9 @@ export interface CollectedMetric {
   name: string;
   unit: string;
   aggregation: Exclude<MetricAggregation, 'minimum'>;
+  // Azure reports it only for resources whose lower-cased SKU matches: only those get its metric
+  // row, so a resource never has a metric that stays empty (and is back-filled again and again).
+  skuPattern?: string;
 }
 
 export interface MetricTypeCatalog {
@@ -22,6 +25,9 @@ export interface MetricTypeCatalog {
 }
 
 export const cpuCreditsRemainingMetricName = 'CPU Credits Remaining';
+
+// DTU service objectives (Basic, S0–S12, P1–P15), as inventory stores a database's SKU.
+const dtuObjectivePattern = '^(basic|s[0-9]+|p[0-9]+)$';
 
 const catalogs: MetricTypeCatalog[] = [
   {
@@ -54,7 +60,16 @@ const catalogs: MetricTypeCatalog[] = [
     isBatchable: false,
     metrics: [
       { name: 'cpu_percent', unit: 'Percent', aggregation: 'average' },
+      // What the objective finder reads of a DTU database; Azure has no data for a vCore one.
+      {
+        name: 'dtu_consumption_percent',
+        unit: 'Percent',
+        aggregation: 'average',
+        skuPattern: dtuObjectivePattern,
+      },
       { name: 'storage_percent', unit: 'Percent', aggregation: 'maximum' },
+      // Bytes the data takes: a smaller objective must still hold them.
+      { name: 'storage', unit: 'Bytes', aggregation: 'maximum' },
     ],
   },
 ];
