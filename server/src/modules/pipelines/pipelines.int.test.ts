@@ -78,6 +78,14 @@ function outcomesByName(run: PipelineRunDetail) {
   return Object.fromEntries(run.items.map((item) => [item.resourceName, [item.outcome, item.reason]]));
 }
 
+// The mails queued, one a recipient (no mail worker runs here).
+async function countQueuedMails(): Promise<number> {
+  const { rows } = await context.container.database.pool.query<{ count: number }>(
+    "select count(*)::int as count from pgboss.job where name = 'send-email'",
+  );
+  return rows[0]!.count;
+}
+
 async function countPipelines(): Promise<number> {
   const [row] = await db
     .select({ count: sql<number>`count(*)::int` })
@@ -316,8 +324,11 @@ describe('approval of a destructive action', () => {
       schedule: neverInTests,
       gates: { dryRun: false, graceMinutes: 0 },
     });
+    const mailsBefore = await countQueuedMails();
     const run = await runPipeline(pipeline.id, false);
     expect(run).toMatchObject({ state: 'awaitingApproval', acted: 0 });
+    // The notice: one mail, to the colleague (not the proposer), and a Recent Activity entry.
+    expect((await countQueuedMails()) - mailsBefore).toBe(1);
     expect(outcomesByName(run)).toEqual({ [production.name]: ['skipped', 'awaitingApproval'] });
     expect(
       await db.select().from(scheduledChanges).where(eq(scheduledChanges.resourceId, production.id)),
@@ -371,6 +382,31 @@ describe('approval of a destructive action', () => {
     ).toBeGreaterThanOrEqual(2);
     const detail = (await call('GET', `/api/v1/pipeline/run/${run.id}`)).json<PipelineRunDetail>();
     expect(detail).toMatchObject({ state: 'succeeded', acted: 1 });
+  });
+});
+
+describe('a notify pipeline', () => {
+  it('mails every member the resources it matched, and notes each in Recent Activity', async () => {
+    await tagVms([{ vm: vms[7]!, tags: { team: 'notify' } }]);
+    const pipeline = await createPipeline({
+      name: 'Tell us',
+      scope: { tags: [{ key: 'team', op: 'equals', value: 'notify' }] },
+      action: { type: 'notify' },
+      schedule: neverInTests,
+      gates: { dryRun: false, approval: 'always' },
+    });
+    const mailsBefore = await countQueuedMails();
+    const run = await runPipeline(pipeline.id, false);
+    expect(run).toMatchObject({ state: 'succeeded', acted: 1 });
+    expect((await countQueuedMails()) - mailsBefore).toBe(2);
+    const activity = (await call('GET', '/api/v1/log/0')).json<ActivityLogResponse>();
+    expect(activity).toContainEqual(
+      expect.objectContaining({
+        ServiceName: 'Pipeline: Tell us',
+        LogText: `${vms[7]!.name}: Notify the team`,
+      }),
+    );
+    await call('DELETE', `/api/v1/pipeline/${pipeline.id}`);
   });
 });
 

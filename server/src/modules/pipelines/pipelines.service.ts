@@ -33,7 +33,12 @@ import type { AuthContext } from '../auth/auth.service';
 import type { AutomationService, ChangeRequest } from '../automation/automation.service';
 import type { MailService } from '../mail/mail.service';
 import { evaluatePipeline, describeScope, type EvaluatedItem, type PipelinePlan } from './pipelines.match';
-import { describeApprovalNotice, describePipelineService, renderApprovalMail } from './pipelines.notice';
+import {
+  describeApprovalNotice,
+  describePipelineService,
+  renderApprovalMail,
+  renderNotifyMail,
+} from './pipelines.notice';
 import {
   PipelinesRepository,
   type NewPipelineRunItem,
@@ -354,6 +359,19 @@ export class PipelinesService {
         pipeline.name,
         acting.filter((item) => item.plan !== 'apply'),
       );
+      const notified = acting.filter((item) => item.plan === 'notify');
+      if (notified.length > 0) {
+        const content = renderNotifyMail(
+          pipeline.name,
+          notified.map((item) => item.candidate.name),
+          `${this.publicUrl}/automation`,
+        );
+        const members = await pipelines.listMembers(pipeline.teamId);
+        await this.mail.enqueueMany(
+          members.map((member) => ({ to: member.email, content })),
+          { db: transaction },
+        );
+      }
       const pending = acting
         .filter((item) => item.plan === 'apply' && item.recommendationId !== null)
         .map((item) => ({
