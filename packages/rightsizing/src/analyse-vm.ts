@@ -24,11 +24,21 @@ import {
   type PricedSize,
 } from './size-catalogue';
 import { pickByBacktest } from './backtest-pick';
-import { sizeByAdvisorRule, sizeByForecast, type SizingNeed } from './sizing-methods';
+import { sizingMethods, type SizingNeed } from './sizing-methods';
 import { countPresent, maximum } from './statistics';
+import {
+  describeActiveHours,
+  describeActiveHoursMemo,
+  describeResize,
+  describeResizeMemo,
+  describeShutdown,
+  describeShutdownMemo,
+} from './vm-memo';
 
 export const minimumHistoryDays = 7;
 const hoursPerYear = 8760;
+// An idle VM is judged by Advisor's shutdown rule, not a forecast: its confidence is fixed.
+const shutdownConfidence = 0.9;
 const noResizeThresholds: EvidenceThresholds = { cpuPct: 100, memoryPct: 100 };
 // The days an evidence chart shows: the last of the input's.
 export const evidenceDays = 14;
@@ -67,11 +77,9 @@ export function analyseVm(input: VmAnalysisInput, options: AnalyseOptions = {}):
   if (isIdle(demand)) return { ...nothing(''), reason: null, proposals: [proposeShutdown(context, method)] };
 
   const methodNeed =
-    method === 'advisor-p95'
-      ? sizeByAdvisorRule(demand)
-      : method === 'backtest-pick'
-        ? pickByBacktest(demand, context.candidates, current)
-        : sizeByForecast(demand);
+    method === 'backtest-pick'
+      ? pickByBacktest(demand, context.candidates, current)
+      : sizingMethods.find((candidate) => candidate.id === method)!.size(demand);
   // Every method's need goes through the same credits check: a burstable size's bank is physics,
   // not a method's judgement.
   const measured = input.cpuCreditsRemaining ? { remaining: input.cpuCreditsRemaining } : null;
@@ -132,26 +140,31 @@ function proposeResize(context: ProposalContext, need: SizingNeed): Proposal | n
         horizonDays: creditConfig.horizonDays,
       })
     : describeRefusedCheaper(context, need, target);
-  const restart = needsDeallocation(current, target)
-    ? ` ${target.name} is in another family (${target.family}) than ${current.name}, so the change needs a deallocation: the VM restarts.`
-    : ' Same family: Azure resizes it in place, with one reboot.';
-  const memo =
-    `Seen: ${need.observed}. ` +
-    `Projected peak on ${target.name}: ${projectedCpuPct.toFixed(0)}% CPU` +
-    (projectedMemoryPct === null ? '' : `, ${projectedMemoryPct.toFixed(0)}% memory`) +
-    ` (limit ${need.cpuThresholdPct}%). ` +
-    `Price: ${formatPrice(target.price.hourlyPrice)}/h instead of ${formatPrice(currentPrice)}/h, ` +
-    `${target.price.source}, read ${target.price.readAt.slice(0, 10)}. ` +
-    `Confidence ${Math.round(need.confidence * 100)}%.` +
-    credits +
-    restart;
+  const memo = describeResizeMemo({
+    observed: need.observed,
+    targetSize: target.name,
+    projectedCpuPct,
+    projectedMemoryPct,
+    cpuThresholdPct: need.cpuThresholdPct,
+    targetHourly: target.price.hourlyPrice,
+    currentHourly: currentPrice,
+    priceSource: target.price.source,
+    priceReadAt: target.price.readAt,
+    confidence: need.confidence,
+    credits,
+    restart: {
+      isDeallocation: needsDeallocation(current, target),
+      targetFamily: target.family,
+      currentSize: current.name,
+    },
+  });
   return {
     kind: 'resize',
     predictionMethod: need.method,
     currentSize: current.name,
     targetSize: target.name,
     activeHours: null,
-    recommendation: `Resize ${describeVm(input)} from ${current.name} to ${target.name}.`,
+    recommendation: describeResize(input.vmId, current.name, target.name),
     memo,
     annualCostSavings,
     confidence: need.confidence,
@@ -181,14 +194,18 @@ function proposeShutdown(context: ProposalContext, method: PredictionMethodId): 
     currentSize: current.name,
     targetSize: null,
     activeHours: null,
-    recommendation: `Shut down ${describeVm(input)} (deallocate it): it has been idle.`,
-    memo:
-      `Seen: CPU never above ${peakCpuPct.toFixed(1)}% and almost no network traffic over ` +
-      `${(demand.steps / stepsPerDay(demand)).toFixed(0)} days. Deallocated, ${current.name} costs nothing ` +
-      `instead of ${formatPrice(currentPrice)}/h (${price.source}, read ${price.readAt.slice(0, 10)}); ` +
-      `disks are still billed. Confidence 90%.`,
+    recommendation: describeShutdown(input.vmId),
+    memo: describeShutdownMemo({
+      peakCpuPct,
+      days: demand.steps / stepsPerDay(demand),
+      currentSize: current.name,
+      currentHourly: currentPrice,
+      priceSource: price.source,
+      priceReadAt: price.readAt,
+      confidence: shutdownConfidence,
+    }),
     annualCostSavings: roundCents(currentPrice * runningHoursPerYear(input)),
-    confidence: 0.9,
+    confidence: shutdownConfidence,
     thresholds: noResizeThresholds,
   };
 }
@@ -206,18 +223,14 @@ function proposeActiveHours(
   const offHours = 24 - activeHoursPerDay(schedule);
   const size = candidates.find((candidate) => candidate.name === targetSize) ?? current;
   const hourly = input.prices.get(size.name)?.hourlyPrice ?? context.currentPrice;
-  const pad = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
   return {
     kind: 'activeHours',
     predictionMethod: method,
     currentSize: current.name,
     targetSize: null,
     activeHours: schedule,
-    recommendation: `Run ${describeVm(input)} from ${pad(schedule.start)} to ${pad(schedule.end)} UTC every day, deallocated the other ${offHours} hours.`,
-    memo:
-      `Seen: idle from ${pad(idle.start)} to ${pad(idle.end)} UTC on ${Math.round(idle.share * 100)}% of ` +
-      `${idle.days} days. Saves ${offHours} h a day at ${formatPrice(hourly)}/h. ` +
-      `Confidence ${Math.round(idle.share * 100)}%.`,
+    recommendation: describeActiveHours(input.vmId, schedule, offHours),
+    memo: describeActiveHoursMemo({ idle, offHours, hourly }),
     annualCostSavings: roundCents(offHours * 365 * hourly),
     confidence: idle.share,
     thresholds: noResizeThresholds,
@@ -275,13 +288,4 @@ function roundCents(amount: number): number {
 
 function roundTenth(value: number): number {
   return Math.round(value * 10) / 10;
-}
-
-function formatPrice(hourly: number): string {
-  return `$${hourly.toFixed(4).replace(/0{1,2}$/, '')}`;
-}
-
-// The VM as people call it: the last segment of an ARM id, the whole id otherwise.
-function describeVm(input: VmAnalysisInput): string {
-  return input.vmId.split('/').filter(Boolean).at(-1) ?? input.vmId;
 }

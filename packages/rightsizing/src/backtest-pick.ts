@@ -9,18 +9,11 @@ import type { Demand } from './demand';
 import { stepsPerDay } from './demand';
 import type { SizeOption } from './analysis.types';
 import { chooseSize, type PricedSize } from './size-catalogue';
-import {
-  readServiceCpu,
-  sizeByAdvisorRule,
-  sizeByForecast,
-  sizingConfig,
-  type SizingNeed,
-} from './sizing-methods';
+import { readServiceCpu, sizingConfig, sizingMethods, type SizingNeed } from './sizing-methods';
+import { describePickObserved } from './vm-memo';
 
-const contenders = [
-  { id: 'cloudtrim-forecast', size: (demand: Demand) => sizeByForecast(demand) },
-  { id: 'advisor-p95', size: (demand: Demand) => sizeByAdvisorRule(demand) },
-] as const;
+// Every other method, each replayed on the VM's own history.
+const contenders = sizingMethods;
 
 export function pickByBacktest(
   demand: Demand,
@@ -72,9 +65,12 @@ export function pickByBacktest(
   return {
     ...need,
     method: 'backtest-pick',
-    observed:
-      `${need.observed}; ${winner.contender.id} chosen by replaying this VM's own history ` +
-      `(${(winner.overloadShare * 100).toFixed(2)}% of its later steps would have run above ${overloadThresholdPct}%)`,
+    observed: describePickObserved({
+      observed: need.observed,
+      winner: winner.contender.id,
+      overloadShare: winner.overloadShare,
+      overloadThresholdPct,
+    }),
   };
 }
 

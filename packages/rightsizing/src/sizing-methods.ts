@@ -4,8 +4,21 @@
 import type { CreditJudge } from './credit-check';
 import type { Demand } from './demand';
 import { stepsPerDay } from './demand';
+import {
+  estimateBucketPeaks,
+  estimateDailyPercentiles,
+  estimateLearntMargin,
+  estimatePercentile,
+  estimateRegimeDays,
+  estimateWindowLevel,
+  measureCoverage,
+  measureDailyShare,
+  type MarginRule,
+  type RegimeRule,
+} from './estimators';
 import type { PredictionMethodId } from './prediction-methods';
-import { maximum, mean, quantile } from './statistics';
+import { maximum } from './statistics';
+import { describeAdvisorObserved, describeForecastObserved } from './vm-memo';
 
 export interface SizingNeed {
   method: PredictionMethodId;
@@ -73,6 +86,9 @@ export const sizingConfig = {
     maxMargin: 2,
     // A weekly peak only recurs if the history saw it; fewer days than this widens the margin.
     fullConfidenceDays: 14,
+    // Confidence falls to this share when the level is read from a single day since a drop, and
+    // rises to 1 with a whole window.
+    shortWindowConfidence: 0.5,
   },
   pick: {
     // Share of the history used to fit when judging the methods on the VM's own past.
@@ -84,12 +100,12 @@ export function sizeByAdvisorRule(demand: Demand): SizingNeed {
   const config = sizingConfig.advisor;
   const from = Math.max(0, demand.steps - config.lookbackDays * stepsPerDay(demand));
   const perBucket = Math.max(1, Math.round(config.bucketMinutes / demand.stepMinutes));
-  const buckets = maxOfBuckets(demand.cpuVcpus, from, perBucket);
+  const buckets = estimateBucketPeaks(demand.cpuVcpus, from, perBucket);
   const bucketMinutes = perBucket * demand.stepMinutes;
   const bucketsStartMs = demand.startMs + from * demand.stepMinutes * 60_000;
   const isUserFacing =
     measureDailyShare(buckets, bucketMinutes, bucketsStartMs) >= config.userFacingDailyShare;
-  const cpuP95 = quantile(buckets, config.cpuQuantile);
+  const cpuP95 = estimatePercentile(buckets, config.cpuQuantile);
   const memoryPeak = demand.memoryPeakGiB ? maximum(demand.memoryPeakGiB, from) : Number.NaN;
   const cpuThresholdPct = isUserFacing ? config.userFacingCpuThresholdPct : config.otherCpuThresholdPct;
   return {
@@ -98,10 +114,13 @@ export function sizeByAdvisorRule(demand: Demand): SizingNeed {
     cpuThresholdPct,
     memoryLoad: Number.isNaN(memoryPeak) ? null : memoryPeak,
     memoryThresholdPct: isUserFacing ? config.userFacingMemoryThresholdPct : config.otherMemoryThresholdPct,
-    observed:
-      `P95 CPU over ${config.lookbackDays} days: ${formatVcpus(cpuP95)} busy ` +
-      `(${isUserFacing ? 'user-facing' : 'not user-facing'} workload, so ≤ ${cpuThresholdPct}% after resize)`,
-    confidence: coverage(demand.cpuVcpus, from),
+    observed: describeAdvisorObserved({
+      lookbackDays: config.lookbackDays,
+      cpuP95Vcpus: cpuP95,
+      isUserFacing,
+      cpuThresholdPct,
+    }),
+    confidence: measureCoverage(demand.cpuVcpus, from),
   };
 }
 
@@ -115,6 +134,8 @@ export function sizeByForecast(demand: Demand, to = demand.steps): SizingNeed {
   const memory = demand.memoryPeakGiB ? forecastWithMargin(demand.memoryPeakGiB, demand, to) : null;
   const days = to / stepsPerDay(demand);
   const historyShare = Math.min(1, days / config.fullConfidenceDays);
+  const windowShare =
+    config.shortWindowConfidence + ((1 - config.shortWindowConfidence) * cpu.days) / config.windowDays;
   return {
     method: 'cloudtrim-forecast',
     cpuLoad: cpu.level * cpu.margin,
@@ -123,28 +144,21 @@ export function sizeByForecast(demand: Demand, to = demand.steps): SizingNeed {
     memoryThresholdPct: config.memoryThresholdPct,
     // The long memory for hysteresis: the same quantile over the whole lookback.
     steady: () => ({
-      cpuLoad: quantile(cpuSeries, config.targetQuantile, 0, to) * cpu.margin,
+      cpuLoad: estimatePercentile(cpuSeries, config.targetQuantile, 0, to) * cpu.margin,
       memoryLoad: demand.memoryPeakGiB
-        ? quantile(demand.memoryPeakGiB, config.targetQuantile, 0, to) * memory!.margin
+        ? estimatePercentile(demand.memoryPeakGiB, config.targetQuantile, 0, to) * memory!.margin
         : null,
     }),
-    observed:
-      `forecast P99.5 CPU for the next 14 days: ${formatVcpus(cpu.level)} busy ` +
-      `(${describeWindow(cpu.days, config.windowDays)}${cpuSeries === demand.cpuPeakVcpus ? ', hourly peaks' : ''}), ` +
-      `×${cpu.margin.toFixed(2)} for this VM's own forecast error`,
+    observed: describeForecastObserved({
+      levelVcpus: cpu.level,
+      days: cpu.days,
+      windowDays: config.windowDays,
+      isHourlyPeaks: cpuSeries === demand.cpuPeakVcpus,
+      margin: cpu.margin,
+    }),
     // Less sure with a short history, a wide margin, or a level read from only the days since a drop.
-    confidence:
-      coverage(demand.cpuVcpus, 0, to) *
-      historyShare *
-      (1 / cpu.margin) *
-      (0.5 + (0.5 * cpu.days) / config.windowDays),
+    confidence: measureCoverage(demand.cpuVcpus, 0, to) * historyShare * (1 / cpu.margin) * windowShare,
   };
-}
-
-function describeWindow(days: number, windowDays: number): string {
-  return days < windowDays
-    ? `read from the last ${days} days: the load dropped to a new level then`
-    : `read from the last ${windowDays} days`;
 }
 
 // Busy vCPUs as the service level reads them: 5-minute averages; on coarser steps, their peaks.
@@ -161,128 +175,41 @@ interface Forecast {
   days: number;
 }
 
+const regimeRule: RegimeRule = {
+  dropRatio: sizingConfig.forecast.regimeDropRatio,
+  minimumDays: sizingConfig.forecast.regimeMinimumDays,
+  beforeDays: sizingConfig.forecast.regimeBeforeDays,
+  windowDays: sizingConfig.forecast.windowDays,
+};
+
+const marginRule: MarginRule = {
+  q: sizingConfig.forecast.targetQuantile,
+  regime: regimeRule,
+  firstOriginDays: sizingConfig.forecast.firstOriginDays,
+  originEveryDays: sizingConfig.forecast.originEveryDays,
+  judgeDays: sizingConfig.forecast.judgeDays,
+  marginQuantile: sizingConfig.forecast.marginQuantile,
+  maxMargin: sizingConfig.forecast.maxMargin,
+  fullConfidenceDays: sizingConfig.forecast.fullConfidenceDays,
+};
+
+// The forecast composed: the daily percentiles, the level over the regime window, the margin the
+// same estimate learnt on the series' own past. Days are counted back from `to`, so the margin's
+// rolling origins, whole days earlier, share them.
 function forecastWithMargin(series: Float64Array, demand: Demand, to: number): Forecast {
-  const config = sizingConfig.forecast;
   const perDay = stepsPerDay(demand);
-  // Days are counted back from `to`, so the origins below, whole days earlier, share them.
-  const daily = measureDailyQuantiles(series, perDay, to);
-  const level = forecastLevel(series, perDay, to, daily);
-  const ratios: number[] = [];
-  const originEvery = config.originEveryDays * perDay;
-  for (let origin = to - originEvery; origin >= config.firstOriginDays * perDay; origin -= originEvery) {
-    const daysBefore = daily.length - (to - origin) / perDay;
-    const predicted = forecastLevel(series, perDay, origin, daily.subarray(0, daysBefore));
-    const actual = quantile(
-      series,
-      config.targetQuantile,
-      origin,
-      Math.min(to, origin + config.judgeDays * perDay),
-    );
-    if (predicted > 0 && !Number.isNaN(actual)) ratios.push(actual / predicted);
-  }
-  const days = to / perDay;
-  // Too short a history to judge itself: the widest margin, narrowing as days accrue.
-  const fallback = 1 + (config.maxMargin - 1) * Math.max(0, 1 - days / config.fullConfidenceDays);
-  const learnt = ratios.length > 0 ? quantile(Float64Array.from(ratios), config.marginQuantile) : fallback;
+  const q = sizingConfig.forecast.targetQuantile;
+  const daily = estimateDailyPercentiles(series, q, perDay, to);
   return {
-    level,
-    margin: Math.min(config.maxMargin, Math.max(1, learnt, ratios.length > 0 ? 1 : fallback)),
-    days: readForecastDays(daily),
+    level: estimateWindowLevel(series, q, perDay, to, daily, regimeRule),
+    margin: estimateLearntMargin(series, perDay, to, daily, marginRule),
+    days: estimateRegimeDays(daily, regimeRule),
   };
 }
 
-// Each whole day's quantile, the last day ending at `to`.
-function measureDailyQuantiles(series: Float64Array, perDay: number, to: number): Float64Array {
-  const days = Math.floor(to / perDay);
-  const daily = new Float64Array(days);
-  for (let day = 0; day < days; day += 1) {
-    const dayEnd = to - (days - 1 - day) * perDay;
-    daily[day] = quantile(series, sizingConfig.forecast.targetQuantile, dayEnd - perDay, dayEnd);
-  }
-  return daily;
-}
-
-// The level the next 14 days will reach: the service level's quantile over the last week, or over
-// the days since the load dropped to a new level. A rise needs no detection: it is in the last
-// week's top readings already.
-function forecastLevel(series: Float64Array, perDay: number, to: number, daily: Float64Array): number {
-  const from = to - readForecastDays(daily) * perDay;
-  return quantile(series, sizingConfig.forecast.targetQuantile, Math.max(0, from), to);
-}
-
-function readForecastDays(daily: Float64Array): number {
-  return Math.min(daily.length - findRegimeStart(daily), sizingConfig.forecast.windowDays);
-}
-
-// The day the current regime started, from the daily quantiles: the day after which every day
-// stays under `regimeDropRatio` of each of the days just before and of the same days a week
-// earlier (so a quiet weekend is not a regime). 0 when the load has not dropped.
-function findRegimeStart(daily: Float64Array): number {
-  const config = sizingConfig.forecast;
-  const days = daily.length;
-  const lowestDay = Math.max(config.regimeBeforeDays, days - config.windowDays);
-  for (let day = days - config.regimeMinimumDays; day >= lowestDay; day -= 1) {
-    const after = maximum(daily, day, days);
-    const before = minimum(daily, day - config.regimeBeforeDays, day);
-    const weekEarlier = day >= 7 ? minimum(daily, day - 7, days - 7) : Number.POSITIVE_INFINITY;
-    if (after < config.regimeDropRatio * before && after < config.regimeDropRatio * weekEarlier) return day;
-  }
-  return 0;
-}
-
-function minimum(values: Float64Array, from: number, to: number): number {
-  let lowest = Number.NaN;
-  for (let index = from; index < to; index += 1) {
-    const value = values[index]!;
-    if (!Number.isNaN(value) && !(value >= lowest)) lowest = value;
-  }
-  return lowest;
-}
-
-// Advisor's aggregation: the highest of the averages within each bucket of `perBucket` steps.
-function maxOfBuckets(series: Float64Array, from: number, perBucket: number): Float64Array {
-  const buckets = new Float64Array(Math.ceil((series.length - from) / perBucket));
-  for (let bucket = 0; bucket < buckets.length; bucket += 1) {
-    const start = from + bucket * perBucket;
-    buckets[bucket] = maximum(series, start, Math.min(series.length, start + perBucket));
-  }
-  return buckets;
-}
-
-// How much of the load's variation follows the time of day (0..1), on Advisor's 30-minute buckets
-// (the 5-minute noise would hide the cycle): people-driven workloads rise and fall with the working
-// day, which is what Advisor's user-facing test looks for.
-export function measureDailyShare(buckets: Float64Array, bucketMinutes: number, startMs: number): number {
-  const perDay = Math.max(1, Math.round(1440 / bucketMinutes));
-  const firstSlot = Math.floor(startMs / (bucketMinutes * 60_000)) % perDay;
-  const sums = new Float64Array(perDay);
-  const counts = new Float64Array(perDay);
-  for (let bucket = 0; bucket < buckets.length; bucket += 1) {
-    const value = buckets[bucket]!;
-    if (Number.isNaN(value)) continue;
-    const slot = (firstSlot + bucket) % perDay;
-    sums[slot] = sums[slot]! + value;
-    counts[slot] = counts[slot]! + 1;
-  }
-  const overall = mean(buckets);
-  let explained = 0;
-  let total = 0;
-  for (let bucket = 0; bucket < buckets.length; bucket += 1) {
-    const value = buckets[bucket]!;
-    if (Number.isNaN(value)) continue;
-    const slot = (firstSlot + bucket) % perDay;
-    explained += (sums[slot]! / counts[slot]! - overall) ** 2;
-    total += (value - overall) ** 2;
-  }
-  return total === 0 ? 0 : explained / total;
-}
-
-function coverage(series: Float64Array, from = 0, to = series.length): number {
-  let present = 0;
-  for (let step = from; step < to; step += 1) if (!Number.isNaN(series[step]!)) present += 1;
-  return to > from ? present / (to - from) : 0;
-}
-
-export function formatVcpus(vcpus: number): string {
-  return `${vcpus.toFixed(vcpus < 10 ? 2 : 1)} vCPUs`;
-}
+// The methods a VM may be sized by, composed of the estimators above, by id; backtest-pick replays
+// each of them on the VM's own history.
+export const sizingMethods = [
+  { id: 'cloudtrim-forecast', size: (demand: Demand) => sizeByForecast(demand) },
+  { id: 'advisor-p95', size: (demand: Demand) => sizeByAdvisorRule(demand) },
+] as const;
