@@ -132,6 +132,11 @@ describe('Managed disks and snapshots through @azure/arm-compute', () => {
     });
     expect(updated.sku?.name).toBe('Standard_LRS');
     expect((await compute.disks.get(running.resourceGroupName, running.name)).sku?.name).toBe('Standard_LRS');
+    const view = await compute.virtualMachines.get(machine.resourceGroupName, machine.name);
+    const disks = [view.storageProfile?.osDisk, ...(view.storageProfile?.dataDisks ?? [])];
+    expect(disks.find((disk) => disk?.name === running.name)?.managedDisk?.storageAccountType).toBe(
+      'Standard_LRS',
+    );
     expect(readWriteCount(kit.emulator.stats, running.id)).toBe(1);
 
     await expect(

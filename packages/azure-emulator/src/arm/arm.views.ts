@@ -380,6 +380,12 @@ export function describeInstanceView(fleet: Fleet, machine: VirtualMachineRecord
   };
 }
 
+/** A VM's disk as it is now (re-tiered through the API, perhaps), else as the VM was built. */
+function readDiskSku(fleet: Fleet, diskId: string, builtWith: DiskSkuName): DiskSkuName {
+  const disk = fleet.findResource(diskId);
+  return disk?.type === 'Microsoft.Compute/disks' ? disk.sku : builtWith;
+}
+
 export function describeVirtualMachine(
   fleet: Fleet,
   machine: VirtualMachineRecord,
@@ -408,7 +414,11 @@ export function describeVirtualMachine(
           createOption: 'FromImage',
           caching: 'ReadWrite',
           managedDisk: {
-            storageAccountType: hardware.osDiskType,
+            storageAccountType: readDiskSku(
+              fleet,
+              `${groupId}/providers/Microsoft.Compute/disks/${osDiskName}`,
+              hardware.osDiskType,
+            ),
             id: `${groupId}/providers/Microsoft.Compute/disks/${osDiskName}`,
           },
           deleteOption: 'Delete',
@@ -420,7 +430,11 @@ export function describeVirtualMachine(
           createOption: 'Empty',
           caching: 'None',
           managedDisk: {
-            storageAccountType,
+            storageAccountType: readDiskSku(
+              fleet,
+              `${groupId}/providers/Microsoft.Compute/disks/${machine.name}-data-${lun}`,
+              storageAccountType,
+            ),
             id: `${groupId}/providers/Microsoft.Compute/disks/${machine.name}-data-${lun}`,
           },
           deleteOption: 'Detach',

@@ -16,6 +16,7 @@ import {
   type Fleet,
   type FleetResource,
   type PublicIpAddressRecord,
+  type ManagedDiskRecord,
   type SkuChange,
   type SnapshotRecord,
   type SqlDatabaseRecord,
@@ -108,13 +109,18 @@ export interface BilledItem {
   /** Hours [fromHour, toHour) billed at `factor` times the price (a plan moved up a tier). */
   readonly priceSurges?: readonly PriceSurge[];
   /**
-   * The prices of a resource whose SKU changed through the API (a disk, plan or database moved to
-   * another tier), from the whole hour after each change; one entry while it never changed.
+   * A disk, snapshot, public IP, plan or database: the API may delete it (the bill ends after the
+   * hour holding the deletion) or move it to another SKU (billed at the new one from the next hour).
    */
-  readonly readPriceChanges?: () => readonly PriceChange[];
-  /** The hour a DELETE through the API ends the billing at (the hour of the deletion is billed). */
-  readonly readEndHour?: () => number | undefined;
+  readonly resource?: ChangeableResource;
 }
+
+export type ChangeableResource =
+  | ManagedDiskRecord
+  | SnapshotRecord
+  | PublicIpAddressRecord
+  | AppServicePlanRecord
+  | SqlDatabaseRecord;
 
 export interface PriceChange {
   readonly fromHour: number;
@@ -279,6 +285,10 @@ export class CostLedger {
   private readonly itemsBySubscription = new Map<string, BilledItem[]>();
   private readonly startDay: number;
   private readonly coalescer = new RunCoalescer();
+  private readonly priceChanges = new WeakMap<
+    BilledItem,
+    { history: readonly unknown[]; latest: unknown; changes: readonly PriceChange[] }
+  >();
 
   constructor(
     private readonly fleet: Fleet,
@@ -360,11 +370,12 @@ export class CostLedger {
       this.emitSteadyMachine(item, machine, first, last, costType, horizon, sink);
       return;
     }
+    const deletedMs = item.resource && 'deletedMs' in item.resource ? item.resource.deletedMs : undefined;
     const lastHour = Math.min(
       item.lastHour ?? Number.POSITIVE_INFINITY,
-      item.readEndHour?.() ?? Number.POSITIVE_INFINITY,
+      deletedMs === undefined ? Number.POSITIVE_INFINITY : Math.ceil(deletedMs / hourMs),
     );
-    const priceChanges = item.readPriceChanges?.();
+    const priceChanges = this.readPriceChanges(item);
     for (let day = first; day <= last; day += 1) {
       const startHour = Math.max(day * 24, item.firstHour);
       const endHour = Math.min(day * 24 + 24, horizon.endHour, lastHour);
@@ -394,6 +405,34 @@ export class CostLedger {
         );
       }
     }
+  }
+
+  /**
+   * The prices of a resource moved to another SKU through the API, from the whole hour after each
+   * change; undefined while it never changed. Worked out again only when its history grows.
+   */
+  private readPriceChanges(item: BilledItem): readonly PriceChange[] | undefined {
+    const resource = item.resource;
+    if (!resource || !('skuHistory' in resource) || resource.skuHistory.length < 2) return undefined;
+    const history: readonly unknown[] = resource.skuHistory;
+    const cached = this.priceChanges.get(item);
+    if (cached && cached.history.length === history.length && cached.latest === history.at(-1)) {
+      return cached.changes;
+    }
+    let changes: PriceChange[];
+    switch (resource.type) {
+      case 'Microsoft.Compute/disks':
+        changes = listPriceChanges(resource.skuHistory, (sku) => priceDisk(item, resource, sku));
+        break;
+      case 'Microsoft.Web/serverfarms':
+        changes = listPriceChanges(resource.skuHistory, (sku) => pricePlan(item, resource, sku));
+        break;
+      case 'Microsoft.Sql/servers/databases':
+        changes = listPriceChanges(resource.skuHistory, (sku) => priceDatabase(item, sku));
+        break;
+    }
+    this.priceChanges.set(item, { history, latest: history.at(-1), changes });
+    return changes;
   }
 
   // A day of a resource whose tier changed: each hour at the price in force then.
@@ -586,9 +625,6 @@ export class CostLedger {
         unitsPerHour: 1,
         key,
         streamKey: key,
-        /** Micro-dollars the tenant pays for a dollar of East US list price, in this region. */
-        readMicro: (eastUsPrice: number) =>
-          Math.round(computeRegionalPrice(eastUsPrice, resource.location) * (1 - discount) * microUnits),
       };
     };
   }
@@ -604,8 +640,8 @@ export class CostLedger {
       serviceName: 'Storage',
       meterCategory: 'Storage',
       readTags: () => snapshot.tags,
-      priceMicro: snapshot.usedGiB * base.readMicro(snapshotGiBMonthlyPrice),
-      readEndHour: () => readDeletionHour(snapshot.deletedMs),
+      priceMicro: snapshot.usedGiB * readTenantMicro(base, snapshotGiBMonthlyPrice),
+      resource: snapshot,
     };
   }
 
@@ -681,7 +717,6 @@ export class CostLedger {
     for (const disk of this.fleet.managedDisks) {
       const base = describe(disk, 'disk');
       const machine = disk.machine;
-      const readPrice = (sku: DiskSkuName) => base.readMicro(findDiskTier(sku, disk.sizeGiB).monthlyPrice);
       items.push({
         ...base,
         firstHour: (machine && machineFirstHours.get(machine)) ?? base.firstHour,
@@ -690,12 +725,8 @@ export class CostLedger {
         meterCategory: 'Storage',
         readTags: machine ? () => machine.tags : () => disk.tags,
         streamKey: mixHash(base.key ^ 0x27d4eb2f),
-        priceMicro: readPrice(disk.skuHistory[0]?.sku ?? disk.sku),
-        readPriceChanges: followSkuHistory(disk.skuHistory, (sku) => ({
-          priceMicro: readPrice(sku),
-          unitsPerHour: 1,
-        })),
-        readEndHour: () => readDeletionHour(disk.deletedMs),
+        priceMicro: priceDisk(base, disk, disk.skuHistory[0]?.sku ?? disk.sku).priceMicro,
+        resource: disk,
       });
     }
     for (const snapshot of this.fleet.snapshots) items.push(this.describeSnapshotItem(snapshot, describe));
@@ -748,8 +779,8 @@ export class CostLedger {
       serviceName: 'Virtual Network',
       meterCategory: 'Virtual Network',
       readTags: () => address.tags,
-      priceMicro: base.readMicro(publicIpHourlyPrices[address.sku]),
-      readEndHour: () => readDeletionHour(address.deletedMs),
+      priceMicro: readTenantMicro(base, publicIpHourlyPrices[address.sku]),
+      resource: address,
     };
   }
 
@@ -757,15 +788,7 @@ export class CostLedger {
     plan: AppServicePlanRecord,
     base: ReturnType<ReturnType<CostLedger['buildDescriber']>>,
   ): BilledItem {
-    const readPrice = (sku: AppServicePlanSku) => {
-      const size = findAppServicePlanSize(sku.name);
-      const hourly = plan.kind === 'linux' ? size?.linuxHourlyPrice : size?.windowsHourlyPrice;
-      return {
-        priceMicro: base.readMicro(hourly ?? 0) * sku.capacity,
-        unitsPerHour: sku.capacity,
-      };
-    };
-    const initial = readPrice(plan.skuHistory[0]?.sku ?? plan.sku);
+    const initial = pricePlan(base, plan, plan.skuHistory[0]?.sku ?? plan.sku);
     return {
       ...base,
       serviceName: 'Azure App Service',
@@ -773,8 +796,7 @@ export class CostLedger {
       readTags: () => plan.tags,
       priceMicro: initial.priceMicro,
       unitsPerHour: initial.unitsPerHour,
-      readPriceChanges: followSkuHistory(plan.skuHistory, readPrice),
-      readEndHour: () => readDeletionHour(plan.deletedMs),
+      resource: plan,
     };
   }
 
@@ -782,22 +804,13 @@ export class CostLedger {
     database: SqlDatabaseRecord,
     base: ReturnType<ReturnType<CostLedger['buildDescriber']>>,
   ): BilledItem {
-    // A DTU objective is priced by the day, a vCore one by the vCore-hour (Retail Prices' meters).
-    const readPrice = (sku: SqlDatabaseSku) => {
-      const objective = findDatabaseObjective(sku.serviceObjective);
-      const priceMicro =
-        objective?.vcoreHourlyPrice !== undefined
-          ? base.readMicro(objective.vcoreHourlyPrice) * objective.capacity
-          : Math.round(base.readMicro(objective?.dailyPrice ?? 0) / 24);
-      return { priceMicro, unitsPerHour: 1 };
-    };
     return {
       ...base,
       serviceName: 'SQL Database',
       meterCategory: 'SQL Database',
       readTags: () => database.tags,
-      priceMicro: readPrice(database.skuHistory[0]?.sku ?? database.sku).priceMicro,
-      readPriceChanges: followSkuHistory(database.skuHistory, readPrice),
+      priceMicro: priceDatabase(base, database.skuHistory[0]?.sku ?? database.sku).priceMicro,
+      resource: database,
     };
   }
 
@@ -850,31 +863,47 @@ export class CostLedger {
   }
 }
 
-/** The hour after a deletion: the hour holding it is billed. */
-function readDeletionHour(deletedMs: number | undefined): number | undefined {
-  return deletedMs === undefined ? undefined : Math.ceil(deletedMs / hourMs);
+type PricedPlace = Pick<BilledItem, 'location' | 'discount'>;
+type PriceAtSku = Omit<PriceChange, 'fromHour'>;
+
+/** What the tenant pays, in millionths, for an East US list price in the item's region. */
+function readTenantMicro(place: PricedPlace, eastUsPrice: number): number {
+  return Math.round(computeRegionalPrice(eastUsPrice, place.location) * (1 - place.discount) * microUnits);
 }
 
-/** Prices by the whole hour after each SKU change, worked out again only when the history grows. */
-function followSkuHistory<Sku>(
-  history: readonly SkuChange<Sku>[],
-  readPrice: (sku: Sku) => Omit<PriceChange, 'fromHour'>,
-): () => readonly PriceChange[] {
-  let changes: PriceChange[] = [];
-  let seenLength = 0;
-  let lastSeen: SkuChange<Sku> | undefined;
-  return () => {
-    const latest = history[history.length - 1];
-    if (history.length !== seenLength || latest !== lastSeen) {
-      changes = history.map((change) => ({
-        fromHour: Number.isFinite(change.fromMinute) ? Math.ceil(change.fromMinute / 60) : change.fromMinute,
-        ...readPrice(change.sku),
-      }));
-      seenLength = history.length;
-      lastSeen = latest;
-    }
-    return changes;
+/** A month of the tier the disk's size falls in at this SKU. */
+function priceDisk(place: PricedPlace, disk: ManagedDiskRecord, sku: DiskSkuName): PriceAtSku {
+  return {
+    priceMicro: readTenantMicro(place, findDiskTier(sku, disk.sizeGiB).monthlyPrice),
+    unitsPerHour: 1,
   };
+}
+
+/** An hour of every worker of the plan at this SKU. */
+function pricePlan(place: PricedPlace, plan: AppServicePlanRecord, sku: AppServicePlanSku): PriceAtSku {
+  const size = findAppServicePlanSize(sku.name);
+  const hourly = plan.kind === 'linux' ? size?.linuxHourlyPrice : size?.windowsHourlyPrice;
+  return { priceMicro: readTenantMicro(place, hourly ?? 0) * sku.capacity, unitsPerHour: sku.capacity };
+}
+
+// A DTU objective is priced by the day, a vCore one by the vCore-hour (Retail Prices' meters).
+function priceDatabase(place: PricedPlace, sku: SqlDatabaseSku): PriceAtSku {
+  const objective = findDatabaseObjective(sku.serviceObjective);
+  const priceMicro =
+    objective?.vcoreHourlyPrice !== undefined
+      ? readTenantMicro(place, objective.vcoreHourlyPrice) * objective.capacity
+      : Math.round(readTenantMicro(place, objective?.dailyPrice ?? 0) / 24);
+  return { priceMicro, unitsPerHour: 1 };
+}
+
+function listPriceChanges<Sku>(
+  history: readonly SkuChange<Sku>[],
+  price: (sku: Sku) => PriceAtSku,
+): PriceChange[] {
+  return history.map((change) => ({
+    fromHour: Number.isFinite(change.fromMinute) ? Math.ceil(change.fromMinute / 60) : change.fromMinute,
+    ...price(change.sku),
+  }));
 }
 
 function remember(read: () => string): () => string {

@@ -1,7 +1,7 @@
 import type { DatabaseObjective, DiskSkuName, PublicIpSkuName } from '../catalog/platform.catalog';
 import type { VirtualMachineSize } from '../catalog/sku.catalog';
 import { CreditBanks, findBurstableCredits, stepCreditMinute, type CreditMinute } from './credit-bank';
-import { deriveGuid, deriveToken } from './noise.hash';
+import { combineHash, deriveGuid, hashText } from './noise.hash';
 import {
   computeCpuPercent,
   computeDemand,
@@ -246,7 +246,11 @@ export function describeObjectiveSku(objective: DatabaseObjective): SqlDatabaseS
 
 /** An OS disk's name as Azure gives it when a VM is created: `{vm}_OsDisk_1_{32 hex}`. */
 export function nameOsDisk(seed: number, machineName: string, machineId: string): string {
-  return `${machineName}_OsDisk_1_${deriveToken(seed, `disk:${machineId}`, 32, '0123456789abcdef')}`;
+  // Hashed rather than digested: a 10,000-VM fleet names its OS disks at start.
+  const key = hashText(`disk:${seed}:${machineId}`);
+  let suffix = '';
+  for (let part = 0; part < 4; part += 1) suffix += combineHash(key, part).toString(16).padStart(8, '0');
+  return `${machineName}_OsDisk_1_${suffix}`;
 }
 
 export function convertToMinute(timeMs: number): number {
