@@ -2,8 +2,9 @@
 // delete, refusals naming their field with nothing saved, another team's 404, templates), the builder's
 // preview and a dry run writing nothing to Azure (counted at the emulator), the gates (opt-out tag,
 // N in a row, blast radius), approval of a production VM's stop (the proposer refused, a colleague's
-// approval stopping it, the log and Recent Activity naming the pipeline), the schedule firing at
-// 09:00 London time across both 2027 daylight-saving changes, and YAML export and import.
+// approval stopping it, the log and Recent Activity naming the pipeline), a disk's deletion waiting for
+// its grace period after approval, a rejection, a notify run's mails, YAML export and import, and the
+// schedule firing at 09:00 London time across both 2027 daylight-saving changes.
 import { readCurrentPowerState } from '@cloudtrim/azure-emulator/arm/arm.views';
 import type { ActivityLogResponse } from '@cloudtrim/contracts/activity';
 import type {
@@ -23,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
 import type { Db } from '../../db/database';
-import { pipelineRuns, pipelines, resources, scheduledChanges } from '../../db/schema';
+import { pipelineRuns, pipelines, recommendations, resources, scheduledChanges } from '../../db/schema';
 
 let clockMs = Date.now();
 const readClock = () => new Date(clockMs);
@@ -382,6 +383,105 @@ describe('approval of a destructive action', () => {
     ).toBeGreaterThanOrEqual(2);
     const detail = (await call('GET', `/api/v1/pipeline/run/${run.id}`)).json<PipelineRunDetail>();
     expect(detail).toMatchObject({ state: 'succeeded', acted: 1 });
+  });
+});
+
+describe('an approval with a grace period', () => {
+  it('deletes an unattached disk only once a colleague approved and the grace period is over', async () => {
+    const [disk] = await db
+      .select()
+      .from(resources)
+      .where(and(eq(resources.tenantId, tenantId), eq(resources.type, 'Microsoft.Compute/disks')))
+      .orderBy(resources.name)
+      .limit(1);
+    expect(disk).toBeDefined();
+    await db
+      .update(resources)
+      .set({ tags: { team: 'grace' } })
+      .where(eq(resources.id, disk!.id));
+    const [recommendation] = await db
+      .insert(recommendations)
+      .values({
+        teamId: owner.teamId,
+        tenantId,
+        resourceId: disk!.id,
+        kind: 'deleteDisk',
+        predictionMethod: 'waste',
+        recommendation: 'Delete the unattached disk',
+        annualCostSavings: 84,
+        status: 'open',
+      })
+      .returning({ id: recommendations.id });
+    const pipeline = await createPipeline({
+      name: 'Delete waste',
+      scope: { tags: [{ key: 'team', op: 'equals', value: 'grace' }] },
+      condition: { finding: { kind: 'recommendation', recommendationKind: 'deleteDisk' } },
+      action: { type: 'delete' },
+      schedule: neverInTests,
+      gates: { dryRun: false, graceMinutes: 60 },
+    });
+    const run = await runPipeline(pipeline.id, false);
+    expect(run.items).toMatchObject([{ outcome: 'skipped', reason: 'awaitingApproval', annualSaving: 84 }]);
+    const [approval] = (await call('GET', '/api/v1/approval', undefined, colleagueToken))
+      .json<ApprovalListResponse>()
+      .approvals.filter((item) => item.pipelineId === pipeline.id);
+    const approved = await call(
+      'POST',
+      `/api/v1/approval/${approval!.id}`,
+      { decision: 'approve' },
+      colleagueToken,
+    );
+    expect(approved.json<Approval>()).toMatchObject({ state: 'approved', decidedBy: colleague.email });
+    const changesOfDisk = () =>
+      db.select().from(scheduledChanges).where(eq(scheduledChanges.resourceId, disk!.id));
+    await context.container.pipelines.runDuePipelines();
+    expect(await changesOfDisk()).toEqual([]);
+
+    clockMs += 61 * 60_000;
+    await context.container.pipelines.runDuePipelines();
+    expect(await changesOfDisk()).toMatchObject([
+      { kind: 'deleteDisk', recommendationId: recommendation!.id },
+    ]);
+    const detail = (await call('GET', `/api/v1/pipeline/run/${run.id}`)).json<PipelineRunDetail>();
+    expect(detail).toMatchObject({ state: 'succeeded', acted: 1, items: [{ outcome: 'acted' }] });
+    await call('DELETE', `/api/v1/pipeline/${pipeline.id}`);
+  });
+
+  it('leaves the resource alone once a colleague rejects', async () => {
+    const production = vms[5]!;
+    await tagVms([{ vm: production, tags: { env: 'prod', team: 'reject' } }]);
+    const pipeline = await createPipeline({
+      name: 'Rejected stop',
+      scope: { tags: [{ key: 'team', op: 'equals', value: 'reject' }] },
+      action: { type: 'deallocate' },
+      schedule: neverInTests,
+      gates: { dryRun: false, graceMinutes: 0 },
+    });
+    const run = await runPipeline(pipeline.id, false);
+    const [approval] = (await call('GET', '/api/v1/approval', undefined, colleagueToken))
+      .json<ApprovalListResponse>()
+      .approvals.filter((item) => item.pipelineId === pipeline.id);
+    const rejected = await call(
+      'POST',
+      `/api/v1/approval/${approval!.id}`,
+      { decision: 'reject' },
+      colleagueToken,
+    );
+    expect(rejected.json<Approval>()).toMatchObject({ state: 'rejected', items: [{ reason: 'rejected' }] });
+    const again = await call(
+      'POST',
+      `/api/v1/approval/${approval!.id}`,
+      { decision: 'approve' },
+      colleagueToken,
+    );
+    expect(again.statusCode).toBe(409);
+    expect(
+      await db.select().from(scheduledChanges).where(eq(scheduledChanges.pipelineRunId, run.id)),
+    ).toEqual([]);
+    expect((await call('GET', `/api/v1/pipeline/run/${run.id}`)).json<PipelineRunDetail>().state).toBe(
+      'succeeded',
+    );
+    await call('DELETE', `/api/v1/pipeline/${pipeline.id}`);
   });
 });
 

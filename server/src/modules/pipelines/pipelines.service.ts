@@ -385,7 +385,12 @@ export class PipelinesService {
       return { runId, pending };
     });
     if (!outcome) return undefined;
-    const timing = 'maintenanceWindow' in definition.schedule && trigger.kind === 'manual' ? 'window' : 'now';
+    // A window pipeline run by hand plans at each resource's window; a deletion is never scheduled.
+    const isAtWindow =
+      'maintenanceWindow' in definition.schedule &&
+      trigger.kind === 'manual' &&
+      definition.action.type !== 'delete';
+    const timing = isAtWindow ? 'window' : 'now';
     await this.applyRecommendations(pipeline.teamId, pipeline.name, outcome.runId, outcome.pending, timing);
     return outcome.runId;
   }
