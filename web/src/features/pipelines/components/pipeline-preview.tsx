@@ -45,7 +45,7 @@ export function PipelinePreview({ definition, incompleteText }: PipelinePreviewP
         {items.length === 0 ? (
           <p className="data-empty">{noMatchesText}</p>
         ) : (
-          <PipelineItems items={items} label="Preview" />
+          <PipelineItems items={items} label="Preview" isCompact />
         )}
       </>
     );

@@ -51,7 +51,7 @@ export function Pipelines({ tenants }: PipelinesProps) {
       <PageHeading
         title={pipelinesTitleText}
         actions={
-          <>
+          <div className="pipeline-actions">
             <ImportPipelineButton
               isPending={importing.isPending}
               onChoose={(yaml) => importing.mutate(yaml)}
@@ -63,7 +63,7 @@ export function Pipelines({ tenants }: PipelinesProps) {
             >
               NEW PIPELINE
             </Button>
-          </>
+          </div>
         }
       />
       {importing.isError ? (
