@@ -189,6 +189,10 @@ export class RecommendationsRepository {
   // The tenant's resources the waste finders judge, in id order: disks, public IPs, plans and
   // databases not judged yet this hour (their state comes from inventory, not from metrics), and
   // VMs stopped (still billed) or with a deallocation on offer, every time: a started VM withdraws it.
+  // Of the disks and IPs only those that may be waste are read (a disk unattached, or Premium with a
+  // deallocated VM; an IP associated with nothing) and those with a recommendation open, which a
+  // change may withdraw: the rest, nine in ten of an estate's disks, the finders would only clear,
+  // and reading them doubled the analysis of 10,000 VMs.
   async listDueWasteResources(tenantId: string, until: Date): Promise<WasteResourceRow[]> {
     const result = await this.db.execute<WasteResourceRow>(sql`
       select resource.id, resource.arm_id as "armId", resource.name, resource.type, resource.region,
@@ -206,7 +210,15 @@ export class RecommendationsRepository {
       where resource.tenant_id = ${tenantId}::uuid
         and (
           (lower(resource.type) = any(${sql.param(judgedHourlyTypes)}::text[])
-           and (resource.analysed_until is null or resource.analysed_until < ${until.toISOString()}::timestamptz))
+           and (resource.analysed_until is null or resource.analysed_until < ${until.toISOString()}::timestamptz)
+           and (lower(resource.type) in (${wasteResourceTypes.plan}, ${wasteResourceTypes.database})
+                or (lower(resource.type) = ${wasteResourceTypes.disk}
+                    and (resource.details->>'diskState' = 'Unattached'
+                         or (resource.sku ilike 'premium%' and owner.power_state = 'deallocated')))
+                or (lower(resource.type) = ${wasteResourceTypes.publicIp}
+                    and resource.details->>'ipConfigurationId' is null and resource.details->>'natGatewayId' is null)
+                or exists (select 1 from recommendation
+                           where recommendation.resource_id = resource.id and recommendation.status = 'open')))
           or (lower(resource.type) = ${wasteResourceTypes.virtualMachine}
               and (resource.power_state = 'stopped'
                    or exists (select 1 from recommendation
