@@ -142,6 +142,10 @@ function describeDiskPerformance(disk: ManagedDiskRecord) {
   return { diskIOPSReadWrite: 500, diskMBpsReadWrite: disk.sku === 'StandardSSD_LRS' ? 100 : 60 };
 }
 
+export function readDiskUniqueId(fleet: Fleet, disk: ManagedDiskRecord): string {
+  return deriveGuid(fleet.seed, `disk-id:${disk.id.toLowerCase()}`);
+}
+
 export function describeDisk(fleet: Fleet, disk: ManagedDiskRecord) {
   const isOsDisk = disk.osType !== undefined;
   return {
@@ -171,7 +175,7 @@ export function describeDisk(fleet: Fleet, disk: ManagedDiskRecord) {
       provisioningState: 'Succeeded',
       diskState: readDiskState(disk),
       diskSizeBytes: disk.sizeGiB * 1024 ** 3,
-      uniqueId: deriveGuid(fleet.seed, `disk-id:${disk.id.toLowerCase()}`),
+      uniqueId: readDiskUniqueId(fleet, disk),
       // Spelled so by Azure, unlike every other property.
       LastOwnershipUpdateTime: formatTime(disk.lastOwnershipUpdateMs),
     },

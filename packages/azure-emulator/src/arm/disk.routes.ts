@@ -7,7 +7,7 @@ import { sendArmError, sendJson, type RequestContext } from '../http/http.contex
 import type { RouteParameters, Router } from '../http/http.router';
 import { sendPage } from './arm.paging';
 import { parseJsonBody, readRequestedTags } from './arm.requests';
-import { describeDisk, describeSnapshot, readCurrentPowerState } from './arm.views';
+import { describeDisk, describeSnapshot, readCurrentPowerState, readDiskUniqueId } from './arm.views';
 import { buildOperationUrl, sendAccepted } from './operation.routes';
 import { listResourcesOfType, requireResourceGroup, sendResourceNotFound } from './resource-manager.routes';
 
@@ -161,7 +161,7 @@ export function registerDiskRoutes(router: Router, services: EmulatorServices): 
         createdMs: settings.readNow().getTime(),
         streamKey,
         sourceResourceId: source.id,
-        sourceUniqueId: String(describeDisk(fleet, source).properties.uniqueId),
+        sourceUniqueId: readDiskUniqueId(fleet, source),
         sizeGiB: source.sizeGiB,
         // An incremental snapshot holds the blocks in use: a share of the disk, by the seed.
         usedGiB:

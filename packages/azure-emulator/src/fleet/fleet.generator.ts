@@ -818,11 +818,12 @@ function generatePublicIpAddresses(
 function generateWebSites(
   state: GenerationState,
   plans: readonly AppServicePlanRecord[],
-  planIndexOffset: number,
+  isFirstSubscription: boolean,
 ): void {
   plans.forEach((plan, index) => {
+    // The first subscription's second plan is empty, so every fleet with two plans shows one.
     const isEmpty =
-      (planIndexOffset === 0 && index === 1) ||
+      (isFirstSubscription && index === 1) ||
       hashToUnit(state.seedKey, plan.streamKey, 0x5e) < emptyPlanShare;
     if (isEmpty) plan.numberOfSites = 0;
     const groupId = plan.id.slice(0, plan.id.toLowerCase().indexOf('/providers/'));
@@ -887,7 +888,7 @@ export function generateFleet(options: FleetGenerationOptions): Fleet {
       const machines = state.virtualMachines.slice(firstMachine);
       generateDisks(state, subscription, plan, machines);
       generatePublicIpAddresses(state, subscription, plan, machines);
-      generateWebSites(state, state.appServicePlans.slice(firstPlan), firstPlan);
+      generateWebSites(state, state.appServicePlans.slice(firstPlan), firstPlan === 0);
       globalIndex += count;
       return subscription;
     });
