@@ -592,4 +592,41 @@ describe('the schedule', () => {
       '2027-11-01T09:00:00.000Z',
     ]);
   });
+
+  it("runs a window pipeline in each resource's own window hour, and not in an hour that is nobody's", async () => {
+    clockMs = Date.UTC(2027, 10, 2, 4, 0);
+    ownerToken = await logIn(context, owner);
+    const [early, late] = [vms[0]!, vms[1]!];
+    await tagVms([
+      { vm: early, tags: { team: 'window' } },
+      { vm: late, tags: { team: 'window' } },
+    ]);
+    await db.update(resources).set({ maintenanceWindow: 5 }).where(eq(resources.id, early.id));
+    await db.update(resources).set({ maintenanceWindow: 23 }).where(eq(resources.id, late.id));
+    const pipeline = await createPipeline({
+      name: 'In the window',
+      scope: { tags: [{ key: 'team', op: 'equals', value: 'window' }] },
+      action: { type: 'notify' },
+      schedule: { maintenanceWindow: true },
+    });
+    for (const time of ['2027-11-02T05:00:00Z', '2027-11-02T07:00:00Z', '2027-11-02T23:01:00Z']) {
+      clockMs = Date.parse(time);
+      await context.container.pipelines.runDuePipelines();
+    }
+    ownerToken = await logIn(context, owner);
+    const runs = (await call('GET', `/api/v1/pipeline/${pipeline.id}/runs`)).json<PipelineRunListResponse>()
+      .runs;
+    expect(runs.map((run) => run.scheduledFor)).toEqual([
+      '2027-11-02T23:00:00.000Z',
+      '2027-11-02T05:00:00.000Z',
+    ]);
+    const items = await Promise.all(
+      runs.map(async (run) =>
+        (await call('GET', `/api/v1/pipeline/run/${run.id}`))
+          .json<PipelineRunDetail>()
+          .items.map((item) => item.resourceName),
+      ),
+    );
+    expect(items).toEqual([[late.name], [early.name]]);
+  });
 });

@@ -239,9 +239,17 @@ export class PipelinesService {
     const now = this.now();
     let runs = 0;
     let firstError: unknown;
+    const windowHours = new Map<string, Promise<number[]>>();
     for (const pipeline of await this.pipelines.listActive()) {
       const tick = findDueTick(pipeline.definition.schedule, now, pipeline.activeSince);
       if (!tick) continue;
+      // A window pipeline's hour in which none of the team's resources has its window is no run.
+      if ('maintenanceWindow' in pipeline.definition.schedule) {
+        if (!windowHours.has(pipeline.teamId)) {
+          windowHours.set(pipeline.teamId, this.pipelines.listWindowHours(pipeline.teamId));
+        }
+        if (!(await windowHours.get(pipeline.teamId)!).includes(tick.getUTCHours())) continue;
+      }
       try {
         if (await this.executeRun(pipeline, { kind: 'schedule', tick })) runs += 1;
       } catch (error) {
