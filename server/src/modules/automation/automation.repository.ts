@@ -492,8 +492,9 @@ export class AutomationRepository {
     return result.rows.map((row) => ({ ...row, completedAt: new Date(row.completedAt) }));
   }
 
-  // The team's planned resizes and shutdowns with a saving, one per recommendation (active hours
-  // plan a shutdown a day for one saving): the first of each.
+  // The team's planned resizes, shutdowns and tier changes with a saving, one per recommendation
+  // (active hours plan a shutdown a day for one saving): the first of each. Deletions are never
+  // planned ahead.
   async listPlannedSavings(teamId: string, tenantId?: string): Promise<PlannedSaving[]> {
     const result = await this.db.execute<Omit<PlannedSaving, 'changeAt'> & { changeAt: string }>(sql`
       select distinct on (change.recommendation_id)
@@ -503,7 +504,8 @@ export class AutomationRepository {
       join resource on resource.id = change.resource_id
       join recommendation on recommendation.id = change.recommendation_id
       where change.team_id = ${teamId}::uuid and change.state = 'planned'
-        and change.kind in ('resize', 'deallocate') and recommendation.annual_cost_savings > 0
+        and change.kind in ('resize', 'deallocate', 'diskTier', 'planTier', 'databaseObjective')
+        and recommendation.annual_cost_savings > 0
         ${tenantId ? sql`and change.tenant_id = ${tenantId}::uuid` : sql``}
       order by change.recommendation_id, change.change_at`);
     return result.rows.map((row) => ({ ...row, changeAt: new Date(row.changeAt) }));

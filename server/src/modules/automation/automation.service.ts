@@ -96,11 +96,10 @@ export class AutomationService {
     const target = await this.automation.findApplyTarget(teamId, recommendationId);
     if (!target) throw notFound('Recommendation not found.');
     if (target.canWrite === false) throw forbidden(tenantReadOnlyText);
-    if (timing === 'window' && target.kind !== 'activeHours' && isDeletion(changeKindOf(target.kind))) {
-      throw conflict(deletionNotScheduledText);
-    }
-    if (target.kind !== 'activeHours' && target.status === 'open') {
-      await this.assertLiveSize(target);
+    if (target.kind !== 'activeHours') {
+      const kind = changeKindOf(target.kind);
+      if (timing === 'window' && isDeletion(kind)) throw conflict(deletionNotScheduledText);
+      if (target.status === 'open') await this.assertLiveSize(target, kind);
     }
     return this.planRecommendation(target, timing, timing);
   }
@@ -325,9 +324,9 @@ export class AutomationService {
   // longer the one the recommendation was made from would change something else than what the user
   // read: 409. Azure is asked when it answers; otherwise the last inventory's decides, and the
   // executor asks again before it acts.
-  private async assertLiveSize(target: ApplyTarget): Promise<void> {
+  private async assertLiveSize(target: ApplyTarget, kind: ChangeKind): Promise<void> {
     if (!target.currentSize) return;
-    const liveSize = (await this.readLiveSize(target)) ?? target.resourceSize;
+    const liveSize = (await this.readLiveSize(target, kind)) ?? target.resourceSize;
     if (liveSize && liveSize.toLowerCase() !== target.currentSize.toLowerCase()) {
       throw conflict(
         `${target.resourceName} is now ${liveSize}, not ${target.currentSize} as when this recommendation was made; it will be analysed again.`,
@@ -335,13 +334,13 @@ export class AutomationService {
     }
   }
 
-  private async readLiveSize(target: ApplyTarget): Promise<string | null | undefined> {
+  private async readLiveSize(target: ApplyTarget, kind: ChangeKind): Promise<string | null | undefined> {
     let credentials: CloudCredentials | undefined;
     try {
       credentials = (await this.tenants.openForWork(target.tenantId, 'apply'))?.credentials;
       if (!credentials) return undefined;
       const options = { signal: AbortSignal.timeout(10_000) };
-      if (isResourceChange(changeKindOf(target.kind as Exclude<RecommendationKind, 'activeHours'>))) {
+      if (isResourceChange(kind)) {
         return (await this.cloud.getResourceState(credentials, target.resourceArmId, options))?.sku;
       }
       return (await this.cloud.getVirtualMachine(credentials, target.resourceArmId, options)).size;

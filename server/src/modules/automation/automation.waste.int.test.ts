@@ -276,6 +276,9 @@ describe('deletions are a user’s explicit APPLY NOW only', () => {
       { kind: 'diskTier', origin: 'automated', state: 'planned' },
     ]);
     expect(writesTo(disk.armId)).toBe(0);
+    // The cost forecast counts the planned tier change's saving.
+    const planned = await context.container.automation.service.listPlannedSavings(owner.teamId);
+    expect(planned.map((saving) => saving.resourceArmId)).toEqual([premium.armId]);
   });
 });
 
