@@ -7,6 +7,7 @@ import { Pagination } from '../../../components/pagination';
 import { clampPage, getPageCount } from '../../../components/pagination-pages';
 import { logListTableMediaQuery, useMediaQuery } from '../../../lib/use-media-query';
 import { describeOutcome, formatSaving } from '../utils/pipeline-text';
+import { TableScrollRegion } from './table-scroll-region';
 
 interface PipelineItemsProps {
   items: readonly PipelineItem[];
@@ -58,33 +59,35 @@ export function PipelineItems({ items, label, isCompact = false }: PipelineItems
     <>
       {isTable && isCompact ? <CompactItemsTable items={shown} label={label} /> : null}
       {isTable && !isCompact ? (
-        <Table responsive size="sm" className="data-table">
-          <caption className="visually-hidden">{label}</caption>
-          <thead>
-            <tr>
-              <th scope="col">RESOURCE</th>
-              <th scope="col">RESOURCE GROUP</th>
-              <th scope="col">OUTCOME</th>
-              <th scope="col">DETAIL</th>
-              <th scope="col" className="text-end">
-                ANNUAL SAVING
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((item) => (
-              <tr key={item.resourceId}>
-                <th scope="row" className="cell-wrap">
-                  {item.resourceName}
+        <TableScrollRegion label={label}>
+          <Table size="sm" className="data-table">
+            <caption className="visually-hidden">{label}</caption>
+            <thead>
+              <tr>
+                <th scope="col">RESOURCE</th>
+                <th scope="col">RESOURCE GROUP</th>
+                <th scope="col">OUTCOME</th>
+                <th scope="col">DETAIL</th>
+                <th scope="col" className="text-end">
+                  ANNUAL SAVING
                 </th>
-                <td>{item.resourceGroup}</td>
-                <td className={`pipeline-outcome is-${item.outcome}`}>{describeOutcome(item)}</td>
-                <td className="cell-wrap">{item.detail}</td>
-                <td className="text-end text-nowrap">{formatSaving(item.annualSaving)}</td>
               </tr>
-            ))}
-          </tbody>
-        </Table>
+            </thead>
+            <tbody>
+              {shown.map((item) => (
+                <tr key={item.resourceId}>
+                  <th scope="row" className="cell-wrap">
+                    {item.resourceName}
+                  </th>
+                  <td>{item.resourceGroup}</td>
+                  <td className={`pipeline-outcome is-${item.outcome}`}>{describeOutcome(item)}</td>
+                  <td className="cell-wrap">{item.detail}</td>
+                  <td className="text-end text-nowrap">{formatSaving(item.annualSaving)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        </TableScrollRegion>
       ) : null}
       {isTable ? null : (
         <div className="data-card-list" role="list" aria-label={label}>

@@ -22,6 +22,7 @@ import {
   noPipelinesText,
   pipelineStateLabels,
 } from '../utils/pipeline-text';
+import { TableScrollRegion } from './table-scroll-region';
 
 export interface PipelineRowHandlers {
   onEdit: (pipeline: PipelineSummary) => void;
@@ -190,33 +191,35 @@ export function PipelineList(handlers: PipelineRowHandlers) {
     return (
       <>
         {isTable ? (
-          <Table responsive className="data-table">
-            <caption className="visually-hidden">Pipelines</caption>
-            <thead>
-              <tr>
-                <th scope="col">NAME</th>
-                <th scope="col">SCOPE</th>
-                <th scope="col">ACTION</th>
-                <th scope="col">SCHEDULE</th>
-                <th scope="col">LAST RUN</th>
-                <th scope="col">NEXT RUN</th>
-                <th scope="col">STATE</th>
-                <th scope="col">
-                  <span className="visually-hidden">ACTIONS</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((pipeline) => (
-                <PipelineTableRow
-                  key={pipeline.id}
-                  pipeline={pipeline}
-                  isBusy={isBusy(pipeline)}
-                  {...rowProps}
-                />
-              ))}
-            </tbody>
-          </Table>
+          <TableScrollRegion label="Pipelines">
+            <Table className="data-table">
+              <caption className="visually-hidden">Pipelines</caption>
+              <thead>
+                <tr>
+                  <th scope="col">NAME</th>
+                  <th scope="col">SCOPE</th>
+                  <th scope="col">ACTION</th>
+                  <th scope="col">SCHEDULE</th>
+                  <th scope="col">LAST RUN</th>
+                  <th scope="col">NEXT RUN</th>
+                  <th scope="col">STATE</th>
+                  <th scope="col">
+                    <span className="visually-hidden">ACTIONS</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {shown.map((pipeline) => (
+                  <PipelineTableRow
+                    key={pipeline.id}
+                    pipeline={pipeline}
+                    isBusy={isBusy(pipeline)}
+                    {...rowProps}
+                  />
+                ))}
+              </tbody>
+            </Table>
+          </TableScrollRegion>
         ) : (
           <div className="data-card-list p-2" role="list" aria-label="Pipelines">
             {shown.map((pipeline) => (

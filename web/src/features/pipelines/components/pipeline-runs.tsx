@@ -17,6 +17,7 @@ import { usePipelineRuns } from '../api/get-pipeline-runs';
 import { useRunPipeline } from '../api/run-pipeline';
 import { formatSaving, noRunsText, runStateLabels } from '../utils/pipeline-text';
 import { PipelineItems } from './pipeline-items';
+import { TableScrollRegion } from './table-scroll-region';
 
 function describeMode(run: Pick<PipelineRun, 'dryRun' | 'trigger'>): string {
   return `${run.dryRun ? 'Dry run' : 'Real run'}, ${run.trigger === 'manual' ? 'run now' : 'scheduled'}`;
@@ -98,51 +99,53 @@ function RunList({ pipelineId, onShowRun }: { pipelineId: string; onShowRun: (ru
   return (
     <>
       {isTable ? (
-        <Table responsive size="sm" className="data-table">
-          <caption className="visually-hidden">Runs</caption>
-          <thead>
-            <tr>
-              <th scope="col">STARTED</th>
-              <th scope="col">RUN</th>
-              <th scope="col">STATE</th>
-              <th scope="col" className="text-end">
-                MATCHED
-              </th>
-              <th scope="col" className="text-end">
-                ACTED
-              </th>
-              <th scope="col" className="text-end">
-                SKIPPED
-              </th>
-              <th scope="col" className="text-end">
-                FAILED
-              </th>
-              <th scope="col" className="text-end">
-                ANNUAL SAVING
-              </th>
-              <th scope="col">
-                <span className="visually-hidden">DETAILS</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((run) => (
-              <tr key={run.id}>
-                <th scope="row" className="text-nowrap">
-                  {formatUtcDateTime(run.startedAt)}
+        <TableScrollRegion label="Runs">
+          <Table size="sm" className="data-table">
+            <caption className="visually-hidden">Runs</caption>
+            <thead>
+              <tr>
+                <th scope="col">STARTED</th>
+                <th scope="col">RUN</th>
+                <th scope="col">STATE</th>
+                <th scope="col" className="text-end">
+                  MATCHED
                 </th>
-                <td>{describeMode(run)}</td>
-                <td>{runStateLabels[run.state]}</td>
-                <td className="text-end">{run.matched}</td>
-                <td className="text-end">{run.acted}</td>
-                <td className="text-end">{run.skipped}</td>
-                <td className="text-end">{run.failed}</td>
-                <td className="text-end text-nowrap">{formatSaving(run.annualSaving)}</td>
-                <td>{detailsButton(run)}</td>
+                <th scope="col" className="text-end">
+                  ACTED
+                </th>
+                <th scope="col" className="text-end">
+                  SKIPPED
+                </th>
+                <th scope="col" className="text-end">
+                  FAILED
+                </th>
+                <th scope="col" className="text-end">
+                  ANNUAL SAVING
+                </th>
+                <th scope="col">
+                  <span className="visually-hidden">DETAILS</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </Table>
+            </thead>
+            <tbody>
+              {shown.map((run) => (
+                <tr key={run.id}>
+                  <th scope="row" className="text-nowrap">
+                    {formatUtcDateTime(run.startedAt)}
+                  </th>
+                  <td>{describeMode(run)}</td>
+                  <td>{runStateLabels[run.state]}</td>
+                  <td className="text-end">{run.matched}</td>
+                  <td className="text-end">{run.acted}</td>
+                  <td className="text-end">{run.skipped}</td>
+                  <td className="text-end">{run.failed}</td>
+                  <td className="text-end text-nowrap">{formatSaving(run.annualSaving)}</td>
+                  <td>{detailsButton(run)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        </TableScrollRegion>
       ) : (
         <div className="data-card-list" role="list" aria-label="Runs">
           {shown.map((run) => (
