@@ -485,6 +485,41 @@ describe('an approval with a grace period', () => {
   });
 });
 
+describe('the opt-out tag after an approval', () => {
+  it('still wins: a resource tagged cloudtrim:exclude since the proposal is left alone', async () => {
+    const production = vms[4]!;
+    await tagVms([{ vm: production, tags: { env: 'production', team: 'late-opt-out' } }]);
+    const pipeline = await createPipeline({
+      name: 'Late opt-out',
+      scope: { tags: [{ key: 'team', op: 'equals', value: 'late-opt-out' }] },
+      action: { type: 'stop' },
+      schedule: neverInTests,
+      gates: { dryRun: false, graceMinutes: 0 },
+    });
+    const run = await runPipeline(pipeline.id, false);
+    await tagVms([
+      { vm: production, tags: { env: 'production', team: 'late-opt-out', 'cloudtrim:exclude': '' } },
+    ]);
+    const [approval] = (await call('GET', '/api/v1/approval', undefined, colleagueToken))
+      .json<ApprovalListResponse>()
+      .approvals.filter((item) => item.pipelineId === pipeline.id);
+    const approved = await call(
+      'POST',
+      `/api/v1/approval/${approval!.id}`,
+      { decision: 'approve' },
+      colleagueToken,
+    );
+    expect(approved.json<Approval>()).toMatchObject({
+      state: 'done',
+      items: [{ outcome: 'skipped', reason: 'optedOut' }],
+    });
+    expect(
+      await db.select().from(scheduledChanges).where(eq(scheduledChanges.pipelineRunId, run.id)),
+    ).toEqual([]);
+    await call('DELETE', `/api/v1/pipeline/${pipeline.id}`);
+  });
+});
+
 describe('a notify pipeline', () => {
   it('mails every member the resources it matched, and notes each in Recent Activity', async () => {
     await tagVms([{ vm: vms[7]!, tags: { team: 'notify' } }]);

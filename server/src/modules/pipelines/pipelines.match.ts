@@ -94,7 +94,7 @@ export function evaluatePipeline(
       needsApproval: false,
     };
     items.push(item);
-    if (hasTag(candidate.tags, pipelineOptOutTag)) {
+    if (isOptedOut(candidate.tags)) {
       skip(item, 'optedOut', `Tagged ${pipelineOptOutTag}`);
       continue;
     }
@@ -136,6 +136,10 @@ export function evaluatePipeline(
     }
   });
   return items.sort((first, second) => first.candidate.name.localeCompare(second.candidate.name));
+}
+
+export function isOptedOut(tags: Record<string, string>): boolean {
+  return hasTag(tags, pipelineOptOutTag);
 }
 
 // Delete, and stop or deallocation of a VM tagged environment/env = prod/production, always wait;

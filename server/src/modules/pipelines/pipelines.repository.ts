@@ -480,14 +480,16 @@ export class PipelinesRepository {
     return rows.map((row) => Number(row.hour));
   }
 
-  // The tenant of each resource still there.
-  async readResourceTenants(resourceIds: readonly string[]): Promise<Map<string, string>> {
+  // The tenant and tags of each resource still there.
+  async readResourceStates(
+    resourceIds: readonly string[],
+  ): Promise<Map<string, { tenantId: string; tags: Record<string, string> }>> {
     if (resourceIds.length === 0) return new Map();
     const rows = await this.db
-      .select({ id: resources.id, tenantId: resources.tenantId })
+      .select({ id: resources.id, tenantId: resources.tenantId, tags: resources.tags })
       .from(resources)
       .where(inArray(resources.id, [...resourceIds]));
-    return new Map(rows.map((row) => [row.id, row.tenantId]));
+    return new Map(rows.map(({ id, ...state }) => [id, state]));
   }
 
   async listTenantIds(teamId: string): Promise<string[]> {

@@ -9,6 +9,7 @@ import {
   pipelineDefinitionSchema,
   pipelineImportRequestSchema,
   pipelineListQuerySchema,
+  pipelineOptOutTag,
   pipelineRunListQuerySchema,
   pipelineRunRequestSchema,
   type Approval,
@@ -32,7 +33,13 @@ import { ActivityRepository, type NewActivityEntry } from '../activity/activity.
 import type { AuthContext } from '../auth/auth.service';
 import type { AutomationService, ChangeRequest } from '../automation/automation.service';
 import type { MailService } from '../mail/mail.service';
-import { evaluatePipeline, describeScope, type EvaluatedItem, type PipelinePlan } from './pipelines.match';
+import {
+  describeScope,
+  evaluatePipeline,
+  isOptedOut,
+  type EvaluatedItem,
+  type PipelinePlan,
+} from './pipelines.match';
 import {
   describeApprovalNotice,
   describePipelineService,
@@ -494,15 +501,29 @@ export class PipelinesService {
     );
     const name = (await pipelines.findPipelineName(approval.pipelineId)) ?? '';
     const plan = toPlan(approval.action.type);
-    const tenants = await pipelines.readResourceTenants(items.map((item) => item.resourceId!));
-    const approved = items.filter((item) => tenants.has(item.resourceId!));
+    // The opt-out tag still wins: a resource tagged since the run is left alone.
+    const states = await pipelines.readResourceStates(items.map((item) => item.resourceId!));
+    const tenants = new Map([...states].map(([id, state]) => [id, state.tenantId]));
+    const findSkip = (item: PipelineRunItemRow) => {
+      const state = states.get(item.resourceId!);
+      if (!state) return { reason: 'notApplicable' as const, detail: 'The resource is gone' };
+      if (isOptedOut(state.tags))
+        return { reason: 'optedOut' as const, detail: `Tagged ${pipelineOptOutTag}` };
+      return undefined;
+    };
+    const approved = items.filter((item) => !findSkip(item));
     for (const item of items) {
-      const isGone = !tenants.has(item.resourceId!);
-      await pipelines.updateItem(item.id, {
-        outcome: isGone ? 'skipped' : plan === 'apply' ? 'matched' : 'acted',
-        reason: isGone ? 'notApplicable' : null,
-        detail: isGone ? 'The resource is gone' : `${item.detail} (approved by ${approvedBy})`,
-      });
+      const skip = findSkip(item);
+      await pipelines.updateItem(
+        item.id,
+        skip
+          ? { outcome: 'skipped', ...skip }
+          : {
+              outcome: plan === 'apply' ? 'matched' : 'acted',
+              reason: null,
+              detail: `${item.detail} (approved by ${approvedBy})`,
+            },
+      );
     }
     if (plan === 'deallocate' || plan === 'start') {
       const requests = approved.map((item) => ({
