@@ -24,7 +24,12 @@ export function describeImportError(error: Error): string {
   if (!parsed.success) return error.message;
   const { line, field, message } = parsed.data;
   const place = [line === undefined ? null : `Line ${line}`, field ?? null].filter(Boolean).join(', ');
-  const detail = field && message.startsWith(`${field}: `) ? message.slice(field.length + 2) : message;
+  // The server may already name the place in its message; it is written once.
+  const prefix = [place, field]
+    .filter((part): part is string => Boolean(part))
+    .map((part) => `${part}: `)
+    .find((candidate) => message.startsWith(candidate));
+  const detail = prefix ? message.slice(prefix.length) : message;
   return place ? `${place}: ${detail}` : detail;
 }
 

@@ -424,7 +424,7 @@ describe('<Pipelines> import', () => {
       answer(400, {
         statusCode: 400,
         error: 'Bad Request',
-        message: 'schedule.timeZone: Time zone must be an IANA time zone such as Europe/London.',
+        message: 'Line 7, schedule.timeZone: Time zone must be an IANA time zone such as Europe/London.',
         field: 'schedule.timeZone',
         line: 7,
       });
