@@ -1,13 +1,15 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Locator, Page } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { hashPassword } from '../../server/src/lib/password-hasher';
 import { demo, expect, logInThroughForm, readState, test, type Account } from '../support/fixtures';
 
 // Automation Pipelines against the real server and the emulated fleet: a pipeline built from the
 // "stop dev VMs" template and previewed, run for real, its stops held for approval until a colleague
-// (a second user of the demo team, in a browser of their own) approves them, and the VMs stop.
+// (a second user of the demo team, in a browser of their own) approves them, and the VMs stop. On the
+// way its YAML is exported, and a copy with a fault is refused by its line and field, saving nothing.
 
 async function withDatabase<Result>(work: (client: pg.Client) => Promise<Result>): Promise<Result> {
   const client = new pg.Client({ connectionString: readState().databaseUrl });
@@ -99,7 +101,8 @@ test('a pipeline built from the stop-dev-VMs template is previewed, approved by 
   browser,
 }) => {
   const colleague = await createColleague();
-  const name = `Stop dev VMs ${Date.now()}`;
+  const stamp = Date.now();
+  const name = `Stop dev VMs ${stamp}`;
   await logIn(page, demo);
   await waitForFleet(page);
 
@@ -140,6 +143,27 @@ test('a pipeline built from the stop-dev-VMs template is previewed, approved by 
   await expect(row).toBeVisible();
   expect((await readCells(row)).slice(2, 4)).toEqual(['Stop', '0 19 * * 1-5 (Europe/London)']);
   await expect(row.getByRole('cell').nth(5)).toHaveText('Active');
+
+  // Pipelines as code: the YAML exported, and a copy with a fault refused by its line and field.
+  const downloading = page.waitForEvent('download');
+  await row.getByRole('button', { name: `Export ${name} as YAML` }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`stop-dev-vms-${stamp}.yaml`);
+  const yaml = await readFile(await download.path(), 'utf8');
+  expect(yaml).toContain(`name: ${name}`);
+  const broken = yaml.replace('timeZone: Europe/London', 'timeZone: Mars/Olympus');
+  expect(broken).not.toBe(yaml);
+  const faultLine = broken.split('\n').findIndex((text) => text.includes('Mars/Olympus')) + 1;
+  await page.getByLabel('Pipeline file to import').setInputFiles({
+    name: 'broken.yaml',
+    mimeType: 'application/yaml',
+    buffer: Buffer.from(broken),
+  });
+  await expect(page.getByRole('alert').filter({ hasText: 'The file was not imported.' })).toHaveText(
+    `The file was not imported. Line ${faultLine}, schedule.timeZone: Time zone must be an IANA time zone such as Europe/London.`,
+  );
+  await page.reload();
+  await expect(row).toHaveCount(1);
 
   // Run for real: both stops wait for a colleague.
   await row.getByRole('button', { name: `Runs of ${name}` }).click();
