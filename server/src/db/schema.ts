@@ -481,6 +481,7 @@ export const scheduledChanges = pgTable(
         'deletePlan',
         'planTier',
         'databaseObjective',
+        'tag',
       ],
     }).notNull(),
     // Why it was planned: a user's apply now or at the window, automation, or the guard.
@@ -518,6 +519,8 @@ export const scheduledChanges = pgTable(
     guardUntil: instant('guard_until'),
     // The snapshot taken before a disk is deleted (its ARM id), saved before the delete is sent.
     snapshotId: text('snapshot_id'),
+    // The tags a 'tag' change merges into the resource's (a pipeline's tag action).
+    tags: jsonb('tags').$type<Record<string, string>>(),
     // The pipeline run that asked for the change (origin 'pipeline').
     pipelineRunId: uuid('pipeline_run_id').references((): AnyPgColumn => pipelineRuns.id, {
       onDelete: 'set null',

@@ -1,0 +1,1 @@
+ALTER TABLE "scheduled_change" ADD COLUMN "tags" jsonb;
