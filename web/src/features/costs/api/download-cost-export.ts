@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { CostExportQuery } from '@cloudtrim/contracts/costs';
 import { requestBlob } from '../../../lib/api-client';
-import { saveFile } from '../utils/save-file';
+import { saveFile } from '../../../lib/save-file';
 import { buildCostSearch } from './get-cost';
 
 export function createExportFileName({ from, to }: Pick<CostExportQuery, 'from' | 'to'>): string {

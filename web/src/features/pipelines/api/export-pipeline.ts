@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { pipelineYamlContentType } from '@cloudtrim/contracts/pipelines';
 import { requestBlob } from '../../../lib/api-client';
-import { saveFile } from '../utils/save-file';
+import { saveFile } from '../../../lib/save-file';
 
 /** `Stop dev VMs` → `stop-dev-vms.yaml`. */
 export function createPipelineFileName(name: string): string {
