@@ -32,10 +32,11 @@ export class AlertsRepository {
     return row?.id;
   }
 
-  // The team's members (all, or those of `emails`) who have not turned this kind of mail off.
+  // The team's members (all, or those of `emails`) who have not turned this kind of mail off. Approval
+  // mails cannot be turned off: an action nobody hears about waits for ever.
   async listMailRecipients(
     teamId: string,
-    kind: 'budget' | 'anomaly',
+    kind: 'budget' | 'anomaly' | 'approval',
     emails?: readonly string[],
   ): Promise<MailRecipient[]> {
     if (emails?.length === 0) return [];
@@ -45,7 +46,8 @@ export class AlertsRepository {
       .where(
         and(
           eq(users.teamId, teamId),
-          kind === 'budget' ? eq(users.budgetMails, true) : eq(users.anomalyMails, true),
+          kind === 'budget' ? eq(users.budgetMails, true) : undefined,
+          kind === 'anomaly' ? eq(users.anomalyMails, true) : undefined,
           emails ? inArray(users.email, [...emails]) : undefined,
         ),
       )
@@ -95,6 +97,14 @@ export class AlertsRepository {
       .from(alerts)
       .where(and(eq(alerts.teamId, teamId), eq(alerts.id, id)));
     return row;
+  }
+
+  // The alert of that key acknowledged, unless it was already: what it reported is settled.
+  async acknowledgeByKey(teamId: string, key: string, userId: string | null, at: Date): Promise<void> {
+    await this.db
+      .update(alerts)
+      .set({ acknowledgedAt: at, acknowledgedBy: userId })
+      .where(and(eq(alerts.teamId, teamId), eq(alerts.dedupeKey, key), isNull(alerts.acknowledgedAt)));
   }
 
   async readPreferences(userId: string): Promise<MailPreferences | undefined> {

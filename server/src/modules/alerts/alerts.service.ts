@@ -1,5 +1,5 @@
-// Budget and anomaly alerts: raised once per team and key, each with its Recent Activity entry and a
-// mail to every member who wants that kind of mail, all in one transaction (the mails through the
+// Budget, anomaly and approval alerts: raised once per team and key, each with its Recent Activity entry
+// and a mail to every member who wants that kind of mail, all in one transaction (the mails through the
 // queue's outbox), so a crash or a second worker can neither lose nor double them.
 import {
   alertListQuerySchema,
@@ -18,10 +18,10 @@ import { badRequest, notFound } from '../../lib/http-errors';
 import { ActivityRepository } from '../activity/activity.repository';
 import { activityServiceNames } from '../activity/activity.service';
 import type { MailService } from '../mail/mail.service';
-import { renderAlertEmail } from '../mail/mail.templates';
+import { renderAlertEmail, type MailContent } from '../mail/mail.templates';
 import { AlertsRepository, type AlertRow } from './alerts.repository';
 
-export interface NewAlert {
+interface NewAlertBase {
   teamId: string;
   kind: AlertKind;
   // Unique per team: raising an alert whose key the team already has does nothing.
@@ -36,7 +36,6 @@ export interface NewAlert {
   expected: number | null;
   currency: string;
   drivers: AlertDriver[];
-  mailKind: 'budget' | 'anomaly';
   // The members to mail (emails); absent: every member of the team. Either way less those who
   // turned this kind of mail off.
   recipients?: readonly string[];
@@ -45,6 +44,15 @@ export interface NewAlert {
   // The mail's sentence on what happened; by default the amount against the expected, on the day.
   summary?: string;
 }
+
+// A budget or anomaly alert is mailed as an alert linking to /analysis and noted under its kind's name
+// in Recent Activity; an approval (pipelines.notice.ts) brings its own mail and entry, and is mailed
+// whatever the preferences (AlertsRepository.listMailRecipients).
+export type NewAlert = NewAlertBase &
+  (
+    | { mailKind: 'budget' | 'anomaly' }
+    | { mailKind: 'approval'; mail: MailContent; activity: { serviceName: string; text: string } }
+  );
 
 // The /analysis query names of an alert's filter.
 const filterQueryNames: Record<keyof AlertFilter, string> = {
@@ -70,6 +78,17 @@ export class AlertsService {
   async raise(alert: NewAlert, options: { db?: Transaction } = {}): Promise<boolean> {
     if (options.db) return this.raiseIn(options.db, alert);
     return this.runTransaction((transaction) => this.raiseIn(transaction, alert));
+  }
+
+  // The alert of that key, settled by what it reported (an approval decided), acknowledged in the
+  // caller's transaction; nothing when it is acknowledged already or was never raised.
+  async acknowledgeByKey(
+    teamId: string,
+    key: string,
+    userId: string | null,
+    options: { db: Transaction },
+  ): Promise<void> {
+    await new AlertsRepository(options.db.db).acknowledgeByKey(teamId, key, userId, this.now());
   }
 
   async listAlerts(teamId: string, query: unknown): Promise<AlertListResponse> {
@@ -129,19 +148,21 @@ export class AlertsService {
       {
         teamId: alert.teamId,
         tenantId: alert.tenantId ?? null,
-        serviceName: alert.kind === 'budget' ? activityServiceNames.budgets : activityServiceNames.anomalies,
+        ...describeActivity(alert),
         resourceArmId: null,
-        logText: `${alert.title} (${alert.scope})`,
       },
     ]);
     const recipients = await alerts.listMailRecipients(alert.teamId, alert.mailKind, alert.recipients);
-    const content = renderAlertEmail({
-      kind: alert.mailKind,
-      title: alert.title,
-      scope: alert.scope,
-      summary: alert.summary ?? describeAmounts(alert),
-      link: this.buildAnalysisLink(alert.filter),
-    });
+    const content =
+      alert.mailKind === 'approval'
+        ? alert.mail
+        : renderAlertEmail({
+            kind: alert.mailKind,
+            title: alert.title,
+            scope: alert.scope,
+            summary: alert.summary ?? describeAmounts(alert),
+            link: this.buildAnalysisLink(alert.filter),
+          });
     await this.mail.enqueueMany(
       recipients.map((recipient) => ({ to: recipient.email, content })),
       { db: transaction },
@@ -174,6 +195,16 @@ function toAlert(row: AlertRow): Alert {
     Currency: row.currency,
     Drivers: row.drivers,
     AcknowledgedAt: row.acknowledgedAt?.toISOString() ?? null,
+  };
+}
+
+function describeActivity(alert: NewAlert): { serviceName: string; logText: string } {
+  if (alert.mailKind === 'approval') {
+    return { serviceName: alert.activity.serviceName, logText: alert.activity.text };
+  }
+  return {
+    serviceName: alert.mailKind === 'budget' ? activityServiceNames.budgets : activityServiceNames.anomalies,
+    logText: `${alert.title} (${alert.scope})`,
   };
 }
 

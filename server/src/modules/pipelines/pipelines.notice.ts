@@ -1,7 +1,9 @@
-// The texts a pipeline leaves: its name in Recent Activity, the mail that tells the team an action waits
-// for approval, and a notify pipeline's mail.
-import type { PipelineAction } from '@cloudtrim/contracts/pipelines';
+// The texts a pipeline leaves: its name in Recent Activity, the alert (top bar, Recent Activity, mail)
+// that tells the team an action waits for approval, and a notify pipeline's mail.
+import type { PipelineAction, PipelineActionType } from '@cloudtrim/contracts/pipelines';
 import { pipelineActionLabels } from '@cloudtrim/contracts/pipelines';
+import type { Transaction } from '../../db/transaction';
+import type { AlertsService, NewAlert } from '../alerts/alerts.service';
 import { escapeHtml, type MailContent } from '../mail/mail.templates';
 
 // Recent Activity's SERVICE NAME column for everything a pipeline does.
@@ -16,6 +18,121 @@ export interface ApprovalNotice {
   proposedBy: string;
   runsAfter: Date;
   link: string;
+}
+
+// A resource waiting for approval, as the alert names it.
+export interface WaitingResource {
+  name: string;
+  // Its ARM type, `Microsoft.Compute/disks`.
+  type: string;
+  annualSaving: number;
+}
+
+export interface ApprovalAlertInput {
+  teamId: string;
+  approvalId: string;
+  notice: ApprovalNotice;
+  resources: WaitingResource[];
+  // Every member but the proposer: a colleague must decide.
+  recipients: string[];
+  proposedAt: Date;
+}
+
+// What a pipeline does to a resource, as the alert's sentence says it: 'waits for approval to stop …'.
+const actionVerbs: Readonly<Record<PipelineActionType, string>> = {
+  notify: 'notify about',
+  tag: 'tag',
+  stop: 'stop',
+  deallocate: 'deallocate',
+  start: 'start',
+  applyRecommendation: 'apply the recommendation of',
+  delete: 'delete',
+};
+
+const resourceNouns: Readonly<Record<string, [string, string]>> = {
+  'microsoft.compute/virtualmachines': ['VM', 'VMs'],
+  'microsoft.compute/disks': ['disk', 'disks'],
+  'microsoft.network/publicipaddresses': ['public IP', 'public IPs'],
+  'microsoft.web/serverfarms': ['App Service plan', 'App Service plans'],
+  'microsoft.sql/servers/databases': ['database', 'databases'],
+};
+const shownResourceCount = 3;
+
+// 'Pipeline Disk clean-up waits for approval to delete disk data-7', or '… to stop 4 VMs (web-1, web-2,
+// web-3 and 1 more)'.
+export function describeApprovalTitle(
+  pipelineName: string,
+  action: PipelineAction,
+  resources: readonly WaitingResource[],
+): string {
+  const types = new Set(resources.map((resource) => resource.type.toLowerCase()));
+  const [singular, plural] =
+    types.size === 1
+      ? (resourceNouns[[...types][0]!] ?? ['resource', 'resources'])
+      : ['resource', 'resources'];
+  const names = resources.map((resource) => resource.name);
+  const what =
+    names.length === 1 ? `${singular} ${names[0]}` : `${names.length} ${plural} (${describeNames(names)})`;
+  return toSingleLine(`Pipeline ${pipelineName} waits for approval to ${actionVerbs[action.type]} ${what}`);
+}
+
+function describeNames(names: readonly string[]): string {
+  if (names.length <= shownResourceCount) {
+    return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  }
+  return `${names.slice(0, shownResourceCount).join(', ')} and ${names.length - shownResourceCount} more`;
+}
+
+// The approval's alert, raised in the transaction that records the proposal: in the top bar until a
+// colleague decides (settleApprovalAlert), in Recent Activity under the pipeline's name, and mailed to
+// every member but the proposer, once, with the approval.
+export async function raiseApprovalAlert(
+  alerts: Pick<AlertsService, 'raise'>,
+  transaction: Transaction,
+  input: ApprovalAlertInput,
+): Promise<void> {
+  await alerts.raise(createApprovalAlert(input), { db: transaction });
+}
+
+export function createApprovalAlert(input: ApprovalAlertInput): NewAlert {
+  const { notice } = input;
+  const saving = input.resources.reduce((total, resource) => total + resource.annualSaving, 0);
+  return {
+    teamId: input.teamId,
+    kind: 'approval',
+    key: approvalAlertKey(input.approvalId),
+    title: describeApprovalTitle(notice.pipelineName, notice.action, input.resources),
+    scope: `Proposed by ${notice.proposedBy}; runs no earlier than ${notice.runsAfter.toISOString()}`,
+    filter: {},
+    day: input.proposedAt.toISOString().slice(0, 10),
+    amount: Math.round(saving * 100) / 100,
+    expected: null,
+    currency: 'USD',
+    drivers: [],
+    mailKind: 'approval',
+    recipients: input.recipients,
+    mail: renderApprovalMail(notice),
+    activity: {
+      serviceName: describePipelineService(notice.pipelineName),
+      text: describeApprovalNotice(notice),
+    },
+  };
+}
+
+// An approval decided (approved or rejected) settles its alert, in the decision's transaction.
+export async function settleApprovalAlert(
+  alerts: Pick<AlertsService, 'acknowledgeByKey'>,
+  transaction: Transaction,
+  approval: { teamId: string; id: string },
+  decidedBy: string,
+): Promise<void> {
+  await alerts.acknowledgeByKey(approval.teamId, approvalAlertKey(approval.id), decidedBy, {
+    db: transaction,
+  });
+}
+
+function approvalAlertKey(approvalId: string): string {
+  return `approval:${approvalId}`;
 }
 
 export function describeApprovalNotice(notice: ApprovalNotice): string {

@@ -27,6 +27,21 @@ function createAlert(index: number, acknowledgedAt: string | null = null): Alert
   };
 }
 
+const approvalAlert: Alert = {
+  Id: '0b2f5e4c-8a3d-4f61-9c7e-2d1a6b9e0f40',
+  Kind: 'approval',
+  Title: 'Pipeline Disk clean-up waits for approval to delete disk data-7',
+  Scope: 'Proposed by ana@example.com; runs no earlier than 2026-11-25T09:00:00.000Z',
+  Filter: {},
+  Date: '2026-11-25',
+  RaisedAt: '2026-11-25T08:30:00.000Z',
+  Amount: 61.32,
+  Expected: null,
+  Currency: 'USD',
+  Drivers: [],
+  AcknowledgedAt: null,
+};
+
 function answer(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }
@@ -39,6 +54,7 @@ function renderMenu() {
     [
       { path: '/resources', element: <AlertsMenu icon={null} /> },
       { path: '/analysis', element: <p>Cost Analysis page</p> },
+      { path: '/automation', element: <p>Automation Pipelines page</p> },
     ],
     { initialEntries: ['/resources'] },
   );
@@ -121,6 +137,20 @@ describe('<AlertsMenu>', () => {
     fireEvent.click(links[0]!);
     expect(await screen.findByText('Cost Analysis page')).toBeTruthy();
     expect(router.state.location.search).toBe(`?subscriptionId=${subscriptionId}&resourceGroup=web-rg`);
+  });
+
+  it('shows an approval waiting with what it saves, opens /automation and closes', async () => {
+    alerts = [{ ...approvalAlert }, ...alerts];
+    const router = renderMenu();
+    fireEvent.click(await screen.findByRole('button', { name: 'Alerts, 3 unacknowledged' }));
+    const [item] = within(await screen.findByRole('list', { name: 'Alerts' })).getAllByRole('listitem');
+    expect(item!.textContent).toContain('Pipeline Disk clean-up waits for approval to delete disk data-7New');
+    expect(item!.textContent).toContain('Saves $61.32 a year once done');
+    expect(within(item!).queryByRole('link', { name: 'Show in Cost Analysis' })).toBeNull();
+    fireEvent.click(within(item!).getByRole('link', { name: 'Review in Automation Pipelines' }));
+    expect(await screen.findByText('Automation Pipelines page')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/automation');
+    expect(screen.queryByRole('list', { name: 'Alerts' })).toBeNull();
   });
 
   it('says so when there are no alerts', async () => {

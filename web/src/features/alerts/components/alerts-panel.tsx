@@ -11,15 +11,17 @@ import { formatCost } from '../../../lib/format-cost';
 import { describeLoadError, isNetworkFailure } from '../../../lib/load-failure';
 import { useAcknowledgeAlerts } from '../api/acknowledge-alerts';
 import { useAlerts } from '../api/get-alerts';
-import { createAlertAnalysisHref } from '../utils/alert-link';
+import { alertLinkTexts, createAlertHref } from '../utils/alert-link';
 import { formatAlertDay } from '../utils/format-alert-day';
 
 export const noAlertsText = 'No alerts right now, check back later.';
 const shownDriverCount = 3;
 
-// A budget alert's Expected is the threshold it crossed; an anomaly's, what the day should have cost.
+// A budget alert's Expected is the threshold it crossed; an anomaly's, what the day should have cost;
+// an approval's Amount is what the waiting action saves a year.
 function describeAmount(alert: Alert): string {
   const amount = formatCost(alert.Amount, alert.Currency);
+  if (alert.Kind === 'approval') return `Saves ${amount} a year once done`;
   if (alert.Expected === null) return amount;
   const expected = formatCost(alert.Expected, alert.Currency);
   return alert.Kind === 'budget'
@@ -60,8 +62,8 @@ function AlertItem({ alert, isAcknowledging, onAcknowledge, onNavigate }: AlertI
         On {formatAlertDay(alert.Date)}, raised {formatUtcDateTime(alert.RaisedAt, { isCompact: true })}
       </p>
       <div className="alerts-item-actions">
-        <Link to={createAlertAnalysisHref(alert)} onClick={onNavigate}>
-          Show in Cost Analysis
+        <Link to={createAlertHref(alert)} onClick={onNavigate}>
+          {alertLinkTexts[alert.Kind]}
         </Link>
         {isNew ? (
           <Button
@@ -86,7 +88,8 @@ interface AlertsPanelProps {
   onNavigate: () => void;
 }
 
-/** The team's alerts, newest first, 30 a page: each links to /analysis and can be acknowledged. */
+/** The team's alerts, newest first, 30 a page: each links to where it is looked into (/analysis,
+ * /automation) and can be acknowledged. */
 export function AlertsPanel({ onNavigate }: AlertsPanelProps) {
   const [page, setPage] = useState(1);
   const alerts = useAlerts((page - 1) * pageSize);

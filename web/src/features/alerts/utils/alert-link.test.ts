@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAlertAnalysisHref } from './alert-link';
+import { createAlertAnalysisHref, createAlertHref } from './alert-link';
 
 const now = new Date('2026-11-25T09:00:00Z');
 const subscriptionId = '11111111-2222-3333-4444-555555555555';
@@ -28,6 +28,15 @@ describe('an alert’s link to /analysis', () => {
     );
     expect(createAlertAnalysisHref({ Date: '2026-03-02', Filter: { Tag: 'env=prod' } }, now)).toBe(
       '/analysis?period=last-12-months&tag=env%3Dprod',
+    );
+  });
+});
+
+describe('where an alert is looked into', () => {
+  it('is /automation for an approval waiting, /analysis for a cost alert', () => {
+    expect(createAlertHref({ Kind: 'approval', Date: '2026-10-02', Filter: {} }, now)).toBe('/automation');
+    expect(createAlertHref({ Kind: 'anomaly', Date: '2026-09-02', Filter: { Tag: 'env=prod' } }, now)).toBe(
+      '/analysis?period=last-90-days&tag=env%3Dprod',
     );
   });
 });

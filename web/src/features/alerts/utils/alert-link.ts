@@ -1,7 +1,7 @@
 import type { Alert } from '@cloudtrim/contracts/alerts';
 
-// Where an alert is looked into: /analysis filtered to its scope, over a period that holds its day
-// (the page's periods count back from today).
+// Where an alert is looked into: a cost alert in /analysis filtered to its scope, over a period that
+// holds its day (the page's periods count back from today); an approval in /automation, where it waits.
 
 function monthsBetween(day: string, today: string): number {
   const [year, month] = day.split('-').map(Number);
@@ -33,4 +33,17 @@ export function createAlertAnalysisHref(
   }).filter((entry): entry is [string, string] => Boolean(entry[1]));
   const search = new URLSearchParams(entries).toString();
   return search ? `/analysis?${search}` : '/analysis';
+}
+
+export const alertLinkTexts: Readonly<Record<Alert['Kind'], string>> = {
+  budget: 'Show in Cost Analysis',
+  anomaly: 'Show in Cost Analysis',
+  approval: 'Review in Automation Pipelines',
+};
+
+export function createAlertHref(
+  alert: Pick<Alert, 'Kind' | 'Filter' | 'Date'>,
+  now: Date = new Date(),
+): string {
+  return alert.Kind === 'approval' ? '/automation' : createAlertAnalysisHref(alert, now);
 }
