@@ -243,6 +243,7 @@ export function createContainer({
       runTransaction,
       automationService,
       mail,
+      alerts,
       publicUrl,
       now,
     ),

@@ -30,6 +30,7 @@ import type { z } from 'zod';
 import type { Transaction, TransactionRunner } from '../../db/transaction';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../lib/http-errors';
 import { ActivityRepository, type NewActivityEntry } from '../activity/activity.repository';
+import type { AlertsService } from '../alerts/alerts.service';
 import type { AuthContext } from '../auth/auth.service';
 import type { AutomationService, ChangeRequest } from '../automation/automation.service';
 import type { MailService } from '../mail/mail.service';
@@ -41,10 +42,10 @@ import {
   type PipelinePlan,
 } from './pipelines.match';
 import {
-  describeApprovalNotice,
   describePipelineService,
-  renderApprovalMail,
+  raiseApprovalAlert,
   renderNotifyMail,
+  settleApprovalAlert,
 } from './pipelines.notice';
 import {
   PipelinesRepository,
@@ -90,6 +91,7 @@ export class PipelinesService {
     private readonly runTransaction: TransactionRunner,
     private readonly automation: Pick<AutomationService, 'requestChanges' | 'applyRecommendation'>,
     private readonly mail: Pick<MailService, 'enqueueMany'>,
+    private readonly alerts: Pick<AlertsService, 'raise' | 'acknowledgeByKey'>,
     private readonly publicUrl: string,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -228,6 +230,7 @@ export class PipelinesService {
         decidedBy: auth.userId,
         decidedAt: at,
       });
+      await settleApprovalAlert(this.alerts, transaction, approval, auth.userId);
       if (decision === 'reject') {
         await this.rejectApproval(transaction, approval, auth.email);
         return [];
@@ -410,7 +413,7 @@ export class PipelinesService {
     return outcome.runId;
   }
 
-  // The approval row, its Recent Activity notice and a mail to every other member, in the run's
+  // The approval row and its alert (Recent Activity notice, a mail to every other member), in the run's
   // transaction.
   private async proposeApproval(
     transaction: Transaction,
@@ -441,20 +444,18 @@ export class PipelinesService {
       runsAfter,
       link: `${this.publicUrl}/automation`,
     };
-    await new ActivityRepository(transaction.db).insertManyInTransaction([
-      {
-        teamId: pipeline.teamId,
-        tenantId: null,
-        serviceName: describePipelineService(pipeline.name),
-        resourceArmId: null,
-        logText: describeApprovalNotice(notice),
-      },
-    ]);
-    const content = renderApprovalMail(notice);
-    await this.mail.enqueueMany(
-      members.filter((member) => member.id !== proposer).map((member) => ({ to: member.email, content })),
-      { db: transaction },
-    );
+    await raiseApprovalAlert(this.alerts, transaction, {
+      teamId: pipeline.teamId,
+      approvalId,
+      notice,
+      resources: waiting.map((item) => ({
+        name: item.candidate.name,
+        type: item.candidate.type,
+        annualSaving: item.annualSaving,
+      })),
+      recipients: members.filter((member) => member.id !== proposer).map((member) => member.email),
+      proposedAt: at,
+    });
     return approvalId;
   }
 
