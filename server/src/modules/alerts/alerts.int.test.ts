@@ -1,15 +1,27 @@
 // Alerts as the anomaly detection and the budgets raise them: once per team and key, with one Recent
 // Activity entry and one mail per member who wants that kind (a real SMTP server), listed newest
-// first a page at a time, acknowledged once; and each user's own mail preferences.
+// first a page at a time, acknowledged once; and each user's own mail preferences. A pipeline's action
+// waiting for approval (emulator estate): alerted to the team, mailed to every member but the proposer
+// whatever their preferences, and acknowledged by the colleague's decision.
+import type { ActivityLogResponse } from '@cloudtrim/contracts/activity';
 import type { Alert, AlertListResponse } from '@cloudtrim/contracts/alerts';
 import { pageSize } from '@cloudtrim/contracts/paging';
-import { eq } from 'drizzle-orm';
+import type {
+  Approval,
+  ApprovalListResponse,
+  Pipeline,
+  PipelineRunDetail,
+} from '@cloudtrim/contracts/pipelines';
+import type { AzureEmulator } from '@cloudtrim/azure-emulator/emulator';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAzureEnvironment, createTenantRequest, startTestEmulator } from '../../../test/azure-emulator';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
 import { createMailTestContext, waitForMailJobs, type MailTestContext } from '../../../test/mailbox';
-import { activityLogs } from '../../db/schema';
+import { activityLogs, resources, tenants } from '../../db/schema';
 import type { NewAlert } from './alerts.service';
 
+let emulator: AzureEmulator;
 let context: MailTestContext;
 let owner: TestUser;
 let member: TestUser;
@@ -54,12 +66,19 @@ function createAnomaly(key: string, day = '2026-11-09'): NewAlert {
 }
 
 beforeAll(async () => {
-  context = await createMailTestContext({ MAIL_RETRY_DELAY_SECONDS: '1' });
+  emulator = await startTestEmulator({ fleetSize: 4 });
+  context = await createMailTestContext({
+    ...createAzureEnvironment(emulator),
+    MAIL_RETRY_DELAY_SECONDS: '1',
+  });
   owner = await createUser(context);
   member = await createUser(context, { teamId: owner.teamId });
   token = await logIn(context, owner);
 });
-afterAll(() => context.close());
+afterAll(async () => {
+  await context.close();
+  await emulator.stop();
+});
 
 describe('raising an alert', () => {
   it('stores it once per key, with one activity entry and one mail per member who wants it', async () => {
@@ -143,5 +162,100 @@ describe('raising an alert', () => {
       BudgetMails: true,
       AnomalyMails: true,
     });
+  });
+});
+
+describe('an action waiting for approval', () => {
+  it('alerts the team, mails every member but the proposer, and is acknowledged by the decision', async () => {
+    const proposer = await createUser(context);
+    const colleague = await createUser(context, { teamId: proposer.teamId });
+    const proposerToken = await logIn(context, proposer);
+    const colleagueToken = await logIn(context, colleague);
+    // Approval mails follow neither cost preference: turned off, the colleague is still asked.
+    await call(
+      'PUT',
+      '/api/v1/alert/preferences',
+      { BudgetMails: false, AnomalyMails: false },
+      colleagueToken,
+    );
+    await context.container.tenants.addTenant(proposer.teamId, createTenantRequest(emulator, 0, 0));
+    const [tenant] = await context.container.database.db
+      .select()
+      .from(tenants)
+      .where(eq(tenants.teamId, proposer.teamId));
+    await context.container.inventory.syncTenant(tenant!.id);
+    const [vm] = await context.container.database.db
+      .select()
+      .from(resources)
+      .where(and(eq(resources.tenantId, tenant!.id), eq(resources.type, 'Microsoft.Compute/virtualMachines')))
+      .orderBy(resources.name)
+      .limit(1);
+    await context.container.database.db
+      .update(resources)
+      .set({ tags: { team: 'approval' } })
+      .where(eq(resources.id, vm!.id));
+
+    const created = await call(
+      'POST',
+      '/api/v1/pipeline',
+      {
+        name: 'Night stop',
+        scope: { tags: [{ key: 'team', op: 'equals', value: 'approval' }] },
+        action: { type: 'stop' },
+        schedule: { cron: '0 0 1 1 *', timeZone: 'UTC' },
+        gates: { dryRun: false, approval: 'always', graceMinutes: 0 },
+      },
+      proposerToken,
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    const run = await call(
+      'POST',
+      `/api/v1/pipeline/${created.json<Pipeline>().id}/run`,
+      { dryRun: false },
+      proposerToken,
+    );
+    expect(run.json<PipelineRunDetail>()).toMatchObject({ state: 'awaitingApproval' });
+
+    const title = `Pipeline Night stop waits for approval to stop VM ${vm!.name}`;
+    for (const token of [proposerToken, colleagueToken]) {
+      const listed = (await call('GET', '/api/v1/alert', undefined, token)).json<AlertListResponse>();
+      expect(listed).toMatchObject({ Total: 1, Unacknowledged: 1 });
+      expect(listed.Alerts[0]).toMatchObject({
+        Kind: 'approval',
+        Title: title,
+        Filter: {},
+        Expected: null,
+        Currency: 'USD',
+        AcknowledgedAt: null,
+      });
+      expect(listed.Alerts[0]!.Scope).toMatch(
+        new RegExp(`^Proposed by ${proposer.email}; runs no earlier than `),
+      );
+    }
+
+    const mail = await context.mailbox.nextMailTo(colleague.email);
+    expect(mail.subject).toBe('Approval needed: pipeline Night stop');
+    expect(mail.link).toBe('http://cloudtrim.test/automation');
+    await waitForMailJobs(context);
+    expect(context.mailbox.mailsTo(colleague.email)).toHaveLength(1);
+    expect(context.mailbox.mailsTo(proposer.email)).toHaveLength(0);
+    const activity = (
+      await call('GET', '/api/v1/log/0', undefined, proposerToken)
+    ).json<ActivityLogResponse>();
+    expect(activity.filter((entry) => entry.ServiceName === 'Pipeline: Night stop')).toHaveLength(1);
+
+    const [approval] = (
+      await call('GET', '/api/v1/approval', undefined, colleagueToken)
+    ).json<ApprovalListResponse>().approvals;
+    const decided = await call(
+      'POST',
+      `/api/v1/approval/${approval!.id}`,
+      { decision: 'reject' },
+      colleagueToken,
+    );
+    expect(decided.json<Approval>()).toMatchObject({ state: 'rejected' });
+    const after = (await call('GET', '/api/v1/alert', undefined, proposerToken)).json<AlertListResponse>();
+    expect(after).toMatchObject({ Total: 1, Unacknowledged: 0 });
+    expect(after.Alerts[0]!.AcknowledgedAt).not.toBeNull();
   });
 });
