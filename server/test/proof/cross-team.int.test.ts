@@ -1,7 +1,16 @@
 // Every object one team owns (tenant, resource, metric, recommendation, scheduled change, logs,
-// member, budget, alert, the bill of a tenant or resource), with every verb the API offers on it, asked for by a signed-in member of another team:
-// 404 every time, and the owner's data unchanged. Each call is first made by the owner, so a 404
-// means "not yours", never "not there".
+// member, budget, alert, the bill of a tenant or resource, pipeline, pipeline run, approval), with
+// every verb the API offers on it, asked for by a signed-in member of another team: 404 every time,
+// and the owner's data unchanged. Each call is first made by the owner, so a 404 means "not yours",
+// never "not there". Another team's pipelines and approvals stay out of the stranger's lists, and its
+// tenant out of the stranger's pipeline scopes.
+import type {
+  ApprovalListResponse,
+  Pipeline,
+  PipelineListResponse,
+  PipelinePreviewResponse,
+  PipelineRunDetail,
+} from '@cloudtrim/contracts/pipelines';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectTenant, createCloudTestContext, type CloudTestContext } from '../azure-emulator';
 import { bearer, createUser, logIn, type TestUser } from '../helper';
@@ -13,13 +22,26 @@ interface Call {
   payload?: unknown;
   // The owner's own call changes things (a delete): skip the owner's positive control for it.
   isDestructive?: boolean;
+  // What the owner's own call answers when not 2xx: deciding their own proposal is 403, not 404.
+  ownerStatus?: number;
 }
 
 let context: CloudTestContext;
 let owner: TestUser;
 let ownerToken: string;
 let strangerToken: string;
+let tenantId: string;
+let pipelineId: string;
 let calls: Call[];
+
+// A yearly cron: the pipeline runs only when asked.
+const pipelineRequest = (scopeTenantId: string) => ({
+  name: 'Stop the fleet',
+  scope: { tenantIds: [scopeTenantId] },
+  action: { type: 'stop' },
+  schedule: { cron: '0 0 1 1 *', timeZone: 'UTC' },
+  gates: { dryRun: false, approval: 'always', graceMinutes: 0 },
+});
 
 beforeAll(async () => {
   context = await createCloudTestContext({ emulator: { fleetSize: 6 } });
@@ -27,7 +49,7 @@ beforeAll(async () => {
   ownerToken = await logIn(context, owner);
   const stranger = await createUser(context);
   strangerToken = await logIn(context, stranger);
-  const tenantId = await connectTenant(context, owner.teamId, 0, 0);
+  tenantId = await connectTenant(context, owner.teamId, 0, 0);
   await context.container.inventory.syncTenant(tenantId);
   // The stranger's team has an estate of its own, so "empty" is never the reason for a 404.
   await context.container.inventory.syncTenant(await connectTenant(context, stranger.teamId, 1, 0));
@@ -76,7 +98,31 @@ beforeAll(async () => {
     drivers: [],
     mailKind: 'anomaly',
   });
-  const alert = await pool.query<{ id: string }>('select id from alert where team_id = $1', [owner.teamId]);
+  const alert = await pool.query<{ id: string }>(
+    "select id from alert where team_id = $1 and kind = 'anomaly'",
+    [owner.teamId],
+  );
+  // A pipeline whose real run waits for a colleague's approval: a pipeline, a run, an approval.
+  const created = await send(ownerToken, {
+    name: 'create pipeline',
+    method: 'POST',
+    url: '/api/v1/pipeline',
+    payload: pipelineRequest(tenantId),
+  });
+  pipelineId = created.json<Pipeline>().id;
+  const run = await send(ownerToken, {
+    name: 'run pipeline',
+    method: 'POST',
+    url: `/api/v1/pipeline/${pipelineId}/run`,
+    payload: { dryRun: false },
+  });
+  const runId = run.json<PipelineRunDetail>().id;
+  const approval = await pool.query<{ id: string }>(
+    "select id from pipeline_approval where run_id = $1 and state = 'waiting'",
+    [runId],
+  );
+  expect(approval.rows).toHaveLength(1);
+  const approvalId = approval.rows[0]!.id;
   const days = 'from=2026-10-01&to=2026-10-31';
   const resourcePath = vm.arm_id.replace(/^\//, '');
   const query = (name: string, value: string) => `${name}=${encodeURIComponent(value)}`;
@@ -138,6 +184,46 @@ beforeAll(async () => {
     { name: 'edit budget', method: 'PUT', url: `/api/v1/budget/${budget.Id}`, payload: budgetRequest },
     { name: 'delete budget', method: 'DELETE', url: `/api/v1/budget/${budget.Id}`, isDestructive: true },
     { name: 'acknowledge alert', method: 'POST', url: `/api/v1/alert/${alert.rows[0]!.id}/acknowledge` },
+    { name: 'pipeline', method: 'GET', url: `/api/v1/pipeline/${pipelineId}` },
+    {
+      name: 'edit pipeline',
+      method: 'PUT',
+      url: `/api/v1/pipeline/${pipelineId}`,
+      payload: pipelineRequest(tenantId),
+    },
+    { name: 'pause pipeline', method: 'POST', url: `/api/v1/pipeline/${pipelineId}/pause` },
+    { name: 'resume pipeline', method: 'POST', url: `/api/v1/pipeline/${pipelineId}/resume` },
+    {
+      name: 'dry run pipeline',
+      method: 'POST',
+      url: `/api/v1/pipeline/${pipelineId}/run`,
+      payload: { dryRun: true },
+    },
+    {
+      name: 'real run pipeline',
+      method: 'POST',
+      url: `/api/v1/pipeline/${pipelineId}/run`,
+      payload: { dryRun: false },
+      isDestructive: true,
+    },
+    { name: 'runs of pipeline', method: 'GET', url: `/api/v1/pipeline/${pipelineId}/runs` },
+    { name: 'export pipeline', method: 'GET', url: `/api/v1/pipeline/${pipelineId}/export` },
+    { name: 'pipeline run', method: 'GET', url: `/api/v1/pipeline/run/${runId}` },
+    {
+      name: 'approve',
+      method: 'POST',
+      url: `/api/v1/approval/${approvalId}`,
+      payload: { decision: 'approve' },
+      ownerStatus: 403,
+    },
+    {
+      name: 'reject',
+      method: 'POST',
+      url: `/api/v1/approval/${approvalId}`,
+      payload: { decision: 'reject' },
+      ownerStatus: 403,
+    },
+    { name: 'delete pipeline', method: 'DELETE', url: `/api/v1/pipeline/${pipelineId}`, isDestructive: true },
     { name: 'costs of tenant', method: 'GET', url: `/api/v1/cost?${days}&${query('tenantId', tenantId)}` },
     {
       name: 'cost summary of tenant',
@@ -183,7 +269,10 @@ describe("another team's objects", () => {
     const failures: string[] = [];
     for (const call of calls.filter((candidate) => !candidate.isDestructive)) {
       const response = await send(ownerToken, call);
-      if (response.statusCode >= 300) failures.push(`${call.name}: ${response.statusCode} ${response.body}`);
+      const isExpected = call.ownerStatus
+        ? response.statusCode === call.ownerStatus
+        : response.statusCode < 300;
+      if (!isExpected) failures.push(`${call.name}: ${response.statusCode} ${response.body}`);
     }
     expect(failures).toEqual([]);
   });
@@ -201,7 +290,12 @@ describe("another team's objects", () => {
              union all select 'change', resource_id::text, concat_ws(',', state, new_size, version) from scheduled_change where team_id = $1
              union all select 'member', email, team_id::text from app_user where team_id = $1
              union all select 'budget', id::text, concat_ws(',', name, amount, thresholds::text) from budget where team_id = $1
-             union all select 'alert', id::text, concat_ws(',', acknowledged_at, acknowledged_by) from alert where team_id = $1) t`,
+             union all select 'alert', id::text, concat_ws(',', acknowledged_at, acknowledged_by) from alert where team_id = $1
+             union all select 'pipeline', id::text, concat_ws(',', name, state, version, active_since) from pipeline where team_id = $1
+             union all select 'run', id::text, concat_ws(',', state, finished_at, matched, acted, skipped, failed) from pipeline_run where team_id = $1
+             union all select 'item', i.id::text, concat_ws(',', i.outcome, i.reason, i.detail)
+               from pipeline_run_item i join pipeline_run r on r.id = i.run_id where r.team_id = $1
+             union all select 'approval', id::text, concat_ws(',', state, decided_by, decided_at) from pipeline_approval where team_id = $1) t`,
           [owner.teamId],
         )
       ).rows[0]!.digest;
@@ -210,5 +304,26 @@ describe("another team's objects", () => {
     for (const call of calls) answers.push(`${call.name}: ${(await send(strangerToken, call)).statusCode}`);
     expect(answers).toEqual(calls.map((call) => `${call.name}: 404`));
     expect(await snapshot()).toBe(before);
+  });
+
+  it("leave another team's pipelines and approvals out of its lists, and its tenant out of their scopes", async () => {
+    const call = (method: Call['method'], url: string, payload?: unknown) =>
+      send(strangerToken, { name: url, method, url, payload });
+    expect((await call('GET', '/api/v1/pipeline')).json<PipelineListResponse>()).toMatchObject({
+      pipelines: [],
+      total: 0,
+    });
+    expect((await call('GET', '/api/v1/approval')).json<ApprovalListResponse>().approvals).toEqual([]);
+    const created = await call('POST', '/api/v1/pipeline', pipelineRequest(tenantId));
+    expect(created.statusCode).toBe(400);
+    expect(created.json()).toMatchObject({ field: 'scope.tenantIds.0' });
+    const preview = await call('POST', '/api/v1/pipeline/preview', pipelineRequest(tenantId));
+    expect(preview.json<PipelinePreviewResponse>()).toMatchObject({ items: [], matched: 0 });
+    expect((await call('GET', '/api/v1/pipeline')).json<PipelineListResponse>().total).toBe(0);
+    // The owner's pipeline is still there, as the owner left it.
+    expect(
+      (await send(ownerToken, { name: 'pipeline', method: 'GET', url: `/api/v1/pipeline/${pipelineId}` }))
+        .statusCode,
+    ).toBe(200);
   });
 });
