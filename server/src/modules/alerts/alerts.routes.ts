@@ -19,7 +19,7 @@ export function alertRoutes(alerts: AlertsService): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['alerts'],
-          summary: "The team's budget and anomaly alerts, newest first, a page at a time",
+          summary: "The team's budget, anomaly and approval alerts, newest first, a page at a time",
           querystring: alertListQuerySchema,
           response: { 200: alertListResponseSchema, ...errors },
         },
