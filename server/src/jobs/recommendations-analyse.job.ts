@@ -2,7 +2,8 @@ import type { Container } from '../container';
 import { recommendationsAnalyseJob } from './cloud-work';
 import { defineTenantJob } from './tenant-job';
 
-// One tenant's analysis after its collection cycle: the VMs whose data changed. One at a time per
+// One tenant's analysis after its collection cycle: the VMs whose data changed, and its disks,
+// public IPs, stopped VMs, plans and databases judged for waste (once an hour). One at a time per
 // tenant; no retry, the next cycle picks up whatever is still due.
 export function createRecommendationsAnalyseJob({
   recommendations,
