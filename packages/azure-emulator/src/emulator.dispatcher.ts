@@ -13,6 +13,7 @@ import { registerNetworkRoutes } from './arm/network.routes';
 import { registerOperationRoutes } from './arm/operation.routes';
 import { registerResourceManagerRoutes } from './arm/resource-manager.routes';
 import { registerSqlRoutes } from './arm/sql.routes';
+import { registerTagsRoutes } from './arm/tags.routes';
 import { registerWebRoutes } from './arm/web.routes';
 import { admitCostRequest, readCostScope, registerCostRoutes } from './costs/cost.routes';
 import type { EmulatorServices } from './emulator.services';
@@ -114,6 +115,7 @@ export function createRequestHandler(
   registerOperationRoutes(armRouter, services);
   registerWebRoutes(armRouter, services);
   registerSqlRoutes(armRouter, services);
+  registerTagsRoutes(armRouter, services);
   registerAuthorizationRoutes(armRouter, services, readCaller);
   const costRouter = new Router();
   registerCostRoutes(costRouter, services, services.costs);

@@ -319,6 +319,14 @@ export interface CloudProvider {
     sku: CloudSku,
     options?: CloudCallOptions,
   ): Promise<CloudOperation>;
+  // The Tags API's Merge at the resource's scope: the tags given are added or overwritten, the others
+  // kept, so writing the same tags again changes nothing. Answers the resource's tags after it.
+  mergeTags(
+    credentials: CloudCredentials,
+    resourceId: string,
+    tags: Readonly<Record<string, string>>,
+    options?: CloudCallOptions,
+  ): Promise<Record<string, string>>;
   // One look at an operation a begin… call returned, from any process.
   readOperation(
     credentials: CloudCredentials,

@@ -65,7 +65,8 @@ interface ResourceBase {
   readonly subscriptionId: string;
   readonly resourceGroupName: string;
   readonly location: string;
-  readonly tags: Readonly<Record<string, string>>;
+  // Set anew by a write that changes them (the Tags API, a PUT or PATCH with tags).
+  tags: Readonly<Record<string, string>>;
   readonly createdMs: number;
   /** Hash key of this resource's noise streams. */
   readonly streamKey: number;

@@ -45,6 +45,7 @@ import {
   submitResize,
   submitSkuChange,
   submitSnapshot,
+  submitTagsMerge,
 } from './azure-writes';
 
 // Listing subscriptions names no subscription; the Resource Manager client still wants one.
@@ -313,6 +314,23 @@ export class AzureGateway implements CloudProvider {
         this.config.resourceManagerUrl,
         resourceId,
         sku,
+        abortSignal,
+      ),
+    );
+  }
+
+  async mergeTags(
+    credentials: CloudCredentials,
+    resourceId: string,
+    tags: Readonly<Record<string, string>>,
+    options?: CloudCallOptions,
+  ): Promise<Record<string, string>> {
+    return this.run(`Tagging ${resourceId}`, options, (abortSignal) =>
+      submitTagsMerge(
+        this.clients.getResourceClientFor(credentials, resourceId),
+        this.config.resourceManagerUrl,
+        resourceId,
+        tags,
         abortSignal,
       ),
     );

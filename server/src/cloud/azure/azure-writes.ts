@@ -1,7 +1,8 @@
 // The Resource Manager writes the executor makes: resize (PATCH hardwareProfile.vmSize), start and
 // deallocate; an incremental snapshot of a disk; deleting a disk, a public IP or a plan; a disk's,
-// plan's or database's SKU. Each is a long-running operation whose URL is handed back so any process
-// can poll it later, and the poll of that operation. Sent through an ARM client's pipeline, whose
+// plan's or database's SKU; a merge of tags. Each but the tags (answered at once) is a long-running
+// operation whose URL is handed back so any process can poll it later, and the poll of that
+// operation. Sent through an ARM client's pipeline, whose
 // retry policy waits out Retry-After on 429 (the subscription's write budget and Compute's per-VM
 // update budget) and on 503.
 import { createHttpHeaders, createPipelineRequest, type PipelineResponse } from '@azure/core-rest-pipeline';
@@ -18,6 +19,7 @@ import { readArmError } from './azure-errors';
 import { apiVersionOf, detailedTypes, typeOfId } from './azure-resource-details';
 
 const computeWriteApiVersion = '2024-07-01';
+const tagsApiVersion = '2021-04-01';
 
 export async function submitResize(
   client: ArmPipelineClient,
@@ -106,6 +108,27 @@ export async function submitSkuChange(
     ...(maxSizeBytes !== undefined ? { properties: { maxSizeBytes } } : {}),
   };
   return sendWrite(client, 'PATCH', writeUrl(resourceManagerUrl, resourceId), body, abortSignal);
+}
+
+// The Tags API at the resource's scope (any type), answered at once: nothing to poll.
+export async function submitTagsMerge(
+  client: ArmPipelineClient,
+  resourceManagerUrl: string,
+  resourceId: string,
+  tags: Readonly<Record<string, string>>,
+  abortSignal: AbortSignal,
+): Promise<Record<string, string>> {
+  const request = createPipelineRequest({
+    url: `${resourceManagerUrl}${resourceId}/providers/Microsoft.Resources/tags/default?api-version=${tagsApiVersion}`,
+    method: 'PATCH',
+    headers: createHttpHeaders({ 'content-type': 'application/json', accept: 'application/json' }),
+    body: JSON.stringify({ operation: 'Merge', properties: { tags } }),
+    abortSignal,
+  });
+  const response = await client.sendRequest(request);
+  if (response.status !== 200) throw readArmError(response.status, response.bodyAsText ?? undefined);
+  const body = JSON.parse(response.bodyAsText || '{}') as { properties?: { tags?: Record<string, string> } };
+  return body.properties?.tags ?? {};
 }
 
 function writeUrl(resourceManagerUrl: string, resourceId: string): string {
