@@ -15,7 +15,9 @@
 // cannot be allocated. Each step's log entry is written in the transaction that records the step.
 // A disk, public IP, plan or database goes through the same states and guarantees with its own steps
 // (automation.resource-steps.ts): a disk is snapshotted (the snapshot's id saved on the change before
-// it is asked for) and the snapshot waited for before the disk is deleted.
+// it is asked for) and the snapshot waited for before the disk is deleted. A tag change (a pipeline's
+// tag action) is one step, the Tags API's merge: writing the same tags again changes nothing, so a
+// run that resumes it writes again rather than read first.
 import { automationValues } from '@cloudtrim/contracts/automation';
 import { isBurstable } from '@cloudtrim/rightsizing/burstable-sizes';
 import type {
@@ -53,7 +55,7 @@ import {
   type ResourceStep,
 } from './automation.resource-steps';
 
-type Step = 'deallocate' | 'resize' | 'start' | ResourceStep;
+type Step = 'deallocate' | 'resize' | 'start' | 'tag' | ResourceStep;
 
 export interface ExecutorOptions {
   // Runs of one change (pg-boss retries included) before a transient failure counts as final.
@@ -89,6 +91,7 @@ const stepNames: Readonly<Record<Step, string>> = {
   snapshot: 'Snapshot',
   delete: 'Deletion',
   changeSku: 'Change',
+  tag: 'Tagging',
 };
 
 const inFlight: ChangeState[] = ['claimed', 'submitted'];
@@ -191,6 +194,7 @@ export class AutomationExecutor {
   private async decideToAct(run: Run): Promise<boolean> {
     const { change } = run;
     if (isResourceChange(change.kind)) return this.decideToActOnResource(run);
+    if (change.kind === 'tag') return this.decideToTag(run);
     // A VM Azure is still working on (someone's restart) is judged once it has settled.
     const machine = await this.readSettledMachine(run);
     const decision = await this.runTransaction(async (transaction) => {
@@ -270,6 +274,30 @@ export class AutomationExecutor {
       await this.succeed(run, 'Nothing to change: it is already so', { size: state!.sku, powerState: null });
       return false;
     }
+    return true;
+  }
+
+  // A tag change needs nothing of Azure to decide: only that it is still wanted (the tenant active).
+  private async decideToTag(run: Run): Promise<boolean> {
+    const { change } = run;
+    const reasonToStop = await this.runTransaction(async (transaction) => {
+      const automation = new AutomationRepository(transaction.db);
+      await automation.lockResource(change.resourceId);
+      const reasons = await automation.readChangeReasons(change.id);
+      const reason = reasons ? findReasonToStop(change, reasons, this.now()) : 'it no longer exists';
+      if (reason) return reason;
+      const isRecorded = await automation.updateRun(change.id, run.token, ['claimed'], {
+        wasRunning: false,
+        step: 'tag',
+      });
+      if (!isRecorded) throw new LostChangeError();
+      return undefined;
+    });
+    if (reasonToStop) {
+      await this.cancel(run, reasonToStop);
+      return false;
+    }
+    run.change = { ...change, wasRunning: false, step: 'tag' };
     return true;
   }
 
@@ -359,6 +387,7 @@ export class AutomationExecutor {
 
   private async isStepDoneInAzure(run: Run, step: Step): Promise<boolean> {
     const { change } = run;
+    if (step === 'tag') return false;
     if (step === 'snapshot') {
       return (await this.readSettledResource(run, change.snapshotId ?? '')) !== null;
     }
@@ -379,6 +408,10 @@ export class AutomationExecutor {
       );
     }
     if (step === 'delete') return this.cloud.beginDelete(credentials, change.resourceArmId, { signal });
+    if (step === 'tag') {
+      await this.cloud.mergeTags(credentials, change.resourceArmId, change.tags ?? {}, { signal });
+      return { operationUrl: null, retryAfterSeconds: 0 };
+    }
     if (step === 'changeSku') {
       // A database's new maximum size depends on its present one: read it if this run has not.
       const state =
@@ -470,6 +503,8 @@ export class AutomationExecutor {
   private async verify(run: Run): Promise<void> {
     const { change, observed } = run;
     if (isResourceChange(change.kind)) return this.verifyResource(run);
+    // Azure answered the merge with the resource's tags: nothing to read back.
+    if (change.kind === 'tag') return this.succeed(run, `Tagged ${describeTags(change)}`, null);
     const isKnown = observed !== undefined && !change.needsDeallocation;
     const machine = isKnown ? describeOutcome(change, observed) : await this.readSettledMachine(run);
     if (change.kind === 'resize' || change.kind === 'rollback') {
@@ -816,6 +851,7 @@ function describeOutcome(change: ChangeRow, before: CloudVirtualMachineState): C
 
 function firstStep(kind: ChangeRow['kind']): Step {
   if (isResourceChange(kind)) return planResourceSteps(kind)[0]!;
+  if (kind === 'tag') return 'tag';
   return kind === 'resize' || kind === 'rollback' ? 'resize' : kind === 'start' ? 'start' : 'deallocate';
 }
 
@@ -823,7 +859,7 @@ function firstStep(kind: ChangeRow['kind']): Step {
 // the VM was running.
 function planSteps(change: ChangeRow): Step[] {
   if (isResourceChange(change.kind)) return planResourceSteps(change.kind);
-  if (change.kind === 'deallocate' || change.kind === 'start') return [change.kind];
+  if (change.kind === 'deallocate' || change.kind === 'start' || change.kind === 'tag') return [change.kind];
   if (!change.needsDeallocation) return ['resize'];
   return change.wasRunning ? ['deallocate', 'resize', 'start'] : ['deallocate', 'resize'];
 }
@@ -859,7 +895,15 @@ function describeStep(step: Step, change: ChangeRow): string {
   if (step === 'snapshot' || step === 'delete' || step === 'changeSku')
     return describeResourceStep(step, change);
   if (step === 'resize') return `${change.kind === 'rollback' ? 'Rollback' : 'Resize'} to ${change.newSize}`;
+  if (step === 'tag') return `Tag ${describeTags(change)}`;
   return stepNames[step];
+}
+
+// 'environment = dev', as a pipeline's tag action is written.
+export function describeTags(change: Pick<ChangeRow, 'tags'>): string {
+  return Object.entries(change.tags ?? {})
+    .map(([key, value]) => `${key} = ${value}`)
+    .join(', ');
 }
 
 function describeSuccess(change: ChangeRow): string {

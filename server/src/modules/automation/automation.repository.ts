@@ -58,6 +58,8 @@ export interface NewChange {
   expectedPowerState?: string | null;
   // The pipeline run that asked for it (origin 'pipeline').
   pipelineRunId?: string | null;
+  // What a 'tag' change merges into the resource's tags.
+  tags?: Record<string, string> | null;
 }
 
 // What must still hold when a change acts, read under the VM's lock.

@@ -55,6 +55,9 @@ const changeKindOfRecommendation: Readonly<Record<Exclude<RecommendationKind, 'a
   databaseObjective: 'databaseObjective',
 };
 
+// Another module's record of an apply, in the apply's transaction: false when it was made already.
+export type ApplyRecord = (transaction: Transaction) => Promise<boolean>;
+
 // How many due changes one dispatch transaction claims; it loops until none are left.
 const dispatchBatchSize = 500;
 
@@ -88,10 +91,14 @@ export class AutomationService {
   ) {}
 
   // A GET, so a retry, a prefetch or a double click must change nothing the first call did not.
+  // `record`: another module's record of the apply (a pipeline's item marked acted), written first in
+  // the transaction that plans the change; when it answers false (recorded already, by another run of
+  // the same work) nothing is planned.
   async applyRecommendation(
     teamId: string,
     recommendationId: number,
     timing: ApplyTiming,
+    record?: ApplyRecord,
   ): Promise<{ message: string }> {
     const target = await this.automation.findApplyTarget(teamId, recommendationId);
     if (!target) throw notFound('Recommendation not found.');
@@ -101,7 +108,7 @@ export class AutomationService {
       if (timing === 'window' && isDeletion(kind)) throw conflict(deletionNotScheduledText);
       if (target.status === 'open') await this.assertLiveSize(target, kind);
     }
-    return this.planRecommendation(target, timing, timing);
+    return this.planRecommendation(target, timing, timing, record);
   }
 
   // After an analysis: each new recommendation of a resource set to Automate is planned at its window.
@@ -353,8 +360,9 @@ export class AutomationService {
     target: ApplyTarget,
     timing: ApplyTiming,
     origin: ChangeOrigin,
+    record?: ApplyRecord,
   ): Promise<{ message: string }> {
-    if (target.kind === 'activeHours') return this.applyActiveHours(target);
+    if (target.kind === 'activeHours') return this.applyActiveHours(target, record);
     const kind = changeKindOf(target.kind);
     // Automated planning never plans a deletion (its listing leaves them out; this holds regardless).
     if (isDeletion(kind) && timing !== 'now') throw conflict(deletionNotScheduledText);
@@ -365,6 +373,7 @@ export class AutomationService {
     const outcome = await this.runTransaction(async (transaction) => {
       const automation = new AutomationRepository(transaction.db);
       await automation.lockResource(target.resourceId);
+      if (record && !(await record(transaction))) return undefined;
       const live = await automation.findLiveChangeOf(target.recommendationId);
       // A retried GET of an apply that failed says so rather than trying again.
       if (live?.state === 'failed') {
@@ -430,11 +439,13 @@ export class AutomationService {
   }
 
   // Active hours are our own setting: the active-hours job starts and deallocates the VM.
-  private async applyActiveHours(target: ApplyTarget): Promise<{ message: string }> {
+  private async applyActiveHours(target: ApplyTarget, record?: ApplyRecord): Promise<{ message: string }> {
     if (target.status === 'applied') return { message: 'The active hours are set.' };
     const action = `Active hours set to ${formatHour(target.activeHoursStart)}-${formatHour(target.activeHoursEnd)} UTC`;
-    await this.runTransaction(async (transaction) => {
+    const isSet = await this.runTransaction(async (transaction) => {
       const automation = new AutomationRepository(transaction.db);
+      await automation.lockResource(target.resourceId);
+      if (record && !(await record(transaction))) return false;
       await automation.setActiveHours(
         target.resourceId,
         target.activeHoursStart,
@@ -451,8 +462,9 @@ export class AutomationService {
         action,
         scheduledChangeId: null,
       });
+      return true;
     });
-    await this.activity.record([this.toActivity(target, action)]);
+    if (isSet) await this.activity.record([this.toActivity(target, action)]);
     return { message: 'The active hours are set.' };
   }
 
@@ -486,6 +498,7 @@ function describeKind(change: Pick<ChangeRow, 'kind' | 'newSize'>): string {
   if (isResourceChange(change.kind)) return describeResourceChange(change).toLowerCase();
   if (change.kind === 'resize') return `resize to ${change.newSize}`;
   if (change.kind === 'rollback') return `rollback to ${change.newSize}`;
+  if (change.kind === 'tag') return 'tagging';
   return change.kind === 'deallocate' ? 'deallocation' : 'start';
 }
 

@@ -192,7 +192,6 @@ describe('the pipeline calls', () => {
       [{ ...definition, name: '' }, 'name'],
       [{ ...definition, schedule: { cron: '61 19 * * *', timeZone: 'Europe/London' } }, 'schedule.cron'],
       [{ ...definition, schedule: { cron: '0 19 * * *', timeZone: 'Europe/Londres' } }, 'schedule.timeZone'],
-      [{ ...definition, action: { type: 'tag', tag: { key: 'owner', value: 'ops' } } }, 'action.type'],
       [{ ...definition, action: { type: 'delete' } }, 'action.type'],
       [
         { ...definition, scope: { tenantIds: ['00000000-0000-0000-0000-000000000001'] } },

@@ -2,7 +2,7 @@
 // team's resources, open recommendations and costs. Built on whichever Db it is given: the pool's, or a
 // transaction's (db/transaction.ts), so a run's claim, items, streaks, approval and changes commit together.
 import type { PipelineDefinition, PipelineScope } from '@cloudtrim/contracts/pipelines';
-import { and, asc, count, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import {
   costDays,
@@ -264,6 +264,35 @@ export class PipelinesRepository {
     fields: Partial<Pick<PipelineRunItemRow, 'outcome' | 'reason' | 'detail'>>,
   ): Promise<void> {
     await this.db.update(pipelineRunItems).set(fields).where(eq(pipelineRunItems.id, id));
+  }
+
+  // The item's outcome, only while it is still matched (not acted on yet): false when another pass
+  // got to it first. The row's lock holds a second pass until this one commits.
+  async updateMatchedItem(
+    id: number,
+    fields: Partial<Pick<PipelineRunItemRow, 'outcome' | 'reason' | 'detail'>>,
+  ): Promise<boolean> {
+    const rows = await this.db
+      .update(pipelineRunItems)
+      .set(fields)
+      .where(and(eq(pipelineRunItems.id, id), eq(pipelineRunItems.outcome, 'matched')))
+      .returning({ id: pipelineRunItems.id });
+    return rows.length > 0;
+  }
+
+  // Runs for real still 'running' that started before `startedBefore`.
+  listStalledRuns(startedBefore: Date): Promise<PipelineRunRow[]> {
+    return this.db
+      .select()
+      .from(pipelineRuns)
+      .where(
+        and(
+          eq(pipelineRuns.state, 'running'),
+          eq(pipelineRuns.dryRun, false),
+          lt(pipelineRuns.startedAt, startedBefore),
+        ),
+      )
+      .orderBy(asc(pipelineRuns.startedAt));
   }
 
   listItems(runId: string): Promise<PipelineRunItemRow[]> {

@@ -59,8 +59,6 @@ import { checkCron, findDueTick, findNextTick } from './pipelines.schedule';
 import { pipelineTemplates } from './pipelines.templates';
 import { readPipelineYaml, writePipelineYaml } from './pipelines.yaml';
 
-export const pipelineTagUnavailableText = 'Cloudtrim cannot write tags in Azure yet: choose another action.';
-
 // A bad pipeline file: 400 with the line and field at fault.
 export class PipelineFileError extends HttpError {
   constructor(
@@ -84,6 +82,9 @@ interface PendingApply {
 }
 
 const dayMs = 86_400_000;
+// A run still applying its recommendations is left to its worker this long before a tick resumes it
+// (a resumed item is acted on once either way; this only spares Azure a second look).
+const resumeAfterMs = 5 * 60_000;
 
 export class PipelinesService {
   constructor(
@@ -244,7 +245,8 @@ export class PipelinesService {
   }
 
   // Every minute: each active pipeline whose tick is due runs once (the tick's claim decides), then
-  // the approved actions whose grace period is over are carried out. Answers the runs made.
+  // the approved actions whose grace period is over are carried out, and runs whose worker died are
+  // finished. Answers the runs made.
   async runDuePipelines(): Promise<number> {
     const now = this.now();
     let runs = 0;
@@ -269,6 +271,7 @@ export class PipelinesService {
       }
     }
     await this.carryOutDueApprovals();
+    await this.resumeRuns();
     if (firstError) throw firstError;
     return runs;
   }
@@ -361,7 +364,7 @@ export class PipelinesService {
         pipeline.name,
         runId,
         acting
-          .filter((item) => item.plan === 'deallocate' || item.plan === 'start')
+          .filter((item) => isChangePlan(item.plan))
           .map((item) => ({
             resourceId: item.candidate.resourceId,
             tenantId: item.candidate.tenantId,
@@ -370,6 +373,7 @@ export class PipelinesService {
             detail: item.detail,
             plan: item.plan!,
           })),
+        definition.action,
       );
       await this.recordActivity(
         transaction,
@@ -526,7 +530,7 @@ export class PipelinesService {
             },
       );
     }
-    if (plan === 'deallocate' || plan === 'start') {
+    if (isChangePlan(plan)) {
       const requests = approved.map((item) => ({
         resourceId: item.resourceId!,
         tenantId: tenants.get(item.resourceId!)!,
@@ -535,7 +539,14 @@ export class PipelinesService {
         detail: `${item.detail} (approved by ${approvedBy})`,
         plan,
       }));
-      await this.requestChanges(transaction, approval.teamId, name, approval.runId, requests);
+      await this.requestChanges(
+        transaction,
+        approval.teamId,
+        name,
+        approval.runId,
+        requests,
+        approval.action,
+      );
       await new ActivityRepository(transaction.db).insertManyInTransaction(
         requests.map((request) =>
           toActivity(approval.teamId, request.tenantId, name, request.armId, request.name, request.detail),
@@ -576,6 +587,7 @@ export class PipelinesService {
       detail: string;
       plan: PipelinePlan;
     }[],
+    action: PipelineDefinition['action'],
   ): Promise<void> {
     if (requests.length === 0) return;
     const at = this.now();
@@ -585,7 +597,8 @@ export class PipelinesService {
         tenantId: request.tenantId,
         resourceId: request.resourceId,
         recommendationId: null,
-        kind: request.plan === 'start' ? 'start' : 'deallocate',
+        kind: request.plan === 'tag' ? 'tag' : request.plan === 'start' ? 'start' : 'deallocate',
+        tags: request.plan === 'tag' && action.tag ? { [action.tag.key]: action.tag.value } : null,
         origin: 'pipeline',
         predictionMethod: '',
         previousSize: null,
@@ -600,8 +613,10 @@ export class PipelinesService {
     await this.automation.requestChanges(transaction, changes);
   }
 
-  // Each through AutomationService (its checks, lock and logs); a refusal fails the item with its
-  // sentence, and the run's counts are read again after.
+  // Each through AutomationService (its checks, lock and logs), the item marked acted and its Recent
+  // Activity entry written first in the transaction that plans its change: an item another pass (a
+  // resumed run) has acted on already is left as it is, so each is acted on once. A refusal fails the
+  // item with its sentence, and the run's counts are read again after.
   private async applyRecommendations(
     teamId: string,
     pipelineName: string,
@@ -610,45 +625,92 @@ export class PipelinesService {
     timing: 'now' | 'window',
   ): Promise<void> {
     if (pending.length === 0) return;
-    const entries: NewActivityEntry[] = [];
+    await this.applyEach(teamId, pipelineName, pending, timing);
+    await this.runTransaction(async (transaction) => {
+      await this.finishRun(new PipelinesRepository(transaction.db), runId, false);
+    });
+  }
+
+  private async applyEach(
+    teamId: string,
+    pipelineName: string,
+    pending: PendingApply[],
+    timing: 'now' | 'window',
+  ): Promise<void> {
     for (const item of pending) {
+      const toEntry = (detail: string) =>
+        toActivity(teamId, item.tenantId, pipelineName, item.resourceArmId, item.resourceName, detail);
+      const recordActed = async (transaction: Transaction) => {
+        const pipelines = new PipelinesRepository(transaction.db);
+        if (!(await pipelines.updateMatchedItem(item.itemId, { outcome: 'acted', reason: null })))
+          return false;
+        await new ActivityRepository(transaction.db).insertManyInTransaction([
+          toEntry('Recommendation applied'),
+        ]);
+        return true;
+      };
       try {
-        await this.automation.applyRecommendation(teamId, item.recommendationId, timing);
-        await this.pipelines.updateItem(item.itemId, { outcome: 'acted', reason: null });
-        entries.push(
-          toActivity(
-            teamId,
-            item.tenantId,
-            pipelineName,
-            item.resourceArmId,
-            item.resourceName,
-            'Recommendation applied',
-          ),
-        );
+        let isRecorded = false;
+        await this.automation.applyRecommendation(teamId, item.recommendationId, timing, (transaction) => {
+          isRecorded = true;
+          return recordActed(transaction);
+        });
+        // Applied already (active hours set before): nothing was planned, and nothing recorded yet.
+        if (!isRecorded) await this.runTransaction(recordActed);
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
         const reason: PipelineSkipReason | null = error.statusCode === 403 ? 'readOnly' : null;
-        await this.pipelines.updateItem(item.itemId, {
-          outcome: reason ? 'skipped' : 'failed',
-          reason,
-          detail: error.message,
+        await this.runTransaction(async (transaction) => {
+          const isFailed = await new PipelinesRepository(transaction.db).updateMatchedItem(item.itemId, {
+            outcome: reason ? 'skipped' : 'failed',
+            reason,
+            detail: error.message,
+          });
+          if (isFailed) {
+            await new ActivityRepository(transaction.db).insertManyInTransaction([toEntry(error.message)]);
+          }
         });
-        entries.push(
-          toActivity(
-            teamId,
-            item.tenantId,
-            pipelineName,
-            item.resourceArmId,
-            item.resourceName,
-            error.message,
-          ),
-        );
       }
     }
-    await this.runTransaction(async (transaction) => {
-      await new ActivityRepository(transaction.db).insertManyInTransaction(entries);
-      await this.finishRun(new PipelinesRepository(transaction.db), runId, false);
-    });
+  }
+
+  // Runs whose worker died after their commit, their recommendations not all applied (still
+  // 'running' some minutes on): each item still matched is applied now, as its run would have, and
+  // the run ends with its counts.
+  async resumeRuns(): Promise<number> {
+    const stalled = await this.pipelines.listStalledRuns(new Date(this.now().getTime() - resumeAfterMs));
+    for (const run of stalled) {
+      const [name, definition, items] = await Promise.all([
+        this.pipelines.findPipelineName(run.pipelineId),
+        this.pipelines.findVersion(run.pipelineId, run.version),
+        this.pipelines.listItems(run.id),
+      ]);
+      const matched = items.filter((item) => item.outcome === 'matched' && item.recommendationId !== null);
+      const states = await this.pipelines.readResourceStates(
+        matched.flatMap((item) => (item.resourceId ? [item.resourceId] : [])),
+      );
+      const toPending = (item: PipelineRunItemRow): PendingApply => ({
+        itemId: item.id,
+        recommendationId: item.recommendationId!,
+        resourceArmId: item.resourceArmId,
+        resourceName: item.resourceName,
+        tenantId: states.get(item.resourceId ?? '')?.tenantId ?? null,
+      });
+      // Approved items are applied now, as their approval does; the others as the run would.
+      const isAtWindow =
+        definition !== undefined &&
+        'maintenanceWindow' in definition.schedule &&
+        run.trigger === 'manual' &&
+        definition.action.type !== 'delete';
+      const approved = matched.filter((item) => item.approvalId !== null).map(toPending);
+      const others = matched.filter((item) => item.approvalId === null).map(toPending);
+      await this.applyEach(run.teamId, name ?? '', approved, 'now');
+      await this.applyEach(run.teamId, name ?? '', others, isAtWindow ? 'window' : 'now');
+      await this.runTransaction((transaction) =>
+        this.finishRun(new PipelinesRepository(transaction.db), run.id, false),
+      );
+    }
+    return stalled.length;
   }
 
   private async recordActivity(
@@ -696,14 +758,12 @@ export class PipelinesService {
     return pipeline;
   }
 
-  // What the contract cannot check: a cron the parser reads, tenants of the team, an action we can
-  // carry out.
+  // What the contract cannot check: a cron the parser reads, tenants of the team.
   private async checkDefinition(teamId: string, definition: PipelineDefinition): Promise<PipelineDefinition> {
     if ('cron' in definition.schedule) {
       const error = checkCron(definition.schedule.cron, definition.schedule.timeZone);
       if (error) throw badRequest(`Cron: ${error}.`, 'schedule.cron');
     }
-    if (definition.action.type === 'tag') throw badRequest(pipelineTagUnavailableText, 'action.type');
     const tenantIds = new Set(await this.pipelines.listTenantIds(teamId));
     definition.scope.tenantIds?.forEach((tenantId, index) => {
       if (!tenantIds.has(tenantId))
@@ -801,6 +861,12 @@ function toPlan(type: PipelineDefinition['action']['type']): PipelinePlan {
   if (type === 'start') return 'start';
   if (type === 'notify' || type === 'tag') return type;
   return 'apply';
+}
+
+// The plans carried out as scheduled changes by automation's executor (its claim, lease and logs); a
+// tag is a merge, so a change written again changes nothing.
+function isChangePlan(plan: PipelinePlan | null): boolean {
+  return plan === 'deallocate' || plan === 'start' || plan === 'tag';
 }
 
 function toItemRow(runId: string, item: EvaluatedItem, approvalId: string | null): NewPipelineRunItem {
