@@ -1,5 +1,5 @@
 // The gateway against the emulator through the real SDK, for what the service tests do not reach:
-// VM sizes, retail prices, the batch limit and the deadline every call carries.
+// VM sizes, retail prices, the batch limit, a merge of tags and the deadline every call carries.
 import type { AzureEmulator } from '@cloudtrim/azure-emulator/emulator';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,6 +101,24 @@ describe('AzureGateway', () => {
       ),
     ).rejects.toSatisfy((error) => isCloudError(error, 'invalidRequest'));
     expect(emulator.stats.calls.getBatch).toBe(0);
+  });
+
+  it("merges tags into a VM's with the Tags API, keeping the others, and refuses a VM not there", async () => {
+    const machine = emulator.fleet.virtualMachines[0]!;
+    const before = { ...machine.tags };
+    const gateway = createGateway();
+    expect(await gateway.mergeTags(credentials, machine.id, { owner: 'ops' })).toEqual({
+      ...before,
+      owner: 'ops',
+    });
+    expect(await gateway.mergeTags(credentials, machine.id, { owner: 'ops' })).toEqual({
+      ...before,
+      owner: 'ops',
+    });
+    expect(emulator.fleet.findVirtualMachine(machine.id)!.tags).toEqual({ ...before, owner: 'ops' });
+    await expect(
+      gateway.mergeTags(credentials, `${machine.id.replace(/\/[^/]+$/, '')}/no-such-vm`, { owner: 'ops' }),
+    ).rejects.toSatisfy((error) => isCloudError(error, 'notFound'));
   });
 
   it('gives up on an operation that outlives its deadline, retries included', async () => {
