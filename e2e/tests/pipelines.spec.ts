@@ -120,8 +120,9 @@ test('a pipeline built from the stop-dev-VMs template is previewed, approved by 
   await expect(builder.getByRole('combobox', { name: 'Action', exact: true })).toHaveValue('stop');
   await expect(builder.getByLabel('Time zone', { exact: true })).toHaveValue('Europe/London');
   await builder.getByLabel('Name', { exact: true }).fill(name);
-  // The emulated fleet tags its machines environment = dev; two at most, each after a colleague approves.
-  await builder.getByLabel('Scope tag 1 key').fill('environment');
+  // The template scopes the VMs tagged environment = dev, as the emulated fleet tags them; two at
+  // most, each after a colleague approves.
+  await expect(builder.getByLabel('Scope tag 1 key')).toHaveValue('environment');
   await builder.getByLabel('Blast radius (per run)').fill('2');
   await builder.getByLabel('Approval', { exact: true }).selectOption('always');
   await builder.getByLabel('Grace (minutes)').fill('0');

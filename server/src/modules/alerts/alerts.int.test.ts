@@ -27,7 +27,7 @@ let owner: TestUser;
 let member: TestUser;
 let token: string;
 
-async function call(method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, authorization = token) {
+async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown, authorization = token) {
   return context.app.inject({
     method,
     url,
@@ -166,18 +166,20 @@ describe('raising an alert', () => {
 });
 
 describe('an action waiting for approval', () => {
-  it('alerts the team, mails every member but the proposer, and is acknowledged by the decision', async () => {
+  // A real run of a pipeline that stops one VM of the emulator's estate after a colleague approves.
+  async function proposeNightStop(options: { colleagueMails: boolean }) {
     const proposer = await createUser(context);
     const colleague = await createUser(context, { teamId: proposer.teamId });
     const proposerToken = await logIn(context, proposer);
     const colleagueToken = await logIn(context, colleague);
-    // Approval mails follow neither cost preference: turned off, the colleague is still asked.
-    await call(
-      'PUT',
-      '/api/v1/alert/preferences',
-      { BudgetMails: false, AnomalyMails: false },
-      colleagueToken,
-    );
+    if (!options.colleagueMails) {
+      await call(
+        'PUT',
+        '/api/v1/alert/preferences',
+        { BudgetMails: false, AnomalyMails: false },
+        colleagueToken,
+      );
+    }
     await context.container.tenants.addTenant(proposer.teamId, createTenantRequest(emulator, 0, 0));
     const [tenant] = await context.container.database.db
       .select()
@@ -215,6 +217,21 @@ describe('an action waiting for approval', () => {
       proposerToken,
     );
     expect(run.json<PipelineRunDetail>()).toMatchObject({ state: 'awaitingApproval' });
+    return {
+      proposer,
+      colleague,
+      proposerToken,
+      colleagueToken,
+      vm: vm!,
+      pipelineId: created.json<Pipeline>().id,
+    };
+  }
+
+  it('alerts the team, mails every member but the proposer, and is acknowledged by the decision', async () => {
+    // Approval mails follow neither cost preference: turned off, the colleague is still asked.
+    const { proposer, colleague, proposerToken, colleagueToken, vm } = await proposeNightStop({
+      colleagueMails: false,
+    });
 
     const title = `Pipeline Night stop waits for approval to stop VM ${vm!.name}`;
     for (const token of [proposerToken, colleagueToken]) {
@@ -257,5 +274,21 @@ describe('an action waiting for approval', () => {
     const after = (await call('GET', '/api/v1/alert', undefined, proposerToken)).json<AlertListResponse>();
     expect(after).toMatchObject({ Total: 1, Unacknowledged: 0 });
     expect(after.Alerts[0]!.AcknowledgedAt).not.toBeNull();
+  });
+
+  it('leaves the top bar when its pipeline is deleted before anyone decides', async () => {
+    const { proposerToken, colleagueToken, pipelineId } = await proposeNightStop({ colleagueMails: true });
+    expect(
+      (await call('DELETE', `/api/v1/pipeline/${pipelineId}`, undefined, proposerToken)).statusCode,
+    ).toBe(204);
+
+    for (const token of [proposerToken, colleagueToken]) {
+      const listed = (await call('GET', '/api/v1/alert', undefined, token)).json<AlertListResponse>();
+      expect(listed).toMatchObject({ Total: 1, Unacknowledged: 0 });
+    }
+    const waiting = (
+      await call('GET', '/api/v1/approval', undefined, colleagueToken)
+    ).json<ApprovalListResponse>();
+    expect(waiting.approvals).toEqual([]);
   });
 });

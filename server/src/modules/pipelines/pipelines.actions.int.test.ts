@@ -140,6 +140,12 @@ describe('a tag pipeline', () => {
         .map((entry) => entry.LogText)
         .sort(),
     ).toEqual([`${first!.name}: Tag owner = ops`, `${second!.name}: Tag owner = ops`].sort());
+    // Our copy of the tags has the merge already: the next run would plan no second write even
+    // before a sync reads them back.
+    const unsynced = (
+      await call('POST', '/api/v1/pipeline/preview', definition)
+    ).json<PipelinePreviewResponse>();
+    expect(unsynced).toMatchObject({ matched: 0, wouldAct: 0 });
 
     await context.container.inventory.syncTenant(tenantId);
     const synced = await db

@@ -160,12 +160,24 @@ export class PipelinesRepository {
     return rows.length > 0;
   }
 
-  async delete(teamId: string, id: string): Promise<boolean> {
+  // Deletes the team's pipeline with its versions, runs and approvals; answers the ids of the
+  // approvals that were still waiting, or undefined when the team has no such pipeline.
+  async delete(teamId: string, id: string): Promise<string[] | undefined> {
+    const waiting = await this.db
+      .select({ id: pipelineApprovals.id })
+      .from(pipelineApprovals)
+      .where(
+        and(
+          eq(pipelineApprovals.teamId, teamId),
+          eq(pipelineApprovals.pipelineId, id),
+          eq(pipelineApprovals.state, 'waiting'),
+        ),
+      );
     const rows = await this.db
       .delete(pipelines)
       .where(and(eq(pipelines.teamId, teamId), eq(pipelines.id, id)))
       .returning({ id: pipelines.id });
-    return rows.length > 0;
+    return rows.length > 0 ? waiting.map((approval) => approval.id) : undefined;
   }
 
   async findVersion(pipelineId: string, version: number): Promise<PipelineDefinition | undefined> {

@@ -177,7 +177,7 @@ export function pipelineRoutes(pipelines: PipelinesService): FastifyPluginAsyncZ
         },
       },
       async (request, reply) => {
-        await pipelines.deletePipeline(getAuth(request).teamId, request.params.id);
+        await pipelines.deletePipeline(getAuth(request), request.params.id);
         return reply.code(204).send(null);
       },
     );

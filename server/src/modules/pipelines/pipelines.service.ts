@@ -131,8 +131,22 @@ export class PipelinesService {
     return this.getPipeline(auth.teamId, id);
   }
 
-  async deletePipeline(teamId: string, id: string): Promise<void> {
-    if (!(await this.pipelines.delete(teamId, id))) throw notFound('Pipeline not found.');
+  // A deleted pipeline takes its waiting approvals with it, and their alerts leave the top bar.
+  async deletePipeline(auth: AuthContext, id: string): Promise<void> {
+    const isDeleted = await this.runTransaction(async (transaction) => {
+      const waiting = await new PipelinesRepository(transaction.db).delete(auth.teamId, id);
+      if (!waiting) return false;
+      for (const approvalId of waiting) {
+        await settleApprovalAlert(
+          this.alerts,
+          transaction,
+          { teamId: auth.teamId, id: approvalId },
+          auth.userId,
+        );
+      }
+      return true;
+    });
+    if (!isDeleted) throw notFound('Pipeline not found.');
   }
 
   async setPipelineState(auth: AuthContext, id: string, state: 'active' | 'paused'): Promise<Pipeline> {

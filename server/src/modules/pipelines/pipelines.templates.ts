@@ -5,10 +5,10 @@ export const pipelineTemplates: readonly PipelineTemplate[] = [
   {
     id: 'stop-dev-vms',
     title: 'Stop dev VMs outside business hours',
-    description: 'Every weekday at 19:00 London time, deallocate the VMs tagged env = dev.',
+    description: 'Every weekday at 19:00 London time, deallocate the VMs tagged environment = dev.',
     definition: pipelineDefinitionSchema.parse({
       name: 'Stop dev VMs outside business hours',
-      scope: { tags: [{ key: 'env', op: 'equals', value: 'dev' }] },
+      scope: { tags: [{ key: 'environment', op: 'equals', value: 'dev' }] },
       action: { type: 'stop' },
       schedule: { cron: '0 19 * * 1-5', timeZone: 'Europe/London' },
       gates: { blastRadius: 50 },
