@@ -558,6 +558,7 @@ export class AutomationExecutor {
       if (!isRecorded) throw new LostChangeError();
       if (recorded)
         await automation.recordResourceState(change.resourceId, recorded.size, recorded.powerState, at);
+      if (change.kind === 'tag') await automation.mergeResourceTags(change.resourceId, change.tags ?? {});
       if (change.recommendationId !== null && change.origin !== 'guard') {
         await automation.setRecommendationStatus(change.recommendationId, 'applied');
       }

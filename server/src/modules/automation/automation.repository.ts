@@ -622,6 +622,16 @@ export class AutomationRepository {
     await this.bumpResourcesVersionOf(resourceId);
   }
 
+  // The tags a tag change merged in Azure, merged into ours too, so a pipeline's next run sees them
+  // before the next sync reads them back.
+  async mergeResourceTags(resourceId: string, tags: Record<string, string>): Promise<void> {
+    await this.db
+      .update(resources)
+      .set({ tags: sql`${resources.tags} || ${JSON.stringify(tags)}::jsonb` })
+      .where(eq(resources.id, resourceId));
+    await this.bumpResourcesVersionOf(resourceId);
+  }
+
   async readResourceRegion(resourceId: string): Promise<string | undefined> {
     const [row] = await this.db
       .select({ region: resources.region })
