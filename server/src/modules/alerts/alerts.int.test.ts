@@ -27,7 +27,12 @@ let owner: TestUser;
 let member: TestUser;
 let token: string;
 
-async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown, authorization = token) {
+async function call(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  body?: unknown,
+  authorization = token,
+) {
   return context.app.inject({
     method,
     url,
