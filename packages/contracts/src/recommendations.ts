@@ -84,3 +84,8 @@ export const teamSettingsSchema = z.object({
   DefaultMaintenanceWindow: z.number().int().min(0).max(23),
 });
 export type TeamSettings = z.infer<typeof teamSettingsSchema>;
+
+// What a recommendation's PredictionMethod says for waste (an unattached disk, an idle IP, a stopped
+// VM, an oversized plan or database): a rule on the resource's state and use, not a forecast, so it
+// has no evidence chart.
+export const wastePredictionMethod = 'waste-rule';

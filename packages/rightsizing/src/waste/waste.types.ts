@@ -15,10 +15,6 @@ export type WasteKind = (typeof wasteKinds)[number];
 // Deletions are never automated: only a user's APPLY NOW.
 export const deletionKinds: ReadonlySet<WasteKind> = new Set(['deleteDisk', 'deletePublicIp', 'deletePlan']);
 
-// What the recommendation's PredictionMethod says for a waste finding: a rule on the resource's
-// state and use, not a forecast.
-export const wastePredictionMethod = 'waste-rule';
-
 // One resource as inventory keeps it.
 export interface WasteResource {
   armId: string;

@@ -3,6 +3,7 @@
 // prices, and the tenant's disks, public IPs, stopped VMs, plans and databases are judged by the
 // waste finders. Conclusions are reconciled with the open recommendations (analysis-reconciler.ts)
 // and kept with their history.
+import { wastePredictionMethod } from '@cloudtrim/contracts/recommendations';
 import { analyseVm } from '@cloudtrim/rightsizing/analyse-vm';
 import {
   vmRecommendationKinds,
@@ -11,11 +12,7 @@ import {
 } from '@cloudtrim/rightsizing/analysis.types';
 import { isPredictionMethodId, type PredictionMethodId } from '@cloudtrim/rightsizing/prediction-methods';
 import { findWaste, wasteResourceTypes } from '@cloudtrim/rightsizing/waste/find-waste';
-import {
-  wastePredictionMethod,
-  type WasteKind,
-  type WasteProposal,
-} from '@cloudtrim/rightsizing/waste/waste.types';
+import type { WasteKind, WasteProposal } from '@cloudtrim/rightsizing/waste/waste.types';
 import type { CloudCallOptions } from '../../cloud/cloud-provider';
 import { yieldToEventLoop } from '../../lib/concurrency';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';

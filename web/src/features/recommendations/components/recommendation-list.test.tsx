@@ -2,7 +2,11 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Recommendation, RecommendationEvidence } from '@cloudtrim/contracts/recommendations';
+import {
+  wastePredictionMethod,
+  type Recommendation,
+  type RecommendationEvidence,
+} from '@cloudtrim/contracts/recommendations';
 import { createQueryClient } from '../../../lib/query-client';
 import { getStatus401, setStatus401 } from '../../../lib/status-401';
 import { RecommendationList } from './recommendation-list';
@@ -253,5 +257,24 @@ describe('<RecommendationList>', () => {
     );
     expect(screen.getByText('vm-1: Standard_D4s_v5 → Standard_D2s_v5, last 14 days')).toBeTruthy();
     expect(calledPaths()).toContain('/api/v1/log/recommendation/evidence?id=7');
+  });
+
+  it('offers no EVIDENCE for waste, which is judged on the resource state and has no chart', async () => {
+    recommendations = [
+      recommendation,
+      {
+        ...recommendation,
+        Id: 8,
+        ResourceId: '/subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/disks/data-1',
+        FriendlyName: 'data-1',
+        PredictionMethod: wastePredictionMethod,
+        Recommendation:
+          'Delete the unattached disk data-1 (Premium_LRS P10, 128 GiB) after taking a snapshot of it.',
+      },
+    ];
+    renderList();
+    await screen.findByText(recommendations[1]!.Recommendation);
+    expect(screen.getAllByRole('button', { name: 'EVIDENCE' })).toHaveLength(1);
+    expect(screen.getAllByRole('button', { name: 'APPLY NOW' })).toHaveLength(2);
   });
 });

@@ -5,7 +5,11 @@ import OverlayTrigger from 'react-bootstrap/OverlayTrigger';
 import Table from 'react-bootstrap/Table';
 import Tooltip from 'react-bootstrap/Tooltip';
 import { noRecommendationsText } from '@cloudtrim/contracts/messages';
-import { formatAnnualCostSavings, type Recommendation } from '@cloudtrim/contracts/recommendations';
+import {
+  formatAnnualCostSavings,
+  wastePredictionMethod,
+  type Recommendation,
+} from '@cloudtrim/contracts/recommendations';
 import { formatUtcDateTime } from '../../../lib/format-date-time';
 import { useRecommendations } from '../api/get-recommendations';
 import { describeLoadError, isNetworkFailure } from '../../../lib/load-failure';
@@ -76,7 +80,10 @@ function Actions({
   return (
     <div className="recommendation-actions">
       <ApplyRecommendationButtons recommendationId={recommendation.Id} />
-      <EvidenceButton id={recommendation.Id} isOpen={openId === recommendation.Id} onToggle={onToggle} />
+      {/* Waste is judged on the resource's state, not a forecast: there is no chart to show. */}
+      {recommendation.PredictionMethod === wastePredictionMethod ? null : (
+        <EvidenceButton id={recommendation.Id} isOpen={openId === recommendation.Id} onToggle={onToggle} />
+      )}
     </div>
   );
 }
