@@ -6,6 +6,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AzureEmulator } from '@cloudtrim/azure-emulator/emulator';
+import type { Secrets } from '../src/config';
 import { findFreePort } from '../src/db/database';
 import { createAzureEnvironment, waitFor, type CloudTestContext } from './azure-emulator';
 
@@ -94,4 +96,70 @@ export async function startRoundRobinProxy(
     url: `http://127.0.0.1:${port}`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+export interface WorkerScriptOptions {
+  emulator: AzureEmulator;
+  databaseUrl: string;
+  secrets: Secrets;
+  // The container's clock, and the wall-clock time at which the work starts (so two processes act
+  // at the same instant).
+  clockMs: number;
+  startAt: number;
+  // A script body with `container` in scope that returns a number, e.g. `return container.x.y();`.
+  work: string;
+  environment?: Record<string, string>;
+}
+
+// A worker process of its own for the proofs that something happens once across processes: the
+// app's container on the test's database and clock, which waits until `startAt`, runs `work`, and
+// answers the number it returned.
+export async function runWorkerScript(options: WorkerScriptOptions): Promise<number> {
+  const script = `
+const { loadConfig } = await import('./src/config.ts');
+const { createContainer } = await import('./src/container.ts');
+const { openDatabase } = await import('./src/db/database.ts');
+const { createJobDefinitions } = await import('./src/jobs/definitions.ts');
+const { JobQueue } = await import('./src/jobs/queue.ts');
+const config = loadConfig(process.env);
+const database = await openDatabase(config.databaseUrl, { maxConnections: 4 });
+const log = { info() {}, warn() {}, error() {} };
+const queue = new JobQueue(database.url, log, { isSendOnly: true });
+const secrets = { jwtSecret: process.env.JWT_SECRET, encryptionKey: Buffer.from(process.env.ENCRYPTION_KEY, 'hex') };
+const container = createContainer({ config, secrets, database, queue, now: () => new Date(Number(process.env.CLOCK_MS)) });
+await queue.start(createJobDefinitions(container));
+await new Promise((resolve) => setTimeout(resolve, Math.max(0, Number(process.env.START_AT) - Date.now())));
+const result = await (async () => { ${options.work} })();
+console.log('result=' + result);
+await queue.stop();
+await database.close();
+process.exit(0);
+`;
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cloudtrim-worker-script-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: serverDir,
+    env: {
+      ...process.env,
+      ...createAzureEnvironment(options.emulator),
+      ROLE: 'worker',
+      DATA_DIR: dataDir,
+      DATABASE_URL: options.databaseUrl,
+      DEMO: '0',
+      LOG_LEVEL: 'silent',
+      PUBLIC_URL: 'http://cloudtrim.test',
+      JWT_SECRET: options.secrets.jwtSecret,
+      ENCRYPTION_KEY: options.secrets.encryptionKey.toString('hex'),
+      CLOCK_MS: String(options.clockMs),
+      START_AT: String(options.startAt),
+      ...options.environment,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const match = /result=(\d+)/.exec(output);
+  if (code !== 0 || !match) throw new Error(`the worker script failed (${code}):\n${output}`);
+  return Number(match[1]);
 }

@@ -1,11 +1,6 @@
 // Exactly once across real processes: two worker processes evaluate the same crossed budget at the
 // same moment and exit before any mail goes out (no mail worker runs anywhere); a worker started
 // afterwards sends each recipient's mail once, caught by a real SMTP server.
-import { spawn } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AzureEmulator } from '@cloudtrim/azure-emulator/emulator';
 import type { Budget } from '@cloudtrim/contracts/budgets';
 import { eq, sql } from 'drizzle-orm';
@@ -20,12 +15,12 @@ import {
   type TestUser,
 } from '../../../test/helper';
 import { Mailbox, waitForMailJobs } from '../../../test/mailbox';
+import { runWorkerScript } from '../../../test/server-process';
 import { alerts, budgetCrossings } from '../../db/schema';
 import { createJobDefinitions } from '../../jobs/definitions';
 import { JobQueue } from '../../jobs/queue';
 import { createSendEmailJob } from '../../jobs/send-email.job';
 
-const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const dayMs = 86_400_000;
 let clockMs = Date.UTC(2026, 10, 10, 10, 0);
 const readClock = () => new Date(clockMs);
@@ -38,57 +33,18 @@ let owner: TestUser;
 let member: TestUser;
 let tenantId: string;
 
-// A worker process of its own: the app's container on the test's database and clock, evaluating the
-// tenant's budgets at `startAt` (wall clock), printing how many thresholds it raised, then exiting.
-const evaluatorScript = `
-const { loadConfig } = await import('./src/config.ts');
-const { createContainer } = await import('./src/container.ts');
-const { openDatabase } = await import('./src/db/database.ts');
-const { createJobDefinitions } = await import('./src/jobs/definitions.ts');
-const { JobQueue } = await import('./src/jobs/queue.ts');
-const config = loadConfig(process.env);
-const database = await openDatabase(config.databaseUrl, { maxConnections: 4 });
-const log = { info() {}, warn() {}, error() {} };
-const queue = new JobQueue(database.url, log, { isSendOnly: true });
-const secrets = { jwtSecret: process.env.JWT_SECRET, encryptionKey: Buffer.from(process.env.ENCRYPTION_KEY, 'hex') };
-const container = createContainer({ config, secrets, database, queue, now: () => new Date(Number(process.env.CLOCK_MS)) });
-await queue.start(createJobDefinitions(container));
-await new Promise((resolve) => setTimeout(resolve, Math.max(0, Number(process.env.START_AT) - Date.now())));
-const raised = await container.budgets.evaluateTenant(process.env.TENANT_ID);
-console.log('raised=' + raised);
-await queue.stop();
-await database.close();
-process.exit(0);
-`;
-
-async function runEvaluator(startAt: number): Promise<number> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cloudtrim-evaluator-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', evaluatorScript], {
-    cwd: serverDir,
-    env: {
-      ...process.env,
-      ...createAzureEnvironment(emulator),
-      ROLE: 'worker',
-      DATA_DIR: dataDir,
-      DATABASE_URL: context.databaseUrl,
-      DEMO: '0',
-      LOG_LEVEL: 'silent',
-      PUBLIC_URL: 'http://cloudtrim.test',
-      JWT_SECRET: context.secrets.jwtSecret,
-      ENCRYPTION_KEY: context.secrets.encryptionKey.toString('hex'),
-      CLOCK_MS: String(clockMs),
-      START_AT: String(startAt),
-      TENANT_ID: tenantId,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+// A worker process evaluating the tenant's budgets at `startAt` (wall clock); answers the thresholds
+// it raised.
+function runEvaluator(startAt: number): Promise<number> {
+  return runWorkerScript({
+    emulator,
+    databaseUrl: context.databaseUrl,
+    secrets: context.secrets,
+    clockMs,
+    startAt,
+    work: 'return container.budgets.evaluateTenant(process.env.TENANT_ID);',
+    environment: { TENANT_ID: tenantId },
   });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const match = /raised=(\d+)/.exec(output);
-  if (code !== 0 || !match) throw new Error(`the evaluator failed (${code}):\n${output}`);
-  return Number(match[1]);
 }
 
 beforeAll(async () => {

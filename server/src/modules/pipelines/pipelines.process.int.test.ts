@@ -1,22 +1,12 @@
 // Once a tick across real processes: two worker processes run the pipeline tick at the same instant
 // for a pipeline that is due; one run is recorded, and each VM it deallocates gets one change.
-import { spawn } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectTenant,
-  createAzureEnvironment,
-  createCloudTestContext,
-  type CloudTestContext,
-} from '../../../test/azure-emulator';
+import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
 import { createUser, type TestUser } from '../../../test/helper';
+import { runWorkerScript } from '../../../test/server-process';
 import { pipelineRunItems, pipelineRuns, resources, scheduledChanges } from '../../db/schema';
 
-const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 // Ten minutes before an hour: the pipeline is created then, and the tick of the hour is due after.
 let clockMs = Date.UTC(2026, 10, 10, 9, 50);
 const readClock = () => new Date(clockMs);
@@ -24,56 +14,16 @@ const readClock = () => new Date(clockMs);
 let context: CloudTestContext;
 let owner: TestUser;
 
-// A worker process of its own: the app's container on the test's database and clock, running the
-// pipeline tick at `startAt` (wall clock), printing how many runs it made, then exiting.
-const tickScript = `
-const { loadConfig } = await import('./src/config.ts');
-const { createContainer } = await import('./src/container.ts');
-const { openDatabase } = await import('./src/db/database.ts');
-const { createJobDefinitions } = await import('./src/jobs/definitions.ts');
-const { JobQueue } = await import('./src/jobs/queue.ts');
-const config = loadConfig(process.env);
-const database = await openDatabase(config.databaseUrl, { maxConnections: 4 });
-const log = { info() {}, warn() {}, error() {} };
-const queue = new JobQueue(database.url, log, { isSendOnly: true });
-const secrets = { jwtSecret: process.env.JWT_SECRET, encryptionKey: Buffer.from(process.env.ENCRYPTION_KEY, 'hex') };
-const container = createContainer({ config, secrets, database, queue, now: () => new Date(Number(process.env.CLOCK_MS)) });
-await queue.start(createJobDefinitions(container));
-await new Promise((resolve) => setTimeout(resolve, Math.max(0, Number(process.env.START_AT) - Date.now())));
-const runs = await container.pipelines.runDuePipelines();
-console.log('runs=' + runs);
-await queue.stop();
-await database.close();
-process.exit(0);
-`;
-
-async function runTick(startAt: number): Promise<number> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cloudtrim-pipeline-tick-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', tickScript], {
-    cwd: serverDir,
-    env: {
-      ...process.env,
-      ...createAzureEnvironment(context.emulator),
-      ROLE: 'worker',
-      DATA_DIR: dataDir,
-      DATABASE_URL: context.databaseUrl,
-      DEMO: '0',
-      LOG_LEVEL: 'silent',
-      PUBLIC_URL: 'http://cloudtrim.test',
-      JWT_SECRET: context.secrets.jwtSecret,
-      ENCRYPTION_KEY: context.secrets.encryptionKey.toString('hex'),
-      CLOCK_MS: String(clockMs),
-      START_AT: String(startAt),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+// A worker process running the pipeline tick at `startAt` (wall clock); answers the runs it made.
+function runTick(startAt: number): Promise<number> {
+  return runWorkerScript({
+    emulator: context.emulator,
+    databaseUrl: context.databaseUrl,
+    secrets: context.secrets,
+    clockMs,
+    startAt,
+    work: 'return container.pipelines.runDuePipelines();',
   });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const match = /runs=(\d+)/.exec(output);
-  if (code !== 0 || !match) throw new Error(`the tick failed (${code}):\n${output}`);
-  return Number(match[1]);
 }
 
 beforeAll(async () => {
