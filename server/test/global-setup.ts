@@ -24,7 +24,9 @@ export async function setup(project: TestProject): Promise<void> {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'cloudtrim-test-'));
   // As root, PostgreSQL runs as the 'postgres' user, which must be able to reach its directory.
   await chmod(dataDir, 0o755);
-  server = await startEmbeddedPostgres(dataDir, { info: () => {}, warn: () => {} });
+  // Files run side by side, each with its app's pools, pg-boss and, in the process proofs, whole
+  // worker processes: PostgreSQL's default of 100 connections ran out once.
+  server = await startEmbeddedPostgres(dataDir, { info: () => {}, warn: () => {} }, { maxConnections: 400 });
   project.provide('databaseAdminUrl', server.url.replace(/\/cloudtrim$/, '/postgres'));
 }
 

@@ -101,7 +101,7 @@ export interface EmbeddedServer {
 export async function startEmbeddedPostgres(
   dataDir: string,
   log: Logger,
-  options: { port?: number } = {},
+  options: { port?: number; maxConnections?: number } = {},
 ): Promise<EmbeddedServer> {
   const layout = await resolvePostgresLayout(dataDir, log);
   // The superuser's password is the machine's own, so no other local user can guess it.
@@ -112,7 +112,7 @@ export async function startEmbeddedPostgres(
     log.info(`Initialising embedded PostgreSQL in ${layout.databaseDir}`);
     await initialisePostgres(layout, password);
   }
-  const server = await startPostgres(layout, port);
+  const server = await startPostgres(layout, port, options.maxConnections);
   const adminUrl = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
   await replaceLegacyPassword(adminUrl, password, log);
   await ensureDatabaseExists(adminUrl, 'cloudtrim');

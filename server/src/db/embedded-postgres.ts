@@ -89,12 +89,19 @@ export interface RunningPostgres {
   stop(): Promise<void>;
 }
 
-export async function startPostgres(layout: PostgresLayout, port: number): Promise<RunningPostgres> {
-  const server = spawn(
-    layout.postgres,
-    ['-D', layout.databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1'],
-    { ...layout.runAs, env: environment, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+// maxConnections: PostgreSQL's own default (100) unless given.
+export async function startPostgres(
+  layout: PostgresLayout,
+  port: number,
+  maxConnections?: number,
+): Promise<RunningPostgres> {
+  const settings = ['-c', 'listen_addresses=127.0.0.1'];
+  if (maxConnections) settings.push('-c', `max_connections=${maxConnections}`);
+  const server = spawn(layout.postgres, ['-D', layout.databaseDir, '-p', String(port), ...settings], {
+    ...layout.runAs,
+    env: environment,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const output = collectOutput(server);
   const hasExited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
