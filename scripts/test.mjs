@@ -33,18 +33,46 @@ function step(title, command, args) {
   return result.status === 0;
 }
 
+// Each runner's counts, and the names of what failed: CI keeps only the tail of the output, so the
+// last lines must say which test to look at.
 function readVitestCounts(file) {
-  if (!existsSync(file)) return { passed: 0, failed: 1 };
+  if (!existsSync(file)) return { passed: 0, failed: 1, failures: [`${path.basename(file)}: no report`] };
   const report = JSON.parse(readFileSync(file, 'utf8'));
+  const failures = report.testResults.flatMap((result) => {
+    const name = path.relative(root, result.name);
+    const failedTests = result.assertionResults.filter((test) => test.status === 'failed');
+    // A file that did not load fails with no failed test.
+    if (failedTests.length === 0 && result.status === 'failed')
+      return [`${name}: ${firstLine(result.message)}`];
+    return failedTests.map((test) => `${name} › ${test.fullName}`);
+  });
   // A run that failed with no failed test (a file that did not load) still counts as a failure.
   const hasUncountedFailure = !report.success && report.numFailedTests === 0;
-  return { passed: report.numPassedTests, failed: report.numFailedTests + (hasUncountedFailure ? 1 : 0) };
+  return {
+    passed: report.numPassedTests,
+    failed: report.numFailedTests + (hasUncountedFailure ? 1 : 0),
+    failures,
+  };
 }
 
 function readPlaywrightCounts(file) {
-  if (!existsSync(file)) return { passed: 0, failed: 1 };
-  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
-  return { passed: stats.expected + stats.flaky, failed: stats.unexpected + stats.skipped };
+  if (!existsSync(file)) return { passed: 0, failed: 1, failures: ['e2e: no report'] };
+  const { stats, suites } = JSON.parse(readFileSync(file, 'utf8'));
+  const failures = [];
+  const visit = (suite, titles) => {
+    for (const spec of suite.specs ?? []) {
+      if (spec.tests.some((test) => test.status === 'unexpected' || test.status === 'skipped')) {
+        failures.push(`${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')}`);
+      }
+    }
+    for (const child of suite.suites ?? []) visit(child, [...titles, child.title]);
+  };
+  for (const suite of suites ?? []) visit(suite, []);
+  return { passed: stats.expected + stats.flaky, failed: stats.unexpected + stats.skipped, failures };
+}
+
+function firstLine(text) {
+  return (text ?? 'did not load').split('\n')[0].slice(0, 300);
 }
 
 ensureDependencies();
@@ -83,5 +111,7 @@ const counts = [
 const passed = counts.reduce((sum, count) => sum + count.passed, 0);
 const failed = counts.reduce((sum, count) => sum + count.failed, 0) + checks.filter((isOk) => !isOk).length;
 if (checks.some((isOk) => !isOk)) console.log('\nLint or typecheck failed (counted as failures).');
+const failures = counts.flatMap((count) => count.failures);
+if (failures.length > 0) console.log(`\nFailed:\n${failures.map((name) => `  ${name}`).join('\n')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
