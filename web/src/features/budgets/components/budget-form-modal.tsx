@@ -8,6 +8,7 @@ import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
 import { budgetBases, budgetPeriods, maxBudgetThresholds, type Budget } from '@cloudtrim/contracts/budgets';
 import { costTypes } from '@cloudtrim/contracts/costs';
+import { FieldError } from '../../../components/field-error';
 import { useSaveBudget } from '../api/save-budget';
 import {
   buildBudgetRequest,
@@ -46,10 +47,6 @@ interface BudgetFormModalProps {
 
 const basisLabels = { actual: 'Actual cost', forecasted: 'Forecasted cost' } as const;
 const costTypeLabels = { actual: 'Actual', amortized: 'Amortized' } as const;
-
-function FieldError({ message }: { message: string | undefined }) {
-  return message ? <Form.Control.Feedback type="invalid">{message}</Form.Control.Feedback> : null;
-}
 
 interface ThresholdFieldsProps {
   index: number;

@@ -23,6 +23,7 @@ import {
   type PipelineRecommendationKind,
 } from '@cloudtrim/contracts/pipelines';
 import { DataLoading } from '../../../components/data-loading';
+import { FieldError } from '../../../components/field-error';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { describeLoadError } from '../../../lib/load-failure';
 import { usePipeline } from '../api/get-pipeline';
@@ -67,10 +68,6 @@ const approvalLabels: Record<PipelineApprovalMode, string> = {
 
 // The IANA zones the browser knows, offered as the time zone is typed.
 const timeZones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-
-function FieldError({ message }: { message: string | undefined }) {
-  return message ? <Form.Control.Feedback type="invalid">{message}</Form.Control.Feedback> : null;
-}
 
 interface BuilderFormProps {
   draft: PipelineDraft;
