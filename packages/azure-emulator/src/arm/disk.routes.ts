@@ -9,7 +9,12 @@ import { sendPage } from './arm.paging';
 import { parseJsonBody, readRequestedTags } from './arm.requests';
 import { describeDisk, describeSnapshot, readCurrentPowerState, readDiskUniqueId } from './arm.views';
 import { buildOperationUrl, sendAccepted } from './operation.routes';
-import { listResourcesOfType, requireResourceGroup, sendResourceNotFound } from './resource-manager.routes';
+import {
+  findResourceOnPath,
+  listResourcesOfType,
+  requireResourceGroup,
+  requireResourceOnPath,
+} from './resource-manager.routes';
 
 const diskType = 'Microsoft.Compute/disks';
 const snapshotType = 'Microsoft.Compute/snapshots';
@@ -39,8 +44,7 @@ export function registerDiskRoutes(router: Router, services: EmulatorServices): 
     type: Resource['type'],
     name: string,
   ): Resource | undefined {
-    const resource = fleet.findResource(buildId(parameters, type, name));
-    return resource?.type === type ? (resource as Resource) : undefined;
+    return findResourceOnPath<Resource>(fleet, parameters, type, `${type}/${name}`);
   }
 
   function requireOne<Resource extends ManagedDiskRecord | SnapshotRecord>(
@@ -49,10 +53,7 @@ export function registerDiskRoutes(router: Router, services: EmulatorServices): 
     type: Resource['type'],
     name: string,
   ): Resource | undefined {
-    if (!requireResourceGroup(fleet, context, parameters)) return undefined;
-    const resource = findOne<Resource>(parameters, type, name);
-    if (!resource) sendResourceNotFound(context, type, name, parameters.resourceGroupName ?? '');
-    return resource;
+    return requireResourceOnPath<Resource>(fleet, context, parameters, type, `${type}/${name}`, name);
   }
 
   function updateDisk(context: RequestContext, parameters: RouteParameters): void {

@@ -6,7 +6,12 @@ import type { RouteParameters, Router } from '../http/http.router';
 import { sendPage } from './arm.paging';
 import { describePublicIpAddress } from './arm.views';
 import { sendAccepted } from './operation.routes';
-import { listResourcesOfType, requireResourceGroup, sendResourceNotFound } from './resource-manager.routes';
+import {
+  findResourceOnPath,
+  listResourcesOfType,
+  requireResourceGroup,
+  sendResourceNotFound,
+} from './resource-manager.routes';
 
 const publicIpType = 'Microsoft.Network/publicIPAddresses';
 const groupPath = '/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}';
@@ -17,10 +22,12 @@ export function registerNetworkRoutes(router: Router, services: EmulatorServices
   const describe = (address: PublicIpAddressRecord) => describePublicIpAddress(fleet, address);
 
   function findAddress(parameters: RouteParameters): PublicIpAddressRecord | undefined {
-    const resource = fleet.findResource(
-      `/subscriptions/${parameters.subscriptionId ?? ''}/resourceGroups/${parameters.resourceGroupName ?? ''}/providers/${publicIpType}/${parameters.name ?? ''}`,
+    return findResourceOnPath<PublicIpAddressRecord>(
+      fleet,
+      parameters,
+      publicIpType,
+      `${publicIpType}/${parameters.name ?? ''}`,
     );
-    return resource?.type === publicIpType ? resource : undefined;
   }
 
   function deleteAddress(context: RequestContext, parameters: RouteParameters): void {

@@ -51,6 +51,24 @@ export function findResourceOnPath<Resource extends FleetResource>(
   return resource?.type === type ? (resource as Resource) : undefined;
 }
 
+/**
+ * The resource of `type` the path names (`relativeId` after `/providers/`, `name` as Azure's 404 says
+ * it); else answers 404, ResourceGroupNotFound or ResourceNotFound as Azure does, and is undefined.
+ */
+export function requireResourceOnPath<Resource extends FleetResource>(
+  fleet: Fleet,
+  context: RequestContext,
+  parameters: RouteParameters,
+  type: Resource['type'],
+  relativeId: string,
+  name: string,
+): Resource | undefined {
+  if (!requireResourceGroup(fleet, context, parameters)) return undefined;
+  const resource = findResourceOnPath<Resource>(fleet, parameters, type, relativeId);
+  if (!resource) sendResourceNotFound(context, type, name, parameters.resourceGroupName ?? '');
+  return resource;
+}
+
 /** The resources of one type in a subscription, or in one of its groups, in listing order. */
 export function listResourcesOfType<Resource extends FleetResource>(
   fleet: Fleet,

@@ -17,6 +17,7 @@ import {
   findResourceOnPath,
   listResourcesOfType,
   requireResourceGroup,
+  requireResourceOnPath,
   sendResourceNotFound,
 } from './resource-manager.routes';
 
@@ -32,22 +33,15 @@ export function registerSqlRoutes(router: Router, services: EmulatorServices): v
     context: RequestContext,
     parameters: RouteParameters,
   ): SqlDatabaseRecord | undefined {
-    if (!requireResourceGroup(fleet, context, parameters)) return undefined;
-    const database = findResourceOnPath<SqlDatabaseRecord>(
+    const { serverName = '', databaseName = '' } = parameters;
+    return requireResourceOnPath<SqlDatabaseRecord>(
       fleet,
+      context,
       parameters,
       databaseType,
-      `${serverType}/${parameters.serverName ?? ''}/databases/${parameters.databaseName ?? ''}`,
+      `${serverType}/${serverName}/databases/${databaseName}`,
+      `${serverName}/${databaseName}`,
     );
-    if (!database) {
-      sendResourceNotFound(
-        context,
-        databaseType,
-        `${parameters.serverName ?? ''}/${parameters.databaseName ?? ''}`,
-        parameters.resourceGroupName ?? '',
-      );
-    }
-    return database;
   }
 
   // Azure keeps serving the old objective while the database is copied to the new one, and moves

@@ -16,6 +16,7 @@ import {
   findResourceOnPath,
   listResourcesOfType,
   requireResourceGroup,
+  requireResourceOnPath,
   sendResourceNotFound,
 } from './resource-manager.routes';
 
@@ -34,16 +35,15 @@ export function registerWebRoutes(router: Router, services: EmulatorServices): v
     context: RequestContext,
     parameters: RouteParameters,
   ): AppServicePlanRecord | undefined {
-    if (!requireResourceGroup(fleet, context, parameters)) return undefined;
-    const plan = findResourceOnPath<AppServicePlanRecord>(
+    const name = parameters.name ?? '';
+    return requireResourceOnPath<AppServicePlanRecord>(
       fleet,
+      context,
       parameters,
       planType,
-      `${planType}/${parameters.name ?? ''}`,
+      `${planType}/${name}`,
+      name,
     );
-    if (!plan)
-      sendResourceNotFound(context, planType, parameters.name ?? '', parameters.resourceGroupName ?? '');
-    return plan;
   }
 
   function listSites(plan: AppServicePlanRecord): WebSiteRecord[] {
