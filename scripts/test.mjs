@@ -23,13 +23,18 @@ function ensureChromium() {
   });
 }
 
+// Each step's title and time, for the closing summary: which part of the run grew.
+const timings = [];
+
 function step(title, command, args) {
   console.log(`\n▶ ${title}`);
+  const startedAt = Date.now();
   const result = spawnSync(command, args, {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, FORCE_COLOR: '1' },
   });
+  timings.push(`${title} ${Math.round((Date.now() - startedAt) / 1000)} s`);
   return result.status === 0;
 }
 
@@ -111,6 +116,7 @@ const counts = [
 const passed = counts.reduce((sum, count) => sum + count.passed, 0);
 const failed = counts.reduce((sum, count) => sum + count.failed, 0) + checks.filter((isOk) => !isOk).length;
 if (checks.some((isOk) => !isOk)) console.log('\nLint or typecheck failed (counted as failures).');
+console.log(`\n${timings.join(' · ')}`);
 const failures = counts.flatMap((count) => count.failures);
 if (failures.length > 0) console.log(`\nFailed:\n${failures.map((name) => `  ${name}`).join('\n')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
