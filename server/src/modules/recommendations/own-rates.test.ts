@@ -75,7 +75,7 @@ describe('readRegionRatio', () => {
   });
 
   it('reads a reservation’s share from actual against amortized cost', () => {
-    expect(readReservedShare({ amortizedCost: 100, actualCost: 25, usageHours: 10 })).toBeCloseTo(0.75);
+    expect(readReservedShare({ amortizedCost: 100, actualCost: 25 })).toBeCloseTo(0.75);
     expect(readReservedShare(undefined)).toBe(0);
   });
 });

@@ -24,7 +24,7 @@ const reservedShareThreshold = 0.5;
 // Fewer hours than a day of use say too little about a rate.
 const minimumUsageHours = 24;
 
-export function readReservedShare(bill: VmBill | undefined): number {
+export function readReservedShare(bill: Pick<VmBill, 'amortizedCost' | 'actualCost'> | undefined): number {
   if (!bill || bill.amortizedCost <= 0) return 0;
   return Math.min(1, Math.max(0, 1 - bill.actualCost / bill.amortizedCost));
 }
@@ -39,19 +39,25 @@ export function readRegionRatio(vms: { bill: VmBill; listHourly: number | undefi
     if (readReservedShare(bill) > 0.05) continue;
     ratios.push(bill.amortizedCost / (bill.usageHours * listHourly));
   }
+  return readMedianRatio(ratios);
+}
+
+// The median of what resources paid against their list price.
+export function readMedianRatio(ratios: number[]): number | undefined {
   if (ratios.length === 0) return undefined;
-  ratios.sort((first, second) => first - second);
-  const middle = Math.floor(ratios.length / 2);
-  const ratio = ratios.length % 2 === 1 ? ratios[middle]! : (ratios[middle - 1]! + ratios[middle]!) / 2;
+  const sorted = [...ratios].sort((first, second) => first - second);
+  const middle = Math.floor(sorted.length / 2);
+  const ratio = sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
   // Outside (0, 1.5] it is a bill we misread, not a discount.
   return ratio > 0 && ratio <= 1.5 ? ratio : undefined;
 }
 
-export function priceAtOwnRates(
-  proposal: Proposal,
+// A VM's resize or shutdown, or the deallocation of a VM stopped from its guest (a waste finder's).
+export function priceAtOwnRates<Priced extends Pick<Proposal, 'targetSize' | 'memo' | 'annualCostSavings'>>(
+  proposal: Priced,
   listHourly: { current: number | undefined; target: number | undefined },
   rates: OwnRates,
-): Proposal {
+): Priced {
   const { bill, regionRatio } = rates;
   const currentList = listHourly.current;
   const hasBill = bill !== undefined && bill.usageHours >= minimumUsageHours && bill.amortizedCost > 0;

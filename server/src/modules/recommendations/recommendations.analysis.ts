@@ -1,8 +1,9 @@
 // The analysis pipeline: after a collection cycle, each VM whose data changed is analysed by the
 // rightsizing core on its hourly series over the team's lookback, with its region's catalogue and
 // prices, and the tenant's disks, public IPs, stopped VMs, plans and databases are judged by the
-// waste finders. Conclusions are reconciled with the open recommendations (analysis-reconciler.ts)
-// and kept with their history.
+// waste finders; both price at list, and their savings are repriced from the tenant's bill
+// (own-rates.ts, waste-own-rates.ts). Conclusions are reconciled with the open recommendations
+// (analysis-reconciler.ts) and kept with their history.
 import { wastePredictionMethod } from '@cloudtrim/contracts/recommendations';
 import { analyseVm } from '@cloudtrim/rightsizing/analyse-vm';
 import {
@@ -12,6 +13,7 @@ import {
 } from '@cloudtrim/rightsizing/analysis.types';
 import { isPredictionMethodId, type PredictionMethodId } from '@cloudtrim/rightsizing/prediction-methods';
 import { findWaste, wasteResourceTypes } from '@cloudtrim/rightsizing/waste/find-waste';
+import type { WastePriceBook } from '@cloudtrim/rightsizing/waste/waste-prices';
 import type { WasteKind, WasteProposal } from '@cloudtrim/rightsizing/waste/waste.types';
 import type { CloudCallOptions } from '../../cloud/cloud-provider';
 import { yieldToEventLoop } from '../../lib/concurrency';
@@ -25,8 +27,10 @@ import type {
   RecommendationsRepository,
   RefreshedRecommendation,
   TenantAnalysisScope,
+  WasteResourceRow,
 } from './recommendations.repository';
 import { priceAtOwnRates, readRegionRatio, type OwnRates } from './own-rates';
+import { priceWasteAtOwnRates, readCategoryRatio } from './waste-own-rates';
 
 const hourMs = 60 * 60 * 1000;
 const dayMs = 24 * hourMs;
@@ -37,7 +41,7 @@ const batchSize = 200;
 const wasteBatchSize = 1000;
 export const defaultPredictionMethod: PredictionMethodId = 'cloudtrim-forecast';
 const noChangeAutomated = 2;
-// The bill's days that price a VM: two weeks before the days Azure still settles.
+// The bill's days that price a proposal: two weeks before the days Azure still settles.
 const billDays = 14;
 const billSettlingDays = 3;
 const vmKinds: ReadonlySet<RecommendationKind> = new Set(vmRecommendationKinds);
@@ -62,6 +66,8 @@ interface AnalysisWindow {
 }
 
 type CatalogueLoader = (region: string) => Promise<RegionCatalogue>;
+type VmRatesReader = (armId: string, region: string) => Promise<OwnRates>;
+type WastePricer = (row: WasteResourceRow, proposal: WasteProposal) => WasteProposal;
 
 export class RecommendationsAnalysis {
   constructor(
@@ -109,8 +115,9 @@ export class RecommendationsAnalysis {
       until,
       since: new Date(until.getTime() - scope.lookbackDays * dayMs),
     };
-    await this.analyseVms(tenantId, scope, window, loadCatalogue, summary, options);
-    await this.judgeWaste(tenantId, scope, window, loadCatalogue, summary, options);
+    const vmRates = await this.readOwnRates(tenantId, until, loadCatalogue);
+    await this.analyseVms(tenantId, scope, window, loadCatalogue, vmRates, summary, options);
+    await this.judgeWaste(tenantId, scope, window, loadCatalogue, vmRates, summary, options);
     await this.recordActivity(scope.teamId, tenantId, summary);
     return summary;
   }
@@ -120,10 +127,10 @@ export class RecommendationsAnalysis {
     scope: TenantAnalysisScope,
     { at, since, until }: AnalysisWindow,
     loadCatalogue: CatalogueLoader,
+    ownRates: VmRatesReader,
     summary: AnalysisSummary,
     options: CloudCallOptions,
   ): Promise<void> {
-    const ownRates = await this.readOwnRates(tenantId, until, loadCatalogue);
     // The due VMs are listed once, then read and written 200 at a time.
     const dueIds = await this.recommendations.listDueVmIds(tenantId);
     const readBatch = async (start: number) => {
@@ -201,13 +208,14 @@ export class RecommendationsAnalysis {
     }
   }
 
-  // The waste finders over the tenant's disks, public IPs, stopped VMs, plans and databases, at list
-  // prices (the bill prices VMs only), a thousand resources a round trip.
+  // The waste finders over the tenant's disks, public IPs, stopped VMs, plans and databases, a
+  // thousand resources a round trip; what they find is repriced from the bill like the VMs'.
   private async judgeWaste(
     tenantId: string,
     scope: TenantAnalysisScope,
     { at, since, until }: AnalysisWindow,
     loadCatalogue: CatalogueLoader,
+    vmRates: VmRatesReader,
     summary: AnalysisSummary,
     options: CloudCallOptions,
   ): Promise<void> {
@@ -216,6 +224,20 @@ export class RecommendationsAnalysis {
     const prices = await this.wastePrices.loadWastePriceBook([
       ...new Set(resources.map((row) => row.region)),
     ]);
+    // The bill of the tenant's disks, IPs, plans and databases is read once, when the first waste
+    // among them is found: within the hour only stopped VMs are judged, and they need none of it.
+    let wastePricer: Promise<WastePricer> | undefined;
+    const priceWaste = async (row: WasteResourceRow, proposal: WasteProposal, vmHourly: number | null) => {
+      if (proposal.kind === 'deallocate') {
+        return priceAtOwnRates(
+          proposal,
+          { current: vmHourly ?? undefined, target: undefined },
+          await vmRates(row.armId, row.region),
+        );
+      }
+      wastePricer ??= this.readWasteRates(tenantId, until, prices);
+      return (await wastePricer)(row, proposal);
+    };
     for (let start = 0; start < resources.length; start += wasteBatchSize) {
       options.signal?.throwIfAborted();
       const rows = resources.slice(start, start + wasteBatchSize);
@@ -242,9 +264,11 @@ export class RecommendationsAnalysis {
             : null;
         const candidate = buildWasteCandidate(row, usageByResource.get(row.id), vmHourly);
         const findings = findWaste(candidate, prices, at.getTime());
-        const conclusions = findings.flatMap((finding) =>
-          finding.verdict === 'waste' ? [wasteConclusion(finding.proposal)] : [],
-        );
+        const conclusions: Conclusion[] = [];
+        for (const finding of findings) {
+          if (finding.verdict !== 'waste') continue;
+          conclusions.push(wasteConclusion(await priceWaste(row, finding.proposal, vmHourly)));
+        }
         const judgedKinds = new Set<WasteKind>(
           findings.filter((finding) => finding.verdict !== 'unjudged').map((finding) => finding.kind),
         );
@@ -290,9 +314,8 @@ export class RecommendationsAnalysis {
     tenantId: string,
     until: Date,
     loadCatalogue: CatalogueLoader,
-  ): Promise<(armId: string, region: string) => Promise<OwnRates>> {
-    const to = new Date(until.getTime() - billSettlingDays * dayMs).toISOString().slice(0, 10);
-    const from = new Date(until.getTime() - (billSettlingDays + billDays) * dayMs).toISOString().slice(0, 10);
+  ): Promise<VmRatesReader> {
+    const { from, to } = readBillDays(until);
     const rows = await this.recommendations.listVmBills(tenantId, from, to);
     const billByArmId = new Map(rows.map((row) => [row.armId, toBill(row)]));
     const ratios = new Map<string, Promise<number | undefined>>();
@@ -315,6 +338,30 @@ export class RecommendationsAnalysis {
       }
       return { bill: billByArmId.get(armId.toLowerCase()), regionRatio: await ratio };
     };
+  }
+
+  // Each disk's, IP's, plan's and database's bill over the priced days, and per kind and region the
+  // discount the bill shows: what the tenant's resources of that kind paying as they go cost against
+  // their list price.
+  private async readWasteRates(tenantId: string, until: Date, prices: WastePriceBook): Promise<WastePricer> {
+    const { from, to } = readBillDays(until);
+    const rows = await this.recommendations.listWasteBills(tenantId, from, to);
+    const billByArmId = new Map(rows.map((row) => [row.armId, row]));
+    const rowsByCategory = groupBy(rows, (row) => `${row.type}|${row.region}`);
+    const ratios = new Map<string, number | undefined>();
+    const readRatio = (type: string, region: string) => {
+      const key = `${type.toLowerCase()}|${region}`;
+      if (!ratios.has(key)) {
+        const billed = (rowsByCategory.get(key) ?? []).map((row) => ({ resource: row, bill: row }));
+        ratios.set(key, readCategoryRatio(billed, prices));
+      }
+      return ratios.get(key);
+    };
+    return (row, proposal) =>
+      priceWasteAtOwnRates(proposal, row, prices, {
+        bill: billByArmId.get(row.armId.toLowerCase()),
+        categoryRatio: readRatio(row.type, row.region),
+      });
   }
 
   private async recordActivity(teamId: string, tenantId: string, summary: AnalysisSummary): Promise<void> {
@@ -373,6 +420,14 @@ class BatchWrite {
       this.newAnnualCostSavings += conclusion.annualCostSavings;
     }
   }
+}
+
+// The bill's settled fortnight before `until`, as days.
+function readBillDays(until: Date): { from: string; to: string } {
+  return {
+    from: new Date(until.getTime() - (billSettlingDays + billDays) * dayMs).toISOString().slice(0, 10),
+    to: new Date(until.getTime() - billSettlingDays * dayMs).toISOString().slice(0, 10),
+  };
 }
 
 function hasUsage(type: string): boolean {

@@ -25,6 +25,13 @@ const judgedHourlyTypes = [
   wasteResourceTypes.database,
 ];
 const hourMs = 3_600_000;
+// The bill's service (Cost Management's ServiceName) of each type the waste finders judge.
+const wasteServiceNames: Readonly<Record<string, string>> = {
+  [wasteResourceTypes.disk]: 'Storage',
+  [wasteResourceTypes.publicIp]: 'Virtual Network',
+  [wasteResourceTypes.plan]: 'Azure App Service',
+  [wasteResourceTypes.database]: 'SQL Database',
+};
 
 export type VmBillRow = {
   // Lower case, as the bill spells it.
@@ -35,6 +42,23 @@ export type VmBillRow = {
   amortizedCost: number;
   actualCost: number;
   usageHours: number;
+};
+
+// A disk's, public IP's, plan's or database's charges of its own service between two days, with the
+// facts that price it at list.
+export type WasteBillRow = {
+  // Lower case, as the bill spells it.
+  armId: string;
+  type: string;
+  region: string;
+  sku: string | null;
+  // Of inventory's facts only those a list price depends on (a disk's size, a plan's instances and OS,
+  // a database's capacity).
+  details: Record<string, unknown>;
+  amortizedCost: number;
+  actualCost: number;
+  days: number;
+  monthShare: number;
 };
 
 export interface DueVm {
@@ -285,6 +309,33 @@ export class RecommendationsRepository {
       where cost.tenant_id = ${tenantId}::uuid and cost.service_name = 'Virtual Machines'
         and cost.day between ${from}::date and ${to}::date
       group by 1, 2, 3, 4`);
+    return result.rows;
+  }
+
+  // The tenant's disks', public IPs', plans' and databases' charges of their own service between two
+  // days: one pass over the tenant's bill.
+  async listWasteBills(tenantId: string, from: string, to: string): Promise<WasteBillRow[]> {
+    const result = await this.db.execute<WasteBillRow>(sql`
+      select cost.resource_id as "armId", lower(resource.type) as type, resource.region, resource.sku,
+             jsonb_strip_nulls(jsonb_build_object('diskSizeGb', resource.details->'diskSizeGb',
+               'capacity', resource.details->'capacity', 'kind', resource.details->'kind')) as details,
+             cost."amortizedCost", cost."actualCost", cost.days, cost."monthShare"
+      from (
+        select cost_day.resource_id, cost_day.service_name,
+               sum(cost_day.amortized_cost)::float8 as "amortizedCost",
+               sum(cost_day.actual_cost)::float8 as "actualCost",
+               count(distinct cost_day.day)::int as days,
+               sum(1.0 / extract(day from date_trunc('month', cost_day.day) + interval '1 month - 1 day'))::float8
+                 as "monthShare"
+        from cost_day
+        where cost_day.tenant_id = ${tenantId}::uuid and cost_day.day between ${from}::date and ${to}::date
+          and cost_day.service_name = any(${sql.param(Object.values(wasteServiceNames))}::text[])
+        group by 1, 2
+      ) as cost
+      join resource on resource.tenant_id = ${tenantId}::uuid and lower(resource.arm_id) = cost.resource_id
+      join unnest(${sql.param(Object.keys(wasteServiceNames))}::text[], ${sql.param(Object.values(wasteServiceNames))}::text[])
+        as billed(type, service)
+        on billed.type = lower(resource.type) and billed.service = cost.service_name`);
     return result.rows;
   }
 
