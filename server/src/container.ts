@@ -244,6 +244,7 @@ export function createContainer({
       automationService,
       mail,
       alerts,
+      new RecommendationsRepository(db),
       publicUrl,
       now,
     ),

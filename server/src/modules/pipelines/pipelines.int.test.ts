@@ -206,11 +206,12 @@ describe('the pipeline calls', () => {
     expect(await countPipelines()).toBe(before);
   });
 
-  it('offers the four templates, each a valid dry run', async () => {
+  it('offers the five templates, each a valid dry run', async () => {
     const response = await call('GET', '/api/v1/pipeline/templates');
     const { templates } = response.json<PipelineTemplatesResponse>();
     expect(templates.map((template) => template.title)).toEqual([
       'Stop dev VMs outside business hours',
+      'Start dev VMs for business hours',
       'Deallocate stopped VMs',
       'Snapshot and delete disks unattached 30 days',
       'Apply high-confidence right-sizing in the window',
@@ -241,8 +242,9 @@ describe('preview and dry runs', () => {
     ).json<PipelinePreviewResponse>();
     expect(preview).toMatchObject({ matched: 2, wouldAct: 2 });
     expect(preview.items.map((item) => [item.resourceName, item.outcome, item.detail])).toEqual([
-      [vms[0]!.name, 'matched', 'Would deallocate'],
-      [vms[1]!.name, 'matched', 'Would deallocate'],
+      // No price read, no pipeline to start them: what stopping them saves is not known.
+      [vms[0]!.name, 'matched', 'Would deallocate: no pipeline starts it again'],
+      [vms[1]!.name, 'matched', 'Would deallocate: no pipeline starts it again'],
     ]);
     const pipeline = await createPipeline(definition);
     const run = await runPipeline(pipeline.id, true);
@@ -374,7 +376,7 @@ describe('approval of a destructive action', () => {
       (await call('GET', `/api/v1/log/automation?resourceId=${encodeURIComponent(production.armId)}`)).json(),
     );
     expect(log.Data.map((entry) => entry.Action)).toContain(
-      `Pipeline Stop production at night: Stop (deallocate) (approved by ${colleague.email})`,
+      `Pipeline Stop production at night: Stop (deallocate): no pipeline starts it again (approved by ${colleague.email})`,
     );
     const activity = (await call('GET', '/api/v1/log/0')).json<ActivityLogResponse>();
     expect(

@@ -60,11 +60,21 @@ export interface EvaluatedItem {
   needsApproval: boolean;
 }
 
+// What stopping a running VM saves on its schedule (pipelines.savings.ts), and the words for it.
+export interface StopSaving {
+  annualSaving: number;
+  note: string;
+  // A start pipeline of the team brings it back: the saving is the off hours', not stopping for good.
+  isStartedAgain: boolean;
+}
+
 export interface EvaluationOptions {
   now: Date;
   dryRun: boolean;
   // Evaluations in a row each resource matched before this one; absent for a preview (not counted).
   streaks?: ReadonlyMap<string, number>;
+  // By resource id, for the running VMs a stop or deallocation matches.
+  stopSavings?: ReadonlyMap<string, StopSaving>;
 }
 
 const virtualMachineType = 'microsoft.compute/virtualmachines';
@@ -103,7 +113,7 @@ export function evaluatePipeline(
       skip(item, 'notEnoughInARow', `Matched ${inARow} of ${definition.gates.inARow} evaluations in a row`);
       continue;
     }
-    const plan = planAction(definition, candidate, finding.recommendation, options.now);
+    const plan = planAction(definition, candidate, finding.recommendation, options);
     if ('reason' in plan) {
       skip(item, plan.reason, plan.detail);
       continue;
@@ -113,6 +123,9 @@ export function evaluatePipeline(
     if (plan.recommendation) {
       item.recommendationId = plan.recommendation.id;
       item.annualSaving = plan.recommendation.annualSaving;
+    } else if (plan.stopSaving) {
+      item.recommendationId = null;
+      item.annualSaving = plan.stopSaving.annualSaving;
     }
     item.needsApproval = isApprovalNeeded(definition, candidate);
     eligible.push(item);
@@ -183,6 +196,35 @@ function skip(item: EvaluatedItem, reason: PipelineSkipReason, detail: string): 
   item.outcome = 'skipped';
   item.reason = reason;
   item.detail = detail;
+}
+
+// Whether a pipeline would act on a resource whatever its findings: its scope and condition's tags.
+// A condition asking for a finding says nothing certain about a resource before it is judged.
+export function isCoveredWithoutFinding(
+  definition: PipelineDefinition,
+  candidate: PipelineCandidate,
+): boolean {
+  return (
+    !definition.condition.finding &&
+    isInScope(definition.scope, candidate) &&
+    matchesTags(definition.condition.tags, candidate.tags)
+  );
+}
+
+// The VMs whose stop or deallocation by this pipeline saves by its schedule: running ones it covers.
+export function listStopTargets(
+  definition: PipelineDefinition,
+  candidates: readonly PipelineCandidate[],
+): PipelineCandidate[] {
+  const type = definition.action.type;
+  if (type !== 'stop' && type !== 'deallocate') return [];
+  return candidates.filter(
+    (candidate) =>
+      candidate.type.toLowerCase() === virtualMachineType &&
+      candidate.powerState === 'running' &&
+      isInScope(definition.scope, candidate) &&
+      matchesTags(definition.condition.tags, candidate.tags),
+  );
 }
 
 function isInScope(scope: PipelineScope, candidate: PipelineCandidate): boolean {
@@ -292,14 +334,19 @@ function pickBest(recommendations: CandidateRecommendation[]): CandidateRecommen
 }
 
 type ActionPlan =
-  | { plan: PipelinePlan; detail: string; recommendation?: CandidateRecommendation }
+  | {
+      plan: PipelinePlan;
+      detail: string;
+      recommendation?: CandidateRecommendation;
+      stopSaving?: StopSaving;
+    }
   | { reason: PipelineSkipReason; detail: string };
 
 function planAction(
   definition: PipelineDefinition,
   candidate: PipelineCandidate,
   found: CandidateRecommendation | undefined,
-  now: Date,
+  options: EvaluationOptions,
 ): ActionPlan {
   const action = definition.action;
   if (action.type === 'notify') return { plan: 'notify', detail: 'Notify the team' };
@@ -312,12 +359,16 @@ function planAction(
     if (!isVm) return { reason: 'notApplicable', detail: 'Not a virtual machine' };
     if (candidate.powerState === 'deallocated')
       return { reason: 'notApplicable', detail: 'Already deallocated' };
-    return {
-      plan: 'deallocate',
-      detail: action.type === 'stop' ? 'Stop (deallocate)' : pipelineActionLabels.deallocate,
-      recommendation:
-        found ?? pickBest(candidate.recommendations.filter((item) => isShutdownKind(item.kind))),
-    };
+    const label = action.type === 'stop' ? 'Stop (deallocate)' : pipelineActionLabels.deallocate;
+    const recommendation =
+      found ?? pickBest(candidate.recommendations.filter((item) => isShutdownKind(item.kind)));
+    // A running VM saves while it is off; stopped for good (no start brings it back), an open
+    // recommendation's saving (idle: shut it down) still says what that saves.
+    const stopSaving = options.stopSavings?.get(candidate.resourceId);
+    if (stopSaving && (stopSaving.isStartedAgain || !recommendation)) {
+      return { plan: 'deallocate', detail: `${label}: ${stopSaving.note}`, stopSaving };
+    }
+    return { plan: 'deallocate', detail: label, recommendation };
   }
   if (action.type === 'start') {
     if (!isVm) return { reason: 'notApplicable', detail: 'Not a virtual machine' };
@@ -333,7 +384,7 @@ function planAction(
         )
       : found;
   if (!recommendation) return { reason: 'noRecommendation', detail: 'No open recommendation to apply' };
-  if (candidate.heldUntil && candidate.heldUntil.getTime() > now.getTime()) {
+  if (candidate.heldUntil && candidate.heldUntil.getTime() > options.now.getTime()) {
     return { reason: 'held', detail: `Held after a rollback until ${candidate.heldUntil.toISOString()}` };
   }
   return {

@@ -18,6 +18,7 @@ import {
   teams,
   tenants,
   users,
+  vmPrices,
 } from '../../db/schema';
 import type { PipelineCandidate } from './pipelines.match';
 
@@ -508,6 +509,39 @@ export class PipelinesRepository {
       monthlyCost: costs ? (costs.get(`${row.tenantId} ${row.armId.toLowerCase()}`) ?? 0) : null,
       recommendations: byResource.get(row.resourceId) ?? [],
     }));
+  }
+
+  // The team's active pipelines that start VMs: what ends the off hours of a stop's VMs.
+  async listStartPipelines(teamId: string): Promise<PipelineWithDefinition[]> {
+    const rows = await this.selectWithDefinition()
+      .where(
+        and(
+          eq(pipelines.teamId, teamId),
+          eq(pipelines.state, 'active'),
+          sql`${pipelineVersions.definition}->'action'->>'type' = 'start'`,
+        ),
+      )
+      .orderBy(asc(pipelines.name), asc(pipelines.id));
+    return rows.map(toPipeline);
+  }
+
+  // The list price an hour of each VM's size in its region (as costs' list-price column reads it), in
+  // one read whatever the number of VMs; a VM whose size has no price read is absent.
+  async listVmListPrices(resourceIds: readonly string[]): Promise<Map<string, number>> {
+    if (resourceIds.length === 0) return new Map();
+    const rows = await this.db
+      .select({ resourceId: resources.id, hourlyPrice: vmPrices.hourlyPrice })
+      .from(resources)
+      .innerJoin(
+        vmPrices,
+        and(
+          eq(vmPrices.region, resources.region),
+          eq(vmPrices.sizeName, resources.sku),
+          eq(vmPrices.osType, sql`coalesce(${resources.osType}, 'Linux')`),
+        ),
+      )
+      .where(sql`${resources.id} = any(${sql.param([...resourceIds])}::uuid[])`);
+    return new Map(rows.map((row) => [row.resourceId, row.hourlyPrice]));
   }
 
   // The hours (UTC) the team's resources have their maintenance window.

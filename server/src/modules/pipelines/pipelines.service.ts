@@ -34,12 +34,16 @@ import type { AlertsService } from '../alerts/alerts.service';
 import type { AuthContext } from '../auth/auth.service';
 import type { AutomationService, ChangeRequest } from '../automation/automation.service';
 import type { MailService } from '../mail/mail.service';
+import type { RecommendationsRepository } from '../recommendations/recommendations.repository';
 import {
   describeScope,
   evaluatePipeline,
   isOptedOut,
+  listStopTargets,
   type EvaluatedItem,
+  type PipelineCandidate,
   type PipelinePlan,
+  type StopSaving,
 } from './pipelines.match';
 import {
   describePipelineService,
@@ -55,6 +59,7 @@ import {
   type PipelineRunRow,
   type PipelineWithDefinition,
 } from './pipelines.repository';
+import { estimateStopSavings, findBillDays } from './pipelines.savings';
 import { checkCron, findDueTick, findNextTick } from './pipelines.schedule';
 import { pipelineTemplates } from './pipelines.templates';
 import { readPipelineYaml, writePipelineYaml } from './pipelines.yaml';
@@ -93,6 +98,8 @@ export class PipelinesService {
     private readonly automation: Pick<AutomationService, 'requestChanges' | 'applyRecommendation'>,
     private readonly mail: Pick<MailService, 'enqueueMany'>,
     private readonly alerts: Pick<AlertsService, 'raise' | 'acknowledgeByKey'>,
+    // A VM's bill, for what stopping it saves an hour.
+    private readonly bills: Pick<RecommendationsRepository, 'listVmBills'>,
     private readonly publicUrl: string,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -172,7 +179,12 @@ export class PipelinesService {
       scope: definition.scope,
       costFrom: this.findCostFrom(definition),
     });
-    const items = evaluatePipeline(definition, candidates, { now: this.now(), dryRun: true });
+    const now = this.now();
+    const items = evaluatePipeline(definition, candidates, {
+      now,
+      dryRun: true,
+      stopSavings: await this.estimateStopSavings(this.pipelines, teamId, definition, candidates, now),
+    });
     const wouldAct = items.filter((item) => item.outcome === 'matched');
     return {
       items: items.map((item) => toItem(toItemRow('', item, null))),
@@ -349,6 +361,7 @@ export class PipelinesService {
         now: at,
         dryRun,
         streaks: await pipelines.listStreaks(pipeline.id),
+        stopSavings: await this.estimateStopSavings(pipelines, pipeline.teamId, definition, candidates, at),
       });
       await pipelines.recordEvaluation(
         pipeline.id,
@@ -784,6 +797,40 @@ export class PipelinesService {
         throw badRequest('The team has no such tenant.', `scope.tenantIds.${index}`);
     });
     return definition;
+  }
+
+  // What a stop saves on each running VM it matches, while off until the team's start pipelines bring
+  // it back (pipelines.savings.ts): list prices in one read, bills in one a tenant.
+  private async estimateStopSavings(
+    pipelines: PipelinesRepository,
+    teamId: string,
+    definition: PipelineDefinition,
+    candidates: PipelineCandidate[],
+    at: Date,
+  ): Promise<Map<string, StopSaving> | undefined> {
+    const targets = listStopTargets(definition, candidates);
+    if (targets.length === 0) return undefined;
+    const { from, to } = findBillDays(at);
+    const [starts, listPrices, bills] = await Promise.all([
+      pipelines.listStartPipelines(teamId),
+      pipelines.listVmListPrices(targets.map((target) => target.resourceId)),
+      Promise.all(
+        [...new Set(targets.map((target) => target.tenantId))].map((tenantId) =>
+          this.bills.listVmBills(tenantId, from, to),
+        ),
+      ),
+    ]);
+    const billByArmId = new Map(bills.flat().map((bill) => [bill.armId, bill]));
+    return estimateStopSavings(
+      definition.schedule,
+      starts,
+      targets,
+      (target) => ({
+        bill: billByArmId.get(target.armId.toLowerCase()),
+        listHourly: listPrices.get(target.resourceId),
+      }),
+      at,
+    );
   }
 
   private findCostFrom(definition: PipelineDefinition): string | undefined {

@@ -1,16 +1,30 @@
-// The four pipelines of issue 19 to start from, each a dry run until the team turns it on.
+// The pipelines of issue 19 to start from, each a dry run until the team turns it on; the nightly stop
+// comes with its morning start, so what the nights save can be counted.
 import { pipelineDefinitionSchema, type PipelineTemplate } from '@cloudtrim/contracts/pipelines';
 
 export const pipelineTemplates: readonly PipelineTemplate[] = [
   {
     id: 'stop-dev-vms',
     title: 'Stop dev VMs outside business hours',
-    description: 'Every weekday at 19:00 London time, deallocate the VMs tagged environment = dev.',
+    description:
+      'Every weekday at 19:00 London time, deallocate the VMs tagged environment = dev. With "Start dev VMs for business hours" starting them at 07:00, the preview counts what the nights save.',
     definition: pipelineDefinitionSchema.parse({
       name: 'Stop dev VMs outside business hours',
       scope: { tags: [{ key: 'environment', op: 'equals', value: 'dev' }] },
       action: { type: 'stop' },
       schedule: { cron: '0 19 * * 1-5', timeZone: 'Europe/London' },
+      gates: { blastRadius: 50 },
+    }),
+  },
+  {
+    id: 'start-dev-vms',
+    title: 'Start dev VMs for business hours',
+    description: 'Every weekday at 07:00 London time, start the VMs tagged environment = dev again.',
+    definition: pipelineDefinitionSchema.parse({
+      name: 'Start dev VMs for business hours',
+      scope: { tags: [{ key: 'environment', op: 'equals', value: 'dev' }] },
+      action: { type: 'start' },
+      schedule: { cron: '0 7 * * 1-5', timeZone: 'Europe/London' },
       gates: { blastRadius: 50 },
     }),
   },
