@@ -32,13 +32,17 @@ export interface TestContextOptions {
 
 const silentLog = { info: () => {}, warn: () => {}, error: () => {} };
 
+// A database of the test's own, migrated already: a copy of the run's template (global-setup.ts).
 export async function createTestDatabase(): Promise<string> {
   const adminUrl = inject('databaseAdminUrl');
   const name = `test_${randomUUID().replaceAll('-', '')}`;
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
-  await client.query(`create database ${name}`);
-  await client.end();
+  try {
+    await client.query(`create database ${name} template ${inject('databaseTemplate')}`);
+  } finally {
+    await client.end();
+  }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();
