@@ -116,7 +116,7 @@ export function findOffHours(
 
 // The VM's compute an hour: what its bill shows it cost (amortized ÷ hours used, so an agreement's
 // discount counts), else its size's list price in its region.
-export function readHourlyRate(price: VmPrice): HourlyRate {
+function readHourlyRate(price: VmPrice): HourlyRate {
   const { bill } = price;
   if (bill && bill.usageHours >= minimumUsageHours && bill.amortizedCost > 0) {
     if (readReservedShare(bill) >= reservedShareThreshold) return { kind: 'reserved' };
