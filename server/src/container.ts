@@ -170,6 +170,18 @@ export function createContainer({
     cloudProvider,
     now,
   );
+  // Pipelines act only through automation, whose executor tells a run when a change it asked for ends
+  // unmade (PipelinesService.recordSettledChange).
+  const pipelines = new PipelinesService(
+    new PipelinesRepository(db),
+    runTransaction,
+    automationService,
+    mail,
+    alerts,
+    new RecommendationsRepository(db),
+    publicUrl,
+    now,
+  );
   const automation = {
     service: automationService,
     executor: new AutomationExecutor(
@@ -180,6 +192,7 @@ export function createContainer({
       activity,
       now,
       (error) => describeFailure(error, log),
+      (transaction, settlement) => pipelines.recordSettledChange(transaction, settlement),
     ),
     guard: new AutomationGuard(automationRepository, runTransaction, automationService, activity, now),
   };
@@ -238,16 +251,7 @@ export function createContainer({
       log,
       now,
     ),
-    pipelines: new PipelinesService(
-      new PipelinesRepository(db),
-      runTransaction,
-      automationService,
-      mail,
-      alerts,
-      new RecommendationsRepository(db),
-      publicUrl,
-      now,
-    ),
+    pipelines,
   };
 }
 

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { createGuidSchema, createQueryIntegerSchema, isoDateTimeSchema } from './common';
 
-// Budget and anomaly alerts (issue 17 §4) and a pipeline's action waiting for approval (issue 19): our
-// own calls, not SPEC's. Newest first, a page of `pageSize`.
+// Budget and anomaly alerts (issue 17 §4), a pipeline's action waiting for approval and a pipeline run
+// that failed (issue 19): our own calls, not SPEC's. Newest first, a page of `pageSize`.
 
-export const alertKinds = ['budget', 'anomaly', 'approval'] as const;
+export const alertKinds = ['budget', 'anomaly', 'approval', 'pipeline'] as const;
 export type AlertKind = (typeof alertKinds)[number];
 
-// What /analysis filters to for the alert (its query string's names); empty for an approval, whose
-// place is /automation.
+// What /analysis filters to for the alert (its query string's names); empty for a pipeline's
+// (approval or failed run), whose place is /automation.
 export const alertFilterSchema = z.object({
   TenantId: z.string().optional(),
   SubscriptionId: z.string().optional(),
@@ -33,10 +33,11 @@ export const alertSchema = z.object({
   // Human text: 'Subscription Production · resource group web-rg · Virtual Machines'.
   Scope: z.string(),
   Filter: alertFilterSchema,
-  // The day concerned, YYYY-MM-DD (an approval's: the day it was proposed).
+  // The day concerned, YYYY-MM-DD (an approval's: the day it was proposed; a failed run's: the day it
+  // started).
   Date: z.string(),
   RaisedAt: isoDateTimeSchema,
-  // An approval's: the annual saving of what waits.
+  // An approval's: the annual saving of what waits; a failed run's: the annual saving not made.
   Amount: z.number(),
   Expected: z.number().nullable(),
   Currency: z.string(),

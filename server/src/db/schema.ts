@@ -730,7 +730,8 @@ export const budgetCrossings = pgTable(
   (table) => [primaryKey({ columns: [table.budgetId, table.thresholdKey, table.periodStart] })],
 );
 
-// Budget, anomaly and approval alerts of a team; dedupe_key makes raising the same one twice a no-op.
+// Budget, anomaly, approval and failed pipeline run alerts of a team; dedupe_key makes raising the same
+// one twice a no-op.
 export const alerts = pgTable(
   'alert',
   {
@@ -738,7 +739,7 @@ export const alerts = pgTable(
     teamId: uuid('team_id')
       .notNull()
       .references(() => teams.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['budget', 'anomaly', 'approval'] }).notNull(),
+    kind: text('kind', { enum: ['budget', 'anomaly', 'approval', 'pipeline'] }).notNull(),
     dedupeKey: text('dedupe_key').notNull(),
     title: text('title').notNull(),
     scope: text('scope').notNull(),

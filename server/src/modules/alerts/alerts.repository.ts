@@ -32,11 +32,12 @@ export class AlertsRepository {
     return row?.id;
   }
 
-  // The team's members (all, or those of `emails`) who have not turned this kind of mail off. Approval
-  // mails cannot be turned off: an action nobody hears about waits for ever.
+  // The team's members (all, or those of `emails`) who have not turned this kind of mail off. A
+  // pipeline's mails (an approval, a failed run) cannot be turned off: an action nobody hears about
+  // waits for ever, and a change the team counts on was not made.
   async listMailRecipients(
     teamId: string,
-    kind: 'budget' | 'anomaly' | 'approval',
+    kind: 'budget' | 'anomaly' | 'approval' | 'pipeline',
     emails?: readonly string[],
   ): Promise<MailRecipient[]> {
     if (emails?.length === 0) return [];
@@ -105,6 +106,17 @@ export class AlertsRepository {
       .update(alerts)
       .set({ acknowledgedAt: at, acknowledgedBy: userId })
       .where(and(eq(alerts.teamId, teamId), eq(alerts.dedupeKey, key), isNull(alerts.acknowledgedAt)));
+  }
+
+  async reviseByKey(
+    teamId: string,
+    key: string,
+    revision: Pick<AlertRow, 'title' | 'scope' | 'amount'>,
+  ): Promise<void> {
+    await this.db
+      .update(alerts)
+      .set(revision)
+      .where(and(eq(alerts.teamId, teamId), eq(alerts.dedupeKey, key)));
   }
 
   async readPreferences(userId: string): Promise<MailPreferences | undefined> {

@@ -1,4 +1,4 @@
-// Budget, anomaly and approval alerts: raised once per team and key, each with its Recent Activity entry
+// Budget, anomaly, approval and failed pipeline run alerts: raised once per team and key, each with its Recent Activity entry
 // and a mail to every member who wants that kind of mail, all in one transaction (the mails through the
 // queue's outbox), so a crash or a second worker can neither lose nor double them.
 import {
@@ -46,12 +46,16 @@ interface NewAlertBase {
 }
 
 // A budget or anomaly alert is mailed as an alert linking to /analysis and noted under its kind's name
-// in Recent Activity; an approval (pipelines.notice.ts) brings its own mail and entry, and is mailed
-// whatever the preferences (AlertsRepository.listMailRecipients).
+// in Recent Activity; a pipeline's (an approval, a failed run: pipelines.notice.ts) brings its own mail
+// and entry, and is mailed whatever the preferences (AlertsRepository.listMailRecipients).
 export type NewAlert = NewAlertBase &
   (
     | { mailKind: 'budget' | 'anomaly' }
-    | { mailKind: 'approval'; mail: MailContent; activity: { serviceName: string; text: string } }
+    | {
+        mailKind: 'approval' | 'pipeline';
+        mail: MailContent;
+        activity: { serviceName: string; text: string };
+      }
   );
 
 // The /analysis query names of an alert's filter.
@@ -89,6 +93,18 @@ export class AlertsService {
     options: { db: Transaction },
   ): Promise<void> {
     await new AlertsRepository(options.db.db).acknowledgeByKey(teamId, key, userId, this.now());
+  }
+
+  // The alert of that key brought up to date with what it reports (a failed run with one more failure
+  // since it was raised), in the caller's transaction; its mails and Recent Activity entry are not sent
+  // again. Nothing when it was never raised.
+  async reviseByKey(
+    teamId: string,
+    key: string,
+    revision: Pick<NewAlert, 'title' | 'scope' | 'amount'>,
+    options: { db: Transaction },
+  ): Promise<void> {
+    await new AlertsRepository(options.db.db).reviseByKey(teamId, key, revision);
   }
 
   async listAlerts(teamId: string, query: unknown): Promise<AlertListResponse> {
@@ -154,7 +170,7 @@ export class AlertsService {
     ]);
     const recipients = await alerts.listMailRecipients(alert.teamId, alert.mailKind, alert.recipients);
     const content =
-      alert.mailKind === 'approval'
+      alert.mailKind === 'approval' || alert.mailKind === 'pipeline'
         ? alert.mail
         : renderAlertEmail({
             kind: alert.mailKind,
@@ -199,7 +215,7 @@ function toAlert(row: AlertRow): Alert {
 }
 
 function describeActivity(alert: NewAlert): { serviceName: string; logText: string } {
-  if (alert.mailKind === 'approval') {
+  if (alert.mailKind === 'approval' || alert.mailKind === 'pipeline') {
     return { serviceName: alert.activity.serviceName, logText: alert.activity.text };
   }
   return {

@@ -16,21 +16,33 @@ const reasons = { automated: 0, heldUntil: null, isTenantActive: true, recommend
 describe('a change is still wanted when', () => {
   it('its recommendation is open, the tenant active and no hold in force', () => {
     expect(findReasonToStop(change, reasons, at)).toBeUndefined();
-    expect(findReasonToStop(change, { ...reasons, recommendationStatus: 'superseded' }, at)).toBe(
-      'a newer recommendation has replaced this one',
-    );
-    expect(findReasonToStop(change, { ...reasons, isTenantActive: false }, at)).toBe(
-      'the tenant is inactive',
-    );
-    expect(findReasonToStop(change, { ...reasons, heldUntil: new Date('2026-12-01T00:00:00Z') }, at)).toMatch(
-      /held after a rollback until 2026-12-01/,
-    );
+    expect(findReasonToStop(change, { ...reasons, recommendationStatus: 'superseded' }, at)).toEqual({
+      text: 'a newer recommendation has replaced this one',
+      isHeld: false,
+    });
+    expect(findReasonToStop(change, { ...reasons, isTenantActive: false }, at)).toEqual({
+      text: 'the tenant is inactive',
+      isHeld: false,
+    });
+  });
+
+  it("the guard's hold after a rollback is told apart (a pipeline counts it as a skip)", () => {
+    expect(
+      findReasonToStop(change, { ...reasons, heldUntil: new Date('2026-12-01T00:00:00Z') }, at),
+    ).toMatchObject({ text: expect.stringMatching(/held after a rollback until 2026-12-01/), isHeld: true });
+    expect(findReasonToStop(change, { ...reasons, recommendationStatus: 'held' }, at)).toEqual({
+      text: 'the recommendation is held',
+      isHeld: true,
+    });
   });
 
   it('an automated change: its resource is still set to Automate', () => {
     const automated = { ...change, origin: 'automated' } as ChangeRow;
     expect(findReasonToStop(automated, { ...reasons, automated: 1 }, at)).toBeUndefined();
-    expect(findReasonToStop(automated, reasons, at)).toBe('the resource is no longer set to Automate');
+    expect(findReasonToStop(automated, reasons, at)).toEqual({
+      text: 'the resource is no longer set to Automate',
+      isHeld: false,
+    });
   });
 
   it('the guard and active hours answer to no recommendation', () => {

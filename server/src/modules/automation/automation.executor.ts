@@ -17,7 +17,8 @@
 // (automation.resource-steps.ts): a disk is snapshotted (the snapshot's id saved on the change before
 // it is asked for) and the snapshot waited for before the disk is deleted. A tag change (a pipeline's
 // tag action) is one step, the Tags API's merge: writing the same tags again changes nothing, so a
-// run that resumes it writes again rather than read first.
+// run that resumes it writes again rather than read first. A pipeline run's change that fails or is
+// cancelled tells the run (PipelineChangeListener) in the transaction that records its end.
 import { automationValues } from '@cloudtrim/contracts/automation';
 import { isBurstable } from '@cloudtrim/rightsizing/burstable-sizes';
 import type {
@@ -28,7 +29,7 @@ import type {
   CloudVirtualMachineState,
 } from '../../cloud/cloud-provider';
 import { CloudError, isCloudError } from '../../cloud/cloud-provider';
-import type { TransactionRunner } from '../../db/transaction';
+import type { Transaction, TransactionRunner } from '../../db/transaction';
 import { automationExecuteJob } from '../../jobs/automation-work';
 import type { ActivityService } from '../activity/activity.service';
 import type { TenantsService } from '../tenants/tenants.service';
@@ -41,6 +42,7 @@ import {
   type ChangeWithResource,
 } from './automation.repository';
 import { automationServiceName, startGraceMs } from './automation.names';
+import type { PipelineChangeListener } from './automation.pipeline-hook';
 import {
   buildSku,
   describeResourceChange,
@@ -126,6 +128,7 @@ export class AutomationExecutor {
     private readonly activity: ActivityService,
     private readonly now: () => Date,
     private readonly describeFailure: (error: unknown) => string,
+    private readonly onPipelineChangeSettled: PipelineChangeListener,
     private readonly options: ExecutorOptions = defaultExecutorOptions,
   ) {}
 
@@ -201,11 +204,11 @@ export class AutomationExecutor {
       const automation = new AutomationRepository(transaction.db);
       await automation.lockResource(change.resourceId);
       const reasons = await automation.readChangeReasons(change.id);
-      const reasonToStop = reasons ? findReasonToStop(change, reasons, this.now()) : 'it no longer exists';
+      const reasonToStop = reasons ? findReasonToStop(change, reasons, this.now()) : goneReason;
       if (reasonToStop) return { reasonToStop };
       if (isAlreadyDone(change, machine)) return { isDone: true };
       const mismatch = describeMismatch(change, machine);
-      if (mismatch) return { reasonToStop: mismatch };
+      if (mismatch) return { reasonToStop: { text: mismatch, isHeld: false } };
       const isRecorded = await automation.updateRun(change.id, run.token, ['claimed'], {
         wasRunning: machine.powerState === 'running',
         previousSize: machine.size ?? change.previousSize,
@@ -244,11 +247,11 @@ export class AutomationExecutor {
       const automation = new AutomationRepository(transaction.db);
       await automation.lockResource(change.resourceId);
       const reasons = await automation.readChangeReasons(change.id);
-      const reasonToStop = reasons ? findReasonToStop(change, reasons, this.now()) : 'it no longer exists';
+      const reasonToStop = reasons ? findReasonToStop(change, reasons, this.now()) : goneReason;
       if (reasonToStop) return { reasonToStop };
       if (!isDeletion(change.kind) && isResourceChangeDone(change, state)) return { isDone: true };
       const mismatch = describeResourceMismatch(change, state);
-      if (mismatch) return { reasonToStop: mismatch };
+      if (mismatch) return { reasonToStop: { text: mismatch, isHeld: false } };
       const isRecorded = await automation.updateRun(change.id, run.token, ['claimed'], {
         wasRunning: false,
         previousSize: state?.sku ?? change.previousSize,
@@ -284,7 +287,7 @@ export class AutomationExecutor {
       const automation = new AutomationRepository(transaction.db);
       await automation.lockResource(change.resourceId);
       const reasons = await automation.readChangeReasons(change.id);
-      const reason = reasons ? findReasonToStop(change, reasons, this.now()) : 'it no longer exists';
+      const reason = reasons ? findReasonToStop(change, reasons, this.now()) : goneReason;
       if (reason) return reason;
       const isRecorded = await automation.updateRun(change.id, run.token, ['claimed'], {
         wasRunning: false,
@@ -579,20 +582,21 @@ export class AutomationExecutor {
   }
 
   // Nothing was done in Azure: the change ends cancelled, and says why.
-  private async cancel(run: Run, reason: string): Promise<void> {
+  private async cancel(run: Run, reason: ReasonToStop): Promise<void> {
     const { change } = run;
-    const action = `${describeChange(change)} cancelled: ${reason}`;
+    const action = `${describeChange(change)} cancelled: ${reason.text}`;
     await this.runTransaction(async (transaction) => {
       const automation = new AutomationRepository(transaction.db);
       const isRecorded = await automation.updateRun(change.id, run.token, ['claimed'], {
         state: 'cancelled',
-        error: reason.slice(0, 1000),
+        error: reason.text.slice(0, 1000),
         completedAt: this.now(),
         claimToken: null,
         leaseUntil: null,
       });
       if (!isRecorded) throw new LostChangeError();
       await automation.insertLog(logEntryOf(change, action));
+      await this.tellPipeline(transaction, change, 'cancelled', reason);
     });
     await this.recordActivity(change, action);
   }
@@ -616,8 +620,27 @@ export class AutomationExecutor {
       });
       if (!isRecorded) throw new LostChangeError();
       await automation.insertLog(logEntryOf(change, action));
+      await this.tellPipeline(transaction, change, 'failed', { text: reason, isHeld: false });
     });
     await this.recordActivity(change, action);
+  }
+
+  // A pipeline run's change ended unmade: its run hears it in the same transaction. The change's own
+  // write is fenced by the run's token, so a replayed or resumed run never gets here twice.
+  private async tellPipeline(
+    transaction: Transaction,
+    change: ChangeRow,
+    outcome: 'failed' | 'cancelled',
+    reason: ReasonToStop,
+  ): Promise<void> {
+    if (change.pipelineRunId === null) return;
+    await this.onPipelineChangeSettled(transaction, {
+      runId: change.pipelineRunId,
+      resourceId: change.resourceId,
+      outcome,
+      reason: reason.text,
+      isHeld: reason.isHeld,
+    });
   }
 
   // A rollback undoes a resize that hurt: it is never given up. The VM is put back running, and the
@@ -701,7 +724,10 @@ export class AutomationExecutor {
           claimToken: null,
           leaseUntil: null,
         });
-        if (updated) await automation.insertLog(logEntryOf(change, action));
+        if (updated) {
+          await automation.insertLog(logEntryOf(change, action));
+          await this.tellPipeline(transaction, change, 'cancelled', inactiveTenantReason);
+        }
         return updated;
       });
       if (isRecorded) await this.recordActivity(change, action);
@@ -778,6 +804,16 @@ export class AutomationExecutor {
   }
 }
 
+// Why a change is no longer wanted: the text the log says after "cancelled: ", and whether it is the
+// guard's hold after a rollback (a pipeline counts that as its own 'held' skip, not a failure).
+export interface ReasonToStop {
+  text: string;
+  isHeld: boolean;
+}
+
+const goneReason: ReasonToStop = { text: 'it no longer exists', isHeld: false };
+const inactiveTenantReason: ReasonToStop = { text: 'the tenant is inactive', isHeld: false };
+
 // Why a change no longer holds, read under the VM's lock just before its first Azure write.
 export function findReasonToStop(
   change: ChangeRow,
@@ -788,18 +824,25 @@ export function findReasonToStop(
     recommendationStatus: string | null;
   },
   at: Date,
-): string | undefined {
-  if (!reasons.isTenantActive) return 'the tenant is inactive';
+): ReasonToStop | undefined {
+  if (!reasons.isTenantActive) return inactiveTenantReason;
   if (!recommendationOrigins.includes(change.origin)) return undefined;
   if (change.recommendationId !== null && reasons.recommendationStatus !== 'open') {
-    return reasons.recommendationStatus === 'superseded'
-      ? 'a newer recommendation has replaced this one'
-      : `the recommendation is ${reasons.recommendationStatus ?? 'gone'}`;
+    return {
+      text:
+        reasons.recommendationStatus === 'superseded'
+          ? 'a newer recommendation has replaced this one'
+          : `the recommendation is ${reasons.recommendationStatus ?? 'gone'}`,
+      isHeld: reasons.recommendationStatus === 'held',
+    };
   }
   if (change.origin === 'automated' && reasons.automated !== automationValues.automated)
-    return 'the resource is no longer set to Automate';
+    return { text: 'the resource is no longer set to Automate', isHeld: false };
   if (reasons.heldUntil && reasons.heldUntil.getTime() > at.getTime()) {
-    return `the resource's recommendations are held after a rollback until ${reasons.heldUntil.toISOString()}`;
+    return {
+      text: `the resource's recommendations are held after a rollback until ${reasons.heldUntil.toISOString()}`,
+      isHeld: true,
+    };
   }
   return undefined;
 }

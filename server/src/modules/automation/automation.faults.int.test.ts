@@ -128,6 +128,7 @@ describe('the executor against a struggling Azure', () => {
       context.container.activity,
       () => new Date(),
       (error) => (error instanceof Error ? error.message : String(error)),
+      (transaction, settlement) => context.container.pipelines.recordSettledChange(transaction, settlement),
       { ...defaultExecutorOptions, maxAttempts: 2 },
     );
     const [{ machine, previous, changeId, resource }] = (await startChanges(1)) as [

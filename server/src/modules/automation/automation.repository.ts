@@ -56,7 +56,7 @@ export interface NewChange {
   // What the VM must still be when the change acts (null: not checked).
   expectedSize?: string | null;
   expectedPowerState?: string | null;
-  // The pipeline run that asked for it (origin 'pipeline').
+  // The pipeline run that asked for it (origin 'pipeline', or a run's applied recommendation).
   pipelineRunId?: string | null;
   // What a 'tag' change merges into the resource's tags.
   tags?: Record<string, string> | null;
@@ -241,6 +241,8 @@ export class AutomationRepository {
           changeAt: change.changeAt,
           expectedSize: change.expectedSize ?? null,
           expectedPowerState: change.expectedPowerState ?? null,
+          // The plan replaced is now this apply's: a pipeline run's, or nobody's.
+          pipelineRunId: change.pipelineRunId ?? null,
           version: sql`${scheduledChanges.version} + 1`,
         },
       })

@@ -58,6 +58,7 @@ const createQuickExecutor = (cloudProvider: CloudProvider) =>
     context.container.activity,
     () => new Date(),
     (error) => (error instanceof Error ? error.message : String(error)),
+    (transaction, settlement) => context.container.pipelines.recordSettledChange(transaction, settlement),
     { ...defaultExecutorOptions, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms / 20)) },
   );
 

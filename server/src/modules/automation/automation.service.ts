@@ -58,6 +58,13 @@ const changeKindOfRecommendation: Readonly<Record<Exclude<RecommendationKind, 'a
 // Another module's record of an apply, in the apply's transaction: false when it was made already.
 export type ApplyRecord = (transaction: Transaction) => Promise<boolean>;
 
+// A pipeline run's apply: its record (the run's item marked acted), and the run the change carries
+// (`pipeline_run_id`), so that the change's failure reaches the run's item as its stops' do.
+export interface PipelineApply {
+  runId: string;
+  record: ApplyRecord;
+}
+
 // How many due changes one dispatch transaction claims; it loops until none are left.
 const dispatchBatchSize = 500;
 
@@ -91,14 +98,14 @@ export class AutomationService {
   ) {}
 
   // A GET, so a retry, a prefetch or a double click must change nothing the first call did not.
-  // `record`: another module's record of the apply (a pipeline's item marked acted), written first in
-  // the transaction that plans the change; when it answers false (recorded already, by another run of
-  // the same work) nothing is planned.
+  // `pipeline`: a pipeline run's apply, its record (the run's item marked acted) written first in the
+  // transaction that plans the change; when it answers false (recorded already, by another run of the
+  // same work) nothing is planned.
   async applyRecommendation(
     teamId: string,
     recommendationId: number,
     timing: ApplyTiming,
-    record?: ApplyRecord,
+    pipeline?: PipelineApply,
   ): Promise<{ message: string }> {
     const target = await this.automation.findApplyTarget(teamId, recommendationId);
     if (!target) throw notFound('Recommendation not found.');
@@ -108,7 +115,7 @@ export class AutomationService {
       if (timing === 'window' && isDeletion(kind)) throw conflict(deletionNotScheduledText);
       if (target.status === 'open') await this.assertLiveSize(target, kind);
     }
-    return this.planRecommendation(target, timing, timing, record);
+    return this.planRecommendation(target, timing, timing, pipeline);
   }
 
   // After an analysis: each new recommendation of a resource set to Automate is planned at its window.
@@ -360,9 +367,9 @@ export class AutomationService {
     target: ApplyTarget,
     timing: ApplyTiming,
     origin: ChangeOrigin,
-    record?: ApplyRecord,
+    pipeline?: PipelineApply,
   ): Promise<{ message: string }> {
-    if (target.kind === 'activeHours') return this.applyActiveHours(target, record);
+    if (target.kind === 'activeHours') return this.applyActiveHours(target, pipeline?.record);
     const kind = changeKindOf(target.kind);
     // Automated planning never plans a deletion (its listing leaves them out; this holds regardless).
     if (isDeletion(kind) && timing !== 'now') throw conflict(deletionNotScheduledText);
@@ -373,7 +380,7 @@ export class AutomationService {
     const outcome = await this.runTransaction(async (transaction) => {
       const automation = new AutomationRepository(transaction.db);
       await automation.lockResource(target.resourceId);
-      if (record && !(await record(transaction))) return undefined;
+      if (pipeline && !(await pipeline.record(transaction))) return undefined;
       const live = await automation.findLiveChangeOf(target.recommendationId);
       // A retried GET of an apply that failed says so rather than trying again.
       if (live?.state === 'failed') {
@@ -412,6 +419,7 @@ export class AutomationService {
         expectedSize: target.currentSize,
         // A disk, IP, plan or database has no power state; the executor checks its own facts.
         expectedPowerState: isResourceChange(kind) ? null : target.resourcePowerState,
+        pipelineRunId: pipeline?.runId ?? null,
       });
       if (timing === 'now') {
         await automation.claimChange(change.id, now, this.startLeaseEnd(now));

@@ -1,5 +1,5 @@
-// The texts a pipeline leaves: its name in Recent Activity, the alert (top bar, Recent Activity, mail)
-// that tells the team an action waits for approval, and a notify pipeline's mail.
+// The texts a pipeline leaves: its name in Recent Activity, the alerts (top bar, Recent Activity, mail)
+// that tell the team an action waits for approval or a run failed, and a notify pipeline's mail.
 import type { PipelineAction, PipelineActionType } from '@cloudtrim/contracts/pipelines';
 import { pipelineActionLabels } from '@cloudtrim/contracts/pipelines';
 import type { Transaction } from '../../db/transaction';
@@ -65,15 +65,33 @@ export function describeApprovalTitle(
   action: PipelineAction,
   resources: readonly WaitingResource[],
 ): string {
+  return toSingleLine(
+    `Pipeline ${pipelineName} waits for approval to ${actionVerbs[action.type]} ${describeResources(resources)}`,
+  );
+}
+
+// 'Pipeline Night stop failed to stop VM web-1', or '… failed to stop 3 VMs (web-1, web-2 and web-3)'.
+export function describeFailedRunTitle(
+  pipelineName: string,
+  action: PipelineAction,
+  resources: readonly Pick<WaitingResource, 'name' | 'type'>[],
+): string {
+  return toSingleLine(
+    `Pipeline ${pipelineName} failed to ${actionVerbs[action.type]} ${describeResources(resources)}`,
+  );
+}
+
+// 'VM web-1', or '4 VMs (web-1, web-2, web-3 and 1 more)'; 'resources' when their types differ.
+function describeResources(resources: readonly Pick<WaitingResource, 'name' | 'type'>[]): string {
   const types = new Set(resources.map((resource) => resource.type.toLowerCase()));
   const [singular, plural] =
     types.size === 1
       ? (resourceNouns[[...types][0]!] ?? ['resource', 'resources'])
       : ['resource', 'resources'];
   const names = resources.map((resource) => resource.name);
-  const what =
-    names.length === 1 ? `${singular} ${names[0]}` : `${names.length} ${plural} (${describeNames(names)})`;
-  return toSingleLine(`Pipeline ${pipelineName} waits for approval to ${actionVerbs[action.type]} ${what}`);
+  return names.length === 1
+    ? `${singular} ${names[0]}`
+    : `${names.length} ${plural} (${describeNames(names)})`;
 }
 
 function describeNames(names: readonly string[]): string {
@@ -133,6 +151,116 @@ export async function settleApprovalAlert(
 
 function approvalAlertKey(approvalId: string): string {
   return `approval:${approvalId}`;
+}
+
+// A resource a run failed on: its item's name, ARM id and saving, and why (the executor's reason, or
+// the sentence automation refused the apply with).
+export interface FailedResource {
+  name: string;
+  armId: string;
+  annualSaving: number;
+  detail: string;
+}
+
+export interface FailedRunAlertInput {
+  teamId: string;
+  runId: string;
+  pipelineName: string;
+  action: PipelineAction;
+  // The run's items that failed, in their order.
+  failures: FailedResource[];
+  startedAt: Date;
+  link: string;
+}
+
+// The failures the top bar's line names; Recent Activity and the mail name more.
+const shownFailureCount = 3;
+const listedFailureCount = 10;
+
+// A failed run's alert, raised in the transaction that marks the run failed: in the top bar until
+// acknowledged, in Recent Activity under the pipeline's name, mailed to every member (whatever their
+// cost-mail preferences: a change the team counts on was not made). Once per run: a later failure of
+// the same run (a change its executor fails afterwards) brings the alert up to date without a second
+// mail or entry.
+export async function raiseFailedRunAlert(
+  alerts: Pick<AlertsService, 'raise' | 'reviseByKey'>,
+  transaction: Transaction,
+  input: FailedRunAlertInput,
+): Promise<void> {
+  const alert = createFailedRunAlert(input);
+  if (await alerts.raise(alert, { db: transaction })) return;
+  await alerts.reviseByKey(alert.teamId, alert.key, alert, { db: transaction });
+}
+
+export function createFailedRunAlert(input: FailedRunAlertInput): NewAlert {
+  const saving = input.failures.reduce((total, failure) => total + failure.annualSaving, 0);
+  const amount = Math.round(saving * 100) / 100;
+  const resources = input.failures.map((failure) => ({
+    name: failure.name,
+    type: readArmType(failure.armId),
+  }));
+  const title = describeFailedRunTitle(input.pipelineName, input.action, resources);
+  const text = describeFailedRunNotice(input, listedFailureCount);
+  return {
+    teamId: input.teamId,
+    kind: 'pipeline',
+    key: `pipeline-failed:${input.runId}`,
+    title,
+    scope: describeFailures(input.failures, shownFailureCount),
+    filter: {},
+    day: input.startedAt.toISOString().slice(0, 10),
+    amount,
+    expected: null,
+    currency: 'USD',
+    drivers: [],
+    mailKind: 'pipeline',
+    mail: renderMail(
+      `Pipeline failed: ${toSingleLine(input.pipelineName)}`,
+      [
+        `${title}.`,
+        text,
+        `Not saving ${formatDollars(amount)} a year until it is done. Each resource's automation log says what happened.`,
+      ],
+      input.link,
+    ),
+    activity: { serviceName: describePipelineService(input.pipelineName), text },
+  };
+}
+
+// 'The run of 2026-11-26T03:00:00.000Z failed on 1 resource: web-1 (the reason).'
+function describeFailedRunNotice(input: FailedRunAlertInput, shown: number): string {
+  const count = input.failures.length;
+  return `The run of ${input.startedAt.toISOString()} failed on ${count} resource${count === 1 ? '' : 's'}: ${input.failures
+    .slice(0, shown)
+    .map((failure) => `${failure.name} (${toSingleLine(failure.detail)})`)
+    .join('; ')}${count > shown ? `; and ${count - shown} more` : ''}.`;
+}
+
+// 'web-1: the reason', or 'web-1: …; web-2: …; web-3: … and 2 more'.
+function describeFailures(failures: readonly FailedResource[], shown: number): string {
+  const listed = failures
+    .slice(0, shown)
+    .map((failure) => `${failure.name}: ${failure.detail}`)
+    .join('; ');
+  return toSingleLine(failures.length > shown ? `${listed} and ${failures.length - shown} more` : listed);
+}
+
+// `Microsoft.Compute/virtualMachines` of a resource's ARM id (a child's type names its parents':
+// `Microsoft.Sql/servers/databases`).
+function readArmType(armId: string): string {
+  const [, provider = ''] = armId.split(/\/providers\//i);
+  const [namespace, ...rest] = provider.split('/');
+  const types = rest.filter((_, index) => index % 2 === 0);
+  return [namespace, ...types].join('/');
+}
+
+function formatDollars(amount: number): string {
+  return amount.toLocaleString('en-US', {
+    style: 'currency',
+    currency: 'USD',
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  });
 }
 
 export function describeApprovalNotice(notice: ApprovalNotice): string {

@@ -226,6 +226,12 @@ export class PipelinesRepository {
       .where(eq(pipelineRuns.id, runId));
   }
 
+  // Locked for the transaction: the end of a run and a change of it settling never race.
+  async lockRun(runId: string): Promise<PipelineRunRow | undefined> {
+    const [row] = await this.db.select().from(pipelineRuns).where(eq(pipelineRuns.id, runId)).for('update');
+    return row;
+  }
+
   async findRun(teamId: string, runId: string): Promise<PipelineRunRow | undefined> {
     const [row] = await this.db
       .select()
@@ -289,6 +295,27 @@ export class PipelinesRepository {
       .update(pipelineRunItems)
       .set(fields)
       .where(and(eq(pipelineRunItems.id, id), eq(pipelineRunItems.outcome, 'matched')))
+      .returning({ id: pipelineRunItems.id });
+    return rows.length > 0;
+  }
+
+  // The run's item of the resource, only while it is acted (its change asked for): false when it was
+  // settled already.
+  async updateActedItem(
+    runId: string,
+    resourceId: string,
+    fields: Pick<PipelineRunItemRow, 'outcome' | 'reason' | 'detail'>,
+  ): Promise<boolean> {
+    const rows = await this.db
+      .update(pipelineRunItems)
+      .set(fields)
+      .where(
+        and(
+          eq(pipelineRunItems.runId, runId),
+          eq(pipelineRunItems.resourceId, resourceId),
+          eq(pipelineRunItems.outcome, 'acted'),
+        ),
+      )
       .returning({ id: pipelineRunItems.id });
     return rows.length > 0;
   }

@@ -32,6 +32,7 @@ import { badRequest, conflict, forbidden, HttpError, notFound } from '../../lib/
 import { ActivityRepository, type NewActivityEntry } from '../activity/activity.repository';
 import type { AlertsService } from '../alerts/alerts.service';
 import type { AuthContext } from '../auth/auth.service';
+import type { PipelineChangeSettlement } from '../automation/automation.pipeline-hook';
 import type { AutomationService, ChangeRequest } from '../automation/automation.service';
 import type { MailService } from '../mail/mail.service';
 import type { RecommendationsRepository } from '../recommendations/recommendations.repository';
@@ -48,6 +49,7 @@ import {
 import {
   describePipelineService,
   raiseApprovalAlert,
+  raiseFailedRunAlert,
   renderNotifyMail,
   settleApprovalAlert,
 } from './pipelines.notice';
@@ -97,7 +99,7 @@ export class PipelinesService {
     private readonly runTransaction: TransactionRunner,
     private readonly automation: Pick<AutomationService, 'requestChanges' | 'applyRecommendation'>,
     private readonly mail: Pick<MailService, 'enqueueMany'>,
-    private readonly alerts: Pick<AlertsService, 'raise' | 'acknowledgeByKey'>,
+    private readonly alerts: Pick<AlertsService, 'raise' | 'acknowledgeByKey' | 'reviseByKey'>,
     // A VM's bill, for what stopping it saves an hour.
     private readonly bills: Pick<RecommendationsRepository, 'listVmBills'>,
     private readonly publicUrl: string,
@@ -430,7 +432,7 @@ export class PipelinesService {
           resourceName: item.candidate.name,
           tenantId: item.candidate.tenantId,
         }));
-      await this.finishRun(pipelines, runId, pending.length > 0);
+      await this.finishRun(transaction, runId, pending.length > 0);
       return { runId, pending };
     });
     if (!outcome) return undefined;
@@ -516,7 +518,7 @@ export class PipelinesService {
         logText: `${by} rejected the ${approval.action.type} of ${items.length} resource${items.length === 1 ? '' : 's'}`,
       },
     ]);
-    await this.finishRun(pipelines, approval.runId, false);
+    await this.finishRun(transaction, approval.runId, false);
   }
 
   // The approved items are acted on as their run would have: power changes in this transaction,
@@ -580,7 +582,7 @@ export class PipelinesService {
         ),
       );
     }
-    await this.finishRun(pipelines, approval.runId, plan === 'apply' && approved.length > 0);
+    await this.finishRun(transaction, approval.runId, plan === 'apply' && approved.length > 0);
     if (plan !== 'apply') return [];
     return approved
       .filter((item) => item.recommendationId !== null)
@@ -652,15 +654,16 @@ export class PipelinesService {
     timing: 'now' | 'window',
   ): Promise<void> {
     if (pending.length === 0) return;
-    await this.applyEach(teamId, pipelineName, pending, timing);
-    await this.runTransaction(async (transaction) => {
-      await this.finishRun(new PipelinesRepository(transaction.db), runId, false);
-    });
+    await this.applyEach(teamId, pipelineName, runId, pending, timing);
+    await this.runTransaction((transaction) => this.finishRun(transaction, runId, false));
   }
 
+  // Each change planned carries the run's id, so its failure in Azure reaches the item
+  // (recordSettledChange) as a stop's does.
   private async applyEach(
     teamId: string,
     pipelineName: string,
+    runId: string,
     pending: PendingApply[],
     timing: 'now' | 'window',
   ): Promise<void> {
@@ -678,9 +681,12 @@ export class PipelinesService {
       };
       try {
         let isRecorded = false;
-        await this.automation.applyRecommendation(teamId, item.recommendationId, timing, (transaction) => {
-          isRecorded = true;
-          return recordActed(transaction);
+        await this.automation.applyRecommendation(teamId, item.recommendationId, timing, {
+          runId,
+          record: (transaction) => {
+            isRecorded = true;
+            return recordActed(transaction);
+          },
         });
         // Applied already (active hours set before): nothing was planned, and nothing recorded yet.
         if (!isRecorded) await this.runTransaction(recordActed);
@@ -731,11 +737,9 @@ export class PipelinesService {
         definition.action.type !== 'delete';
       const approved = matched.filter((item) => item.approvalId !== null).map(toPending);
       const others = matched.filter((item) => item.approvalId === null).map(toPending);
-      await this.applyEach(run.teamId, name ?? '', approved, 'now');
-      await this.applyEach(run.teamId, name ?? '', others, isAtWindow ? 'window' : 'now');
-      await this.runTransaction((transaction) =>
-        this.finishRun(new PipelinesRepository(transaction.db), run.id, false),
-      );
+      await this.applyEach(run.teamId, name ?? '', run.id, approved, 'now');
+      await this.applyEach(run.teamId, name ?? '', run.id, others, isAtWindow ? 'window' : 'now');
+      await this.runTransaction((transaction) => this.finishRun(transaction, run.id, false));
     }
     return stalled.length;
   }
@@ -760,9 +764,44 @@ export class PipelinesService {
     );
   }
 
+  // A change the run asked for ended unmade (automation's executor, in the transaction that records
+  // the change's end): its item, acted until now, says so and the run's counts and state are read
+  // again. The rule: a cancellation for the guard's hold after a rollback is the run's own 'held' skip
+  // (the gate that would have kept the resource out, had the hold come before the run); any other
+  // cancellation (the tenant deactivated, the resource changed since it was planned, its
+  // recommendation replaced) and every failure are a failure, with the executor's reason: the change
+  // the run promised was not made. Only an item still acted changes, so a replayed or resumed
+  // executor run doubles nothing.
+  async recordSettledChange(transaction: Transaction, settlement: PipelineChangeSettlement): Promise<void> {
+    const pipelines = new PipelinesRepository(transaction.db);
+    const run = await pipelines.lockRun(settlement.runId);
+    if (!run) return;
+    const isSkipped = settlement.outcome === 'cancelled' && settlement.isHeld;
+    const isUpdated = await pipelines.updateActedItem(
+      settlement.runId,
+      settlement.resourceId,
+      isSkipped
+        ? { outcome: 'skipped', reason: 'held', detail: settlement.reason }
+        : { outcome: 'failed', reason: null, detail: settlement.reason },
+    );
+    if (!isUpdated) return;
+    // A run still applying its recommendations stays running; its own end reads the counts again.
+    await this.finishRun(transaction, run.id, run.state === 'running', run.finishedAt ?? this.now());
+  }
+
   // The run's counts from its items; running while recommendations are still being applied, then
-  // awaiting approval while any item waits, else failed or succeeded.
-  private async finishRun(pipelines: PipelinesRepository, runId: string, isApplying: boolean): Promise<void> {
+  // awaiting approval while any item waits, else failed or succeeded. A run that ends failed raises
+  // its alert in the same transaction (once per run: pipelines.notice.ts). The run's row is locked
+  // first, so a change settling meanwhile and this end read each other's items.
+  private async finishRun(
+    transaction: Transaction,
+    runId: string,
+    isApplying: boolean,
+    finishedAt: Date = this.now(),
+  ): Promise<void> {
+    const pipelines = new PipelinesRepository(transaction.db);
+    const run = await pipelines.lockRun(runId);
+    if (!run) return;
     const { waiting, ...counts } = await pipelines.readRunCounts(runId);
     const state = isApplying
       ? 'running'
@@ -775,8 +814,35 @@ export class PipelinesService {
       runId,
       { ...counts, annualSaving: roundCents(counts.annualSaving) },
       state,
-      isApplying ? null : this.now(),
+      isApplying ? null : finishedAt,
     );
+    if (state === 'failed') await this.raiseFailedRunAlert(transaction, run);
+  }
+
+  private async raiseFailedRunAlert(transaction: Transaction, run: PipelineRunRow): Promise<void> {
+    const pipelines = new PipelinesRepository(transaction.db);
+    const [name, definition, items] = await Promise.all([
+      pipelines.findPipelineName(run.pipelineId),
+      pipelines.findVersion(run.pipelineId, run.version),
+      pipelines.listItems(run.id),
+    ]);
+    if (!definition) return;
+    await raiseFailedRunAlert(this.alerts, transaction, {
+      teamId: run.teamId,
+      runId: run.id,
+      pipelineName: name ?? '',
+      action: definition.action,
+      failures: items
+        .filter((item) => item.outcome === 'failed')
+        .map((item) => ({
+          name: item.resourceName,
+          armId: item.resourceArmId,
+          annualSaving: item.annualSaving,
+          detail: item.detail,
+        })),
+      startedAt: run.startedAt,
+      link: `${this.publicUrl}/automation`,
+    });
   }
 
   private async findPipeline(teamId: string, id: string): Promise<PipelineWithDefinition> {

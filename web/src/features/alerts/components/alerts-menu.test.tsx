@@ -42,6 +42,15 @@ const approvalAlert: Alert = {
   AcknowledgedAt: null,
 };
 
+const failedRunAlert: Alert = {
+  ...approvalAlert,
+  Id: '0b2f5e4c-8a3d-4f61-9c7e-2d1a6b9e0f41',
+  Kind: 'pipeline',
+  Title: 'Pipeline Night stop failed to stop VM web-1',
+  Scope: 'web-1: Azure reported the operation failed: AllocationFailed',
+  Amount: 1234.5,
+};
+
 function answer(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }
@@ -151,6 +160,19 @@ describe('<AlertsMenu>', () => {
     expect(await screen.findByText('Automation Pipelines page')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/automation');
     expect(screen.queryByRole('list', { name: 'Alerts' })).toBeNull();
+  });
+
+  it('shows a failed pipeline run with the saving not made, and opens /automation', async () => {
+    alerts = [{ ...failedRunAlert }, ...alerts];
+    const router = renderMenu();
+    fireEvent.click(await screen.findByRole('button', { name: 'Alerts, 3 unacknowledged' }));
+    const [item] = within(await screen.findByRole('list', { name: 'Alerts' })).getAllByRole('listitem');
+    expect(item!.textContent).toContain('Pipeline Night stop failed to stop VM web-1New');
+    expect(item!.textContent).toContain('web-1: Azure reported the operation failed: AllocationFailed');
+    expect(item!.textContent).toContain('Not saving $1,234.50 a year until it is done');
+    fireEvent.click(within(item!).getByRole('link', { name: 'Review in Automation Pipelines' }));
+    expect(await screen.findByText('Automation Pipelines page')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/automation');
   });
 
   it('says so when there are no alerts', async () => {

@@ -18,10 +18,12 @@ export const noAlertsText = 'No alerts right now, check back later.';
 const shownDriverCount = 3;
 
 // A budget alert's Expected is the threshold it crossed; an anomaly's, what the day should have cost;
-// an approval's Amount is what the waiting action saves a year.
+// an approval's Amount is what the waiting action saves a year, a failed pipeline run's what the
+// changes it could not make would have saved.
 function describeAmount(alert: Alert): string {
   const amount = formatCost(alert.Amount, alert.Currency);
   if (alert.Kind === 'approval') return `Saves ${amount} a year once done`;
+  if (alert.Kind === 'pipeline') return `Not saving ${amount} a year until it is done`;
   if (alert.Expected === null) return amount;
   const expected = formatCost(alert.Expected, alert.Currency);
   return alert.Kind === 'budget'

@@ -33,8 +33,9 @@ describe('an alert’s link to /analysis', () => {
 });
 
 describe('where an alert is looked into', () => {
-  it('is /automation for an approval waiting, /analysis for a cost alert', () => {
+  it('is /automation for an approval waiting or a failed pipeline run, /analysis for a cost alert', () => {
     expect(createAlertHref({ Kind: 'approval', Date: '2026-10-02', Filter: {} }, now)).toBe('/automation');
+    expect(createAlertHref({ Kind: 'pipeline', Date: '2026-10-02', Filter: {} }, now)).toBe('/automation');
     expect(createAlertHref({ Kind: 'anomaly', Date: '2026-09-02', Filter: { Tag: 'env=prod' } }, now)).toBe(
       '/analysis?period=last-90-days&tag=env%3Dprod',
     );

@@ -1,7 +1,8 @@
 import type { Alert } from '@cloudtrim/contracts/alerts';
 
 // Where an alert is looked into: a cost alert in /analysis filtered to its scope, over a period that
-// holds its day (the page's periods count back from today); an approval in /automation, where it waits.
+// holds its day (the page's periods count back from today); a pipeline's (an approval waiting, a run
+// that failed) in /automation, where its runs and approvals are.
 
 function monthsBetween(day: string, today: string): number {
   const [year, month] = day.split('-').map(Number);
@@ -39,11 +40,14 @@ export const alertLinkTexts: Readonly<Record<Alert['Kind'], string>> = {
   budget: 'Show in Cost Analysis',
   anomaly: 'Show in Cost Analysis',
   approval: 'Review in Automation Pipelines',
+  pipeline: 'Review in Automation Pipelines',
 };
 
 export function createAlertHref(
   alert: Pick<Alert, 'Kind' | 'Filter' | 'Date'>,
   now: Date = new Date(),
 ): string {
-  return alert.Kind === 'approval' ? '/automation' : createAlertAnalysisHref(alert, now);
+  return alert.Kind === 'approval' || alert.Kind === 'pipeline'
+    ? '/automation'
+    : createAlertAnalysisHref(alert, now);
 }

@@ -1,0 +1,20 @@
+// How a pipeline run hears that a change it asked for ended without being made: automation calls the
+// listener the container gives it (PipelinesService's) in the transaction that records the change's
+// end, so the run's item and the change commit together. Apart from the service and the executor so
+// both take it without importing pipelines: only modules/automation writes scheduled changes.
+import type { Transaction } from '../../db/transaction';
+
+export interface PipelineChangeSettlement {
+  runId: string;
+  resourceId: string;
+  outcome: 'failed' | 'cancelled';
+  // The executor's reason, as the automation log words it after "failed: " or "cancelled: ".
+  reason: string;
+  // Cancelled because the resource's recommendations are held after a rollback (the guard's hold).
+  isHeld: boolean;
+}
+
+export type PipelineChangeListener = (
+  transaction: Transaction,
+  settlement: PipelineChangeSettlement,
+) => Promise<void>;
