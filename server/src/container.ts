@@ -26,6 +26,7 @@ import { BudgetsService } from './modules/budgets/budgets.service';
 import { AutomationExecutor } from './modules/automation/automation.executor';
 import { AutomationGuard } from './modules/automation/automation.guard';
 import { AutomationRepository } from './modules/automation/automation.repository';
+import type { PipelineChangeListener } from './modules/automation/automation.pipeline-hook';
 import { AutomationService } from './modules/automation/automation.service';
 import { createCaptchaProvider } from './modules/captcha/captcha-provider.factory';
 import { CaptchaRepository } from './modules/captcha/captcha.repository';
@@ -161,6 +162,10 @@ export function createContainer({
   // Applying recommendations, the executor and the rollback guard share one way into transactions,
   // and every change to a VM is planned through the automation service (its one writer).
   const automationRepository = new AutomationRepository(db);
+  // Pipelines act only through automation, which tells a run when a change it asked for ends unmade
+  // (PipelinesService.recordSettledChange; called only once everything here is built).
+  const onPipelineChangeSettled: PipelineChangeListener = (transaction, settlement) =>
+    pipelines.recordSettledChange(transaction, settlement);
   const automationService = new AutomationService(
     automationRepository,
     runTransaction,
@@ -169,9 +174,8 @@ export function createContainer({
     tenants,
     cloudProvider,
     now,
+    onPipelineChangeSettled,
   );
-  // Pipelines act only through automation, whose executor tells a run when a change it asked for ends
-  // unmade (PipelinesService.recordSettledChange).
   const pipelines = new PipelinesService(
     new PipelinesRepository(db),
     runTransaction,
@@ -192,7 +196,7 @@ export function createContainer({
       activity,
       now,
       (error) => describeFailure(error, log),
-      (transaction, settlement) => pipelines.recordSettledChange(transaction, settlement),
+      onPipelineChangeSettled,
     ),
     guard: new AutomationGuard(automationRepository, runTransaction, automationService, activity, now),
   };

@@ -29,6 +29,7 @@ import {
   type RecommendationKind,
 } from './automation.repository';
 import { automationServiceName, startGraceMs } from './automation.names';
+import type { PipelineChangeListener } from './automation.pipeline-hook';
 import {
   describeResourceChange,
   isDeletion,
@@ -95,6 +96,9 @@ export class AutomationService {
     private readonly tenants: Pick<TenantsService, 'openForWork'>,
     private readonly cloud: Pick<CloudProvider, 'getVirtualMachine' | 'getResourceState'>,
     private readonly now: () => Date,
+    // A pipeline run's change cancelled here (its recommendation replaced, its resource set to No
+    // Change) tells the run, as the executor's cancellations do.
+    private readonly onPipelineChangeSettled: PipelineChangeListener,
   ) {}
 
   // A GET, so a retry, a prefetch or a double click must change nothing the first call did not.
@@ -187,9 +191,13 @@ export class AutomationService {
         const reason = isRecommendOnly
           ? 'the resource was set to Recommend Only'
           : 'the resource was set to No Change';
-        cancelledChanges = (
-          await automation.cancelUnstartedChanges({ resourceId: settings.resourceId }, origins, reason)
-        ).length;
+        const cancelled = await automation.cancelUnstartedChanges(
+          { resourceId: settings.resourceId },
+          origins,
+          reason,
+        );
+        await this.tellPipelines(transaction, cancelled, reason);
+        cancelledChanges = cancelled.length;
       }
       let movedChanges = 0;
       if (settings.isWindowChanged) {
@@ -221,6 +229,7 @@ export class AutomationService {
           );
         }
       }
+      await this.tellPipelines(transaction, rows, reason);
       return rows;
     });
     return cancelled.length;
@@ -487,6 +496,23 @@ export class AutomationService {
       resourceArmId: subject.resourceArmId,
       logText: `${subject.resourceName}: ${action}`,
     };
+  }
+
+  private async tellPipelines(
+    transaction: Transaction,
+    cancelled: ChangeRow[],
+    reason: string,
+  ): Promise<void> {
+    for (const change of cancelled) {
+      if (change.pipelineRunId === null) continue;
+      await this.onPipelineChangeSettled(transaction, {
+        runId: change.pipelineRunId,
+        resourceId: change.resourceId,
+        outcome: 'cancelled',
+        reason,
+        isHeld: false,
+      });
+    }
   }
 
   private startLeaseEnd(at: Date): Date {

@@ -2,13 +2,14 @@
 // a real SMTP server): a stop whose Azure operation fails turns its item failed with the executor's
 // reason, ends the run failed and raises one alert, mailed to every member whatever their cost-mail
 // preferences, however often the change's execution is replayed; an applied recommendation's change
-// carries its run and its failure reaches the item the same way; a change that succeeds leaves its item
-// acted and raises nothing.
+// carries its run and its failure reaches the item the same way, as does its cancellation before it
+// began (its recommendation replaced), while the guard's hold is a 'held' skip; a change that succeeds
+// leaves its item acted and raises nothing.
 import type { ActivityLogResponse } from '@cloudtrim/contracts/activity';
 import type { AlertListResponse } from '@cloudtrim/contracts/alerts';
 import type { PipelineDefinitionRequest, PipelineRunDetail } from '@cloudtrim/contracts/pipelines';
 import type { AzureEmulator } from '@cloudtrim/azure-emulator/emulator';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createAzureEnvironment,
@@ -78,6 +79,34 @@ async function tag(vm: typeof resources.$inferSelect, value: string): Promise<vo
     .where(eq(resources.id, vm.id));
 }
 
+async function recommendDeallocation(vm: typeof resources.$inferSelect): Promise<number> {
+  const [row] = await db
+    .insert(recommendations)
+    .values({
+      teamId: owner.teamId,
+      tenantId,
+      resourceId: vm.id,
+      kind: 'deallocate',
+      predictionMethod: 'waste',
+      recommendation: 'Deallocate the idle VM',
+      currentSize: vm.sku,
+      annualCostSavings: 120,
+      status: 'open',
+    })
+    .returning({ id: recommendations.id });
+  return row!.id;
+}
+
+const applyDeallocations = (name: string, team: string, schedule: PipelineDefinitionRequest['schedule']) =>
+  runPipeline({
+    name,
+    scope: { tags: [{ key: 'team', op: 'equals', value: team }] },
+    condition: { finding: { kind: 'recommendation', recommendationKind: 'deallocate' } },
+    action: { type: 'applyRecommendation' },
+    schedule,
+    gates: { dryRun: false },
+  });
+
 beforeAll(async () => {
   emulator = await startTestEmulator({ fleetSize: 8, operationDurationMs: 100 });
   context = await createMailTestContext(createAzureEnvironment(emulator));
@@ -108,7 +137,7 @@ beforeAll(async () => {
       ),
     )
     .orderBy(resources.name);
-  expect(vms.length).toBeGreaterThanOrEqual(3);
+  expect(vms.length).toBeGreaterThanOrEqual(5);
 }, 120_000);
 afterEach(() => emulator.setFaults({}));
 afterAll(async () => {
@@ -192,27 +221,10 @@ describe("a pipeline's applied recommendation", () => {
   it('carries its run, and its failure in Azure fails the item and the run', async () => {
     const vm = vms[1]!;
     await tag(vm, 'applying');
-    await db.insert(recommendations).values({
-      teamId: owner.teamId,
-      tenantId,
-      resourceId: vm.id,
-      kind: 'deallocate',
-      predictionMethod: 'waste',
-      recommendation: 'Deallocate the idle VM',
-      currentSize: vm.sku,
-      annualCostSavings: 120,
-      status: 'open',
-    });
+    await recommendDeallocation(vm);
     emulator.setFaults(refusedWrites);
-    const run = await runPipeline({
-      name: 'Apply deallocations',
-      scope: { tags: [{ key: 'team', op: 'equals', value: 'applying' }] },
-      condition: { finding: { kind: 'recommendation', recommendationKind: 'deallocate' } },
-      action: { type: 'applyRecommendation' },
-      schedule: neverInTests,
-      gates: { dryRun: false },
-    });
     const before = (await listAlerts()).Total;
+    const run = await applyDeallocations('Apply deallocations', 'applying', neverInTests);
 
     const change = await waitForSettledChange(run.id, vm.id);
     expect(change).toMatchObject({ kind: 'deallocate', origin: 'now', state: 'failed' });
@@ -229,6 +241,79 @@ describe("a pipeline's applied recommendation", () => {
       Title: `Pipeline Apply deallocations failed to apply the recommendation of VM ${vm.name}`,
       Amount: 120,
     });
+  }, 60_000);
+
+  it('planned at the window and cancelled there, its recommendation replaced, fails the item and the run', async () => {
+    const vm = vms[3]!;
+    await tag(vm, 'window');
+    // Its window half a day away: the change waits, planned, for it.
+    await db
+      .update(resources)
+      .set({ maintenanceWindow: (new Date().getUTCHours() + 12) % 24 })
+      .where(eq(resources.id, vm.id));
+    const recommendationId = await recommendDeallocation(vm);
+    const before = (await listAlerts()).Total;
+    const run = await applyDeallocations('Apply at the window', 'window', { maintenanceWindow: true });
+    expect(run).toMatchObject({ state: 'succeeded', acted: 1, items: [{ outcome: 'acted' }] });
+    const [planned] = await db
+      .select()
+      .from(scheduledChanges)
+      .where(eq(scheduledChanges.pipelineRunId, run.id));
+    expect(planned).toMatchObject({ resourceId: vm.id, origin: 'window', state: 'planned' });
+
+    const reason = 'a newer recommendation has replaced this one';
+    expect(
+      await context.container.automation.service.cancelChangesOfRecommendations([recommendationId], reason),
+    ).toBe(1);
+    expect(await readRun(run.id)).toMatchObject({
+      state: 'failed',
+      acted: 0,
+      failed: 1,
+      items: [{ resourceName: vm.name, outcome: 'failed', detail: reason }],
+    });
+    const alerts = await listAlerts();
+    expect(alerts.Total).toBe(before + 1);
+    expect(alerts.Alerts[0]).toMatchObject({
+      Kind: 'pipeline',
+      Title: `Pipeline Apply at the window failed to apply the recommendation of VM ${vm.name}`,
+      Scope: `${vm.name}: ${reason}`,
+    });
+  }, 60_000);
+
+  it("stopped by the guard's hold after a rollback, is a 'held' skip: the run succeeds, nothing is raised", async () => {
+    const vm = vms[4]!;
+    await tag(vm, 'holding');
+    await recommendDeallocation(vm);
+    // The guard holds the VM's recommendations as the change is planned, after the run's gates let
+    // it through: the executor finds the hold before its first write.
+    await db.execute(sql`
+      create or replace function test_hold_on_plan() returns trigger language plpgsql as $$
+      begin
+        update resource set recommendations_held_until = now() + interval '1 day' where id = new.resource_id;
+        return new;
+      end $$`);
+    await db.execute(sql`
+      create trigger test_hold_on_plan before insert on scheduled_change
+      for each row execute function test_hold_on_plan()`);
+    const before = (await listAlerts()).Total;
+    let run: PipelineRunDetail;
+    try {
+      run = await applyDeallocations('Apply while held', 'holding', neverInTests);
+    } finally {
+      await db.execute(sql`drop trigger test_hold_on_plan on scheduled_change`);
+    }
+
+    const change = await waitForSettledChange(run.id, vm.id);
+    expect(change.state).toBe('cancelled');
+    expect(change.error).toMatch(/held after a rollback until/);
+    expect(await readRun(run.id)).toMatchObject({
+      state: 'succeeded',
+      acted: 0,
+      skipped: 1,
+      failed: 0,
+      items: [{ resourceName: vm.name, outcome: 'skipped', reason: 'held', detail: change.error }],
+    });
+    expect((await listAlerts()).Total).toBe(before);
   }, 60_000);
 });
 

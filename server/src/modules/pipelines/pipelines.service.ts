@@ -764,8 +764,8 @@ export class PipelinesService {
     );
   }
 
-  // A change the run asked for ended unmade (automation's executor, in the transaction that records
-  // the change's end): its item, acted until now, says so and the run's counts and state are read
+  // A change the run asked for ended unmade (automation, in the transaction that records the change's
+  // end: the executor's failure or cancellation, or a change not begun cancelled): its item, acted until now, says so and the run's counts and state are read
   // again. The rule: a cancellation for the guard's hold after a rollback is the run's own 'held' skip
   // (the gate that would have kept the resource out, had the hold come before the run); any other
   // cancellation (the tenant deactivated, the resource changed since it was planned, its
