@@ -765,13 +765,13 @@ export class PipelinesService {
   }
 
   // A change the run asked for ended unmade (automation, in the transaction that records the change's
-  // end: the executor's failure or cancellation, or a change not begun cancelled): its item, acted until now, says so and the run's counts and state are read
-  // again. The rule: a cancellation for the guard's hold after a rollback is the run's own 'held' skip
-  // (the gate that would have kept the resource out, had the hold come before the run); any other
-  // cancellation (the tenant deactivated, the resource changed since it was planned, its
-  // recommendation replaced) and every failure are a failure, with the executor's reason: the change
-  // the run promised was not made. Only an item still acted changes, so a replayed or resumed
-  // executor run doubles nothing.
+  // end: the executor's failure or cancellation, or a change not begun cancelled): its item, acted
+  // until now, says so and the run's counts and state are read again. The rule: a cancellation for the
+  // guard's hold after a rollback is the run's own 'held' skip (the gate that would have kept the
+  // resource out, had the hold come before the run); any other cancellation (the tenant deactivated,
+  // the resource changed since it was planned or set to No Change, its recommendation replaced) and
+  // every failure are a failure, with automation's reason: the change the run promised was not made.
+  // Only an item still acted changes, so a replayed or resumed executor run doubles nothing.
   async recordSettledChange(transaction: Transaction, settlement: PipelineChangeSettlement): Promise<void> {
     const pipelines = new PipelinesRepository(transaction.db);
     const run = await pipelines.lockRun(settlement.runId);
