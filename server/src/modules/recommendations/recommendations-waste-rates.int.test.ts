@@ -9,7 +9,8 @@ import { bearer, createUser, logIn } from '../../../test/helper';
 
 const hourMs = 3_600_000;
 const dayMs = 24 * hourMs;
-const clockMs = Date.UTC(2026, 10, 2, 10, 0);
+// The fortnight the bill prices (3 to 17 days back) spans October and November.
+const clockMs = Date.UTC(2026, 10, 10, 10, 0);
 const readClock = () => new Date(clockMs);
 const daysAgo = (days: number) => new Date(clockMs - days * dayMs).toISOString();
 // The emulator's discount for Contoso, the first tenant.
