@@ -19,7 +19,8 @@ export function alertRoutes(alerts: AlertsService): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['alerts'],
-          summary: "The team's budget, anomaly and approval alerts, newest first, a page at a time",
+          summary:
+            "The team's budget, anomaly, approval and failed pipeline run alerts, newest first, a page at a time",
           querystring: alertListQuerySchema,
           response: { 200: alertListResponseSchema, ...errors },
         },
