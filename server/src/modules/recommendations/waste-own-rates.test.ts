@@ -40,6 +40,14 @@ const quietPlan = buildCandidate({
   details: { tier: 'PremiumV3', capacity: 2, numberOfSites: 3, kind: 'linux' },
   usage: { days: 14, cpuP95Pct: 20, memoryP95Pct: 30, dtuP95Pct: null, storageUsedBytes: null },
 });
+const quietDatabase = buildCandidate({
+  armId: '/subscriptions/s1/resourceGroups/rg/providers/Microsoft.Sql/servers/sql-1/databases/orders',
+  name: 'orders',
+  type: 'Microsoft.Sql/servers/databases',
+  sku: 'S3',
+  details: { tier: 'Standard', capacity: 100, maxSizeBytes: 250 * 1024 ** 3 },
+  usage: { days: 14, cpuP95Pct: null, memoryP95Pct: null, dtuP95Pct: 12, storageUsedBytes: 40 * 1024 ** 3 },
+});
 
 function proposalOf(resource: WasteCandidate, kind: WasteKind): WasteProposal {
   const finding = findWaste(resource, fixturePrices, fixtureNow).find((item) => item.kind === kind);
@@ -131,6 +139,21 @@ describe('priceWasteAtOwnRates: tier changes', () => {
     expect(priced.annualCostSavings).toBeCloseTo(130.36, 1);
     expect(priced.memo).toContain(
       'from its bill, the new tier at list (your bill shows no managed disks paying as they go in eastus)',
+    );
+  });
+
+  it('reprices a database objective the same way', () => {
+    // S3 at $0.2/h to S1 at $0.04/h: $1,401.60 a year at list.
+    const change = proposalOf(quietDatabase, 'databaseObjective');
+    expect(change.annualCostSavings).toBe(1401.6);
+    const priced = priceWasteAtOwnRates(change, quietDatabase, fixturePrices, {
+      bill: billOf(0.2 * 8760, 0.7),
+      categoryRatio: 0.7,
+    });
+    expect(priced.annualCostSavings).toBeCloseTo(1401.6 * 0.7, 1);
+    expect(priced.memo).toContain(
+      'At your rates: $20.44 a month instead of $102.20 (list $29.20 instead of $146.00), from its bill and ' +
+        'the discount your bill shows for SQL databases in eastus',
     );
   });
 

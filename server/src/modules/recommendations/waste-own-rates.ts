@@ -14,7 +14,11 @@ import {
   readString,
   roundCents,
 } from '@cloudtrim/rightsizing/waste/waste-rules';
-import type { WasteKind, WasteProposal, WasteResource } from '@cloudtrim/rightsizing/waste/waste.types';
+import {
+  deletionKinds,
+  type WasteProposal,
+  type WasteResource,
+} from '@cloudtrim/rightsizing/waste/waste.types';
 import { readMedianRatio, readReservedShare } from './own-rates';
 
 // A resource's charges of its own service over the bill's recent days.
@@ -42,7 +46,6 @@ const resourceNouns: Readonly<Record<string, { one: string; many: string }>> = {
   [wasteResourceTypes.database]: { one: 'database', many: 'SQL databases' },
 };
 
-const deletions: ReadonlySet<WasteKind> = new Set(['deleteDisk', 'deletePublicIp', 'deletePlan']);
 // As for VMs: most of its cost not billed as used means a reservation covers it.
 const reservedShareThreshold = 0.5;
 // A week of bill says what a resource costs; fewer days (one begun mid-day) understate it.
@@ -50,7 +53,7 @@ const minimumBilledDays = 7;
 const daysPerYear = 365;
 
 // What the resource costs a year at the rates its bill shows: a disk by the month, as Azure prices
-// it (a day of it is a share of its month), the others by the hour.
+// it (a day of it is a share of its month), the others, priced by the hour, by the day.
 export function readAnnualCost(type: string, bill: WasteBill | undefined): number | undefined {
   if (!bill || bill.days < minimumBilledDays || bill.amortizedCost <= 0) return undefined;
   return type.toLowerCase() === wasteResourceTypes.disk
@@ -129,32 +132,32 @@ export function priceWasteAtOwnRates(
     };
   }
   const reservedShare = readReservedShare(rates.bill);
-  const isDeletion = deletions.has(proposal.kind);
   if (reservedShare >= reservedShareThreshold) {
     return {
       ...proposal,
       annualCostSavings: 0,
       memo:
         `${proposal.memo} A reservation covers ${Math.round(reservedShare * 100)}% of this ${noun.one}'s cost: ` +
-        `while it does, ${isDeletion ? 'deleting it' : 'a smaller tier'} saves nothing on the bill unless the ` +
+        `while it does, ${deletionKinds.has(proposal.kind) ? 'deleting it' : 'a smaller tier'} saves nothing on the bill unless the ` +
         `reservation freed is used by another of its kind. At list prices it would save ${formatDollars(listSaving)} ` +
         `a year; that is not counted in the total on offer.`,
     };
   }
-  const currentList = readListAnnual(resource, proposal.currentSize ?? resource.sku, prices);
   const countsText = `the saving counts your rates (at list: ${formatDollars(listSaving)} a year).`;
-  if (isDeletion) {
-    if (proposal.kind !== 'deleteDisk') {
-      return {
-        ...proposal,
-        annualCostSavings: roundCents(annual),
-        memo: `${proposal.memo} At your rates it costs ${formatMonthly(annual)} a month, from its bill; ${countsText}`,
-      };
-    }
+  if (proposal.kind === 'deletePublicIp' || proposal.kind === 'deletePlan') {
+    return {
+      ...proposal,
+      annualCostSavings: roundCents(annual),
+      memo: `${proposal.memo} At your rates it costs ${formatMonthly(annual)} a month, from its bill; ${countsText}`,
+    };
+  }
+  // The finder priced both tiers from the same book: a price missing here leaves its figures be.
+  const currentList = readListAnnual(resource, proposal.currentSize ?? resource.sku, prices);
+  const atList = { ...proposal, memo: `${proposal.memo} The saving is at list prices.` };
+  if (!currentList) return atList;
+  if (proposal.kind === 'deleteDisk') {
     // The snapshot kept is billed at the discount the disk's own bill shows.
-    const snapshotList = currentList === undefined ? undefined : currentList - listSaving;
-    const discount = currentList ? annual / currentList : 1;
-    const snapshot = (snapshotList ?? 0) * discount;
+    const snapshot = (currentList - listSaving) * (annual / currentList);
     return {
       ...proposal,
       annualCostSavings: roundCents(Math.max(0, annual - snapshot)),
@@ -164,9 +167,7 @@ export function priceWasteAtOwnRates(
     };
   }
   const targetList = readListAnnual(resource, proposal.targetSize, prices);
-  if (currentList === undefined || targetList === undefined) {
-    return { ...proposal, memo: `${proposal.memo} The saving is at list prices.` };
-  }
+  if (targetList === undefined) return atList;
   const ratio = rates.categoryRatio;
   const target = targetList * (ratio ?? 1);
   const source =
