@@ -638,7 +638,7 @@ export class AutomationExecutor {
       runId: change.pipelineRunId,
       resourceId: change.resourceId,
       outcome,
-      reason: reason.text,
+      reason: reason.text.slice(0, 1000),
       isHeld: reason.isHeld,
     });
   }
