@@ -1,13 +1,7 @@
 import { pipelineDefinitionSchema, type PipelineDefinitionRequest } from '@cloudtrim/contracts/pipelines';
 import { describe, expect, it } from 'vitest';
 import { evaluatePipeline, listStopTargets, type PipelineCandidate } from './pipelines.match';
-import {
-  estimateStopSavings,
-  findBillDays,
-  findOffHours,
-  weeksPerYear,
-  type StartPipeline,
-} from './pipelines.savings';
+import { estimateStopSavings, findOffHours, weeksPerYear, type StartPipeline } from './pipelines.savings';
 
 const london = 'Europe/London';
 const weekdaysAt19 = { cron: '0 19 * * 1-5', timeZone: london };
@@ -183,10 +177,6 @@ describe('estimateStopSavings', () => {
       annualSaving: 0.096 * 108 * weeksPerYear,
       note: 'off 108 hours a week (until Start dev VMs) at $0.096 an hour of compute (list price)',
     });
-  });
-
-  it('reads the bill over the settled days', () => {
-    expect(findBillDays(new Date('2026-11-26T04:00:00Z'))).toEqual({ from: '2026-11-09', to: '2026-11-23' });
   });
 });
 

@@ -5,20 +5,12 @@
 // the VM, and the week counts 52.18 times a year. With no start pipeline nobody can say when a person
 // starts it again: the saving counts nothing, and the note says why.
 import type { PipelineDefinition, PipelineSchedule } from '@cloudtrim/contracts/pipelines';
-import { readReservedShare, type VmBill } from '../recommendations/own-rates';
+import { isMostlyReserved, readBilledHourly, type VmBill } from '../recommendations/own-rates';
 import { isCoveredWithoutFinding, type PipelineCandidate, type StopSaving } from './pipelines.match';
 import { findNextTick } from './pipelines.schedule';
 
 export const weeksPerYear = 52.18;
 
-// The bill's settled recent days, as the analysis reads them (recommendations.analysis.ts): the last
-// three days' charges are still coming in.
-const billDays = 14;
-const billSettlingDays = 3;
-// As in own-rates.ts: fewer hours than a day of use say too little about a rate, and a VM mostly paid
-// by a reservation costs the same stopped.
-const minimumUsageHours = 24;
-const reservedShareThreshold = 0.5;
 const hourMs = 3_600_000;
 const dayMs = 24 * hourMs;
 const weekMs = 7 * dayMs;
@@ -44,15 +36,6 @@ type HourlyRate =
   | { kind: 'rate'; hourly: number; source: 'its bill' | 'list price' }
   | { kind: 'reserved' }
   | { kind: 'unknown' };
-
-// The days of the bill read for the hourly rate at `now`.
-export function findBillDays(now: Date): { from: string; to: string } {
-  const until = now.getTime();
-  return {
-    from: new Date(until - (billSettlingDays + billDays) * dayMs).toISOString().slice(0, 10),
-    to: new Date(until - billSettlingDays * dayMs).toISOString().slice(0, 10),
-  };
-}
 
 // Each target's saving by resource id. Off hours depend only on which start pipelines cover a VM and
 // its window hour, so 10,000 VMs walk the week a handful of times.
@@ -117,10 +100,11 @@ export function findOffHours(
 // The VM's compute an hour: what its bill shows it cost (amortized ÷ hours used, so an agreement's
 // discount counts), else its size's list price in its region.
 function readHourlyRate(price: VmPrice): HourlyRate {
-  const { bill } = price;
-  if (bill && bill.usageHours >= minimumUsageHours && bill.amortizedCost > 0) {
-    if (readReservedShare(bill) >= reservedShareThreshold) return { kind: 'reserved' };
-    return { kind: 'rate', hourly: bill.amortizedCost / bill.usageHours, source: 'its bill' };
+  const billed = readBilledHourly(price.bill);
+  if (billed !== undefined) {
+    // A VM a reservation mostly pays for costs the same stopped.
+    if (isMostlyReserved(price.bill)) return { kind: 'reserved' };
+    return { kind: 'rate', hourly: billed, source: 'its bill' };
   }
   if (price.listHourly) return { kind: 'rate', hourly: price.listHourly, source: 'list price' };
   return { kind: 'unknown' };

@@ -35,6 +35,7 @@ import type { AuthContext } from '../auth/auth.service';
 import type { PipelineChangeSettlement } from '../automation/automation.pipeline-hook';
 import type { AutomationService, ChangeRequest } from '../automation/automation.service';
 import type { MailService } from '../mail/mail.service';
+import { readBillDays } from '../recommendations/own-rates';
 import type { RecommendationsRepository } from '../recommendations/recommendations.repository';
 import {
   describeScope,
@@ -61,7 +62,7 @@ import {
   type PipelineRunRow,
   type PipelineWithDefinition,
 } from './pipelines.repository';
-import { estimateStopSavings, findBillDays } from './pipelines.savings';
+import { estimateStopSavings } from './pipelines.savings';
 import { checkCron, findDueTick, findNextTick } from './pipelines.schedule';
 import { pipelineTemplates } from './pipelines.templates';
 import { readPipelineYaml, writePipelineYaml } from './pipelines.yaml';
@@ -876,7 +877,7 @@ export class PipelinesService {
   ): Promise<Map<string, StopSaving> | undefined> {
     const targets = listStopTargets(definition, candidates);
     if (targets.length === 0) return undefined;
-    const { from, to } = findBillDays(at);
+    const { from, to } = readBillDays(at);
     const [starts, listPrices, bills] = await Promise.all([
       pipelines.listStartPipelines(teamId),
       pipelines.listVmListPrices(targets.map((target) => target.resourceId)),

@@ -1,6 +1,6 @@
 import type { Proposal } from '@cloudtrim/rightsizing/analysis.types';
 import { describe, expect, it } from 'vitest';
-import { priceAtOwnRates, readRegionRatio, readReservedShare } from './own-rates';
+import { priceAtOwnRates, readBillDays, readRegionRatio, readReservedShare } from './own-rates';
 
 // A resize from $0.192/h to $0.096/h at list, 8,760 hours a year.
 const resize: Proposal = {
@@ -77,5 +77,11 @@ describe('readRegionRatio', () => {
   it('reads a reservation’s share from actual against amortized cost', () => {
     expect(readReservedShare({ amortizedCost: 100, actualCost: 25 })).toBeCloseTo(0.75);
     expect(readReservedShare(undefined)).toBe(0);
+  });
+});
+
+describe('the bill that prices a proposal', () => {
+  it('is the fortnight before the three days Azure still settles', () => {
+    expect(readBillDays(new Date('2026-11-26T04:00:00Z'))).toEqual({ from: '2026-11-09', to: '2026-11-23' });
   });
 });

@@ -19,14 +19,39 @@ export interface OwnRates {
   regionRatio?: number;
 }
 
-// A VM is taken as covered by a reservation when most of its amortized cost was not billed as used.
+// A resource is taken as covered by a reservation when most of its amortized cost was not billed as
+// used.
 const reservedShareThreshold = 0.5;
 // Fewer hours than a day of use say too little about a rate.
 const minimumUsageHours = 24;
+// The bill's days that price a proposal: two weeks before the days Azure still settles.
+const billDays = 14;
+const billSettlingDays = 3;
+const dayMs = 86_400_000;
+
+// The bill's settled fortnight before `until`, as days (YYYY-MM-DD, both included).
+export function readBillDays(until: Date): { from: string; to: string } {
+  return {
+    from: new Date(until.getTime() - (billSettlingDays + billDays) * dayMs).toISOString().slice(0, 10),
+    to: new Date(until.getTime() - billSettlingDays * dayMs).toISOString().slice(0, 10),
+  };
+}
 
 export function readReservedShare(bill: Pick<VmBill, 'amortizedCost' | 'actualCost'> | undefined): number {
   if (!bill || bill.amortizedCost <= 0) return 0;
   return Math.min(1, Math.max(0, 1 - bill.actualCost / bill.amortizedCost));
+}
+
+// Whether a reservation pays for most of it: then shrinking or stopping it saves nothing on the bill.
+export function isMostlyReserved(bill: Pick<VmBill, 'amortizedCost' | 'actualCost'> | undefined): boolean {
+  return readReservedShare(bill) >= reservedShareThreshold;
+}
+
+// What a VM cost an hour of use on its bill (amortized, so an agreement's discount counts), when the
+// bill shows enough hours to say.
+export function readBilledHourly(bill: VmBill | undefined): number | undefined {
+  if (!bill || bill.usageHours < minimumUsageHours || bill.amortizedCost <= 0) return undefined;
+  return bill.amortizedCost / bill.usageHours;
 }
 
 // The VMs paying as they go with a known list price give the region's effective ÷ list: the median
@@ -60,7 +85,8 @@ export function priceAtOwnRates<Priced extends Pick<Proposal, 'targetSize' | 'me
 ): Priced {
   const { bill, regionRatio } = rates;
   const currentList = listHourly.current;
-  const hasBill = bill !== undefined && bill.usageHours >= minimumUsageHours && bill.amortizedCost > 0;
+  const billedHourly = readBilledHourly(bill);
+  const hasBill = billedHourly !== undefined;
   if (!currentList || (!hasBill && regionRatio === undefined)) {
     return {
       ...proposal,
@@ -69,7 +95,7 @@ export function priceAtOwnRates<Priced extends Pick<Proposal, 'targetSize' | 'me
   }
   const reservedShare = readReservedShare(bill);
   const listSaving = proposal.annualCostSavings;
-  if (hasBill && reservedShare >= reservedShareThreshold) {
+  if (hasBill && isMostlyReserved(bill)) {
     return {
       ...proposal,
       annualCostSavings: 0,
@@ -81,7 +107,7 @@ export function priceAtOwnRates<Priced extends Pick<Proposal, 'targetSize' | 'me
     };
   }
   const ratio = regionRatio ?? 1;
-  const currentOwn = hasBill ? bill.amortizedCost / bill.usageHours : currentList * ratio;
+  const currentOwn = billedHourly ?? currentList * ratio;
   let ownSaving: number;
   let rateText: string;
   if (proposal.targetSize && listHourly.target !== undefined && currentList > listHourly.target) {

@@ -29,7 +29,7 @@ import type {
   TenantAnalysisScope,
   WasteResourceRow,
 } from './recommendations.repository';
-import { priceAtOwnRates, readRegionRatio, type OwnRates } from './own-rates';
+import { priceAtOwnRates, readBillDays, readRegionRatio, type OwnRates } from './own-rates';
 import { priceWasteAtOwnRates, readCategoryRatio } from './waste-own-rates';
 
 const hourMs = 60 * 60 * 1000;
@@ -41,9 +41,6 @@ const batchSize = 200;
 const wasteBatchSize = 1000;
 export const defaultPredictionMethod: PredictionMethodId = 'cloudtrim-forecast';
 const noChangeAutomated = 2;
-// The bill's days that price a proposal: two weeks before the days Azure still settles.
-const billDays = 14;
-const billSettlingDays = 3;
 const vmKinds: ReadonlySet<RecommendationKind> = new Set(vmRecommendationKinds);
 
 export interface AnalysisSummary {
@@ -420,14 +417,6 @@ class BatchWrite {
       this.newAnnualCostSavings += conclusion.annualCostSavings;
     }
   }
-}
-
-// The bill's settled fortnight before `until`, as days.
-function readBillDays(until: Date): { from: string; to: string } {
-  return {
-    from: new Date(until.getTime() - (billSettlingDays + billDays) * dayMs).toISOString().slice(0, 10),
-    to: new Date(until.getTime() - billSettlingDays * dayMs).toISOString().slice(0, 10),
-  };
 }
 
 function hasUsage(type: string): boolean {

@@ -19,7 +19,7 @@ import {
   type WasteProposal,
   type WasteResource,
 } from '@cloudtrim/rightsizing/waste/waste.types';
-import { readMedianRatio, readReservedShare } from './own-rates';
+import { isMostlyReserved, readMedianRatio, readReservedShare } from './own-rates';
 
 // A resource's charges of its own service over the bill's recent days.
 export interface WasteBill {
@@ -46,8 +46,6 @@ const resourceNouns: Readonly<Record<string, { one: string; many: string }>> = {
   [wasteResourceTypes.database]: { one: 'database', many: 'SQL databases' },
 };
 
-// As for VMs: most of its cost not billed as used means a reservation covers it.
-const reservedShareThreshold = 0.5;
 // A week of bill says what a resource costs; fewer days (one begun mid-day) understate it.
 const minimumBilledDays = 7;
 const daysPerYear = 365;
@@ -132,7 +130,7 @@ export function priceWasteAtOwnRates(
     };
   }
   const reservedShare = readReservedShare(rates.bill);
-  if (reservedShare >= reservedShareThreshold) {
+  if (isMostlyReserved(rates.bill)) {
     return {
       ...proposal,
       annualCostSavings: 0,
