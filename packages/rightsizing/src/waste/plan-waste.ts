@@ -51,11 +51,13 @@ export function findPlanWaste(plan: WasteCandidate, prices: WastePriceBook, now:
   return [clear('deletePlan', `It has ${numberOfSites} apps.`), judgeTier(plan, prices)];
 }
 
-function readOs(plan: WasteCandidate): 'linux' | 'windows' {
+// The plan's OS, which prices it, from its `kind` ('linux', 'app,linux'; Windows otherwise).
+export function readPlanOs(plan: Pick<WasteCandidate, 'details'>): 'linux' | 'windows' {
   return (readString(plan.details, 'kind') ?? '').toLowerCase().includes('linux') ? 'linux' : 'windows';
 }
 
-function readCapacity(plan: WasteCandidate): number {
+// The instances the plan bills for.
+export function readPlanInstances(plan: Pick<WasteCandidate, 'details'>): number {
   return Math.max(1, readNumber(plan.details, 'capacity') ?? 1);
 }
 
@@ -71,11 +73,11 @@ function judgeEmpty(plan: WasteCandidate, prices: WastePriceBook, now: number): 
     return clear(kind, `Empty for ${days} days; ${emptyPlanMinimumDays} are needed.`);
   }
   if (!plan.sku) return unjudged(kind, 'Its SKU is not known.');
-  const os = readOs(plan);
+  const os = readPlanOs(plan);
   const hourly = prices.planHourly(plan.region, plan.sku, os);
   if (hourly === undefined)
     return unjudged(kind, `No price is known for a ${plan.sku} ${os} plan in ${plan.region}.`);
-  const capacity = readCapacity(plan);
+  const capacity = readPlanInstances(plan);
   const annual = hourly * capacity * hoursPerYear;
   const described = `${plan.sku}, ${os === 'linux' ? 'Linux' : 'Windows'}, ${describeWorkers(capacity)}`;
   return {
@@ -113,7 +115,7 @@ function judgeTier(plan: WasteCandidate, prices: WastePriceBook): WasteFinding {
   }
   if (usage.cpuP95Pct === null || usage.memoryP95Pct === null)
     return unjudged(kind, 'Its CPU or memory use is not known.');
-  const os = readOs(plan);
+  const os = readPlanOs(plan);
   const currentHourly = prices.planHourly(plan.region, current.name, os);
   if (currentHourly === undefined)
     return unjudged(kind, `No price is known for ${current.name} in ${plan.region}.`);
@@ -129,7 +131,7 @@ function judgeTier(plan: WasteCandidate, prices: WastePriceBook): WasteFinding {
     if (!target || hourly < target.hourly) target = { tier, hourly };
   }
   if (!target) return clear(kind, `No smaller ${current.family} tier carries its use.`);
-  const capacity = readCapacity(plan);
+  const capacity = readPlanInstances(plan);
   const annual = (currentHourly - target.hourly) * capacity * hoursPerYear;
   const projectedCpu = (cpuVcpus / target.tier.vCpus) * 100;
   const projectedMemory = (memoryGb / target.tier.memoryGb) * 100;

@@ -5,13 +5,13 @@
 // discount the bill shows for resources of its kind in its region. Without a bill, list prices count.
 import { findDatabaseObjective } from '@cloudtrim/rightsizing/waste/database-objectives';
 import { wasteResourceTypes } from '@cloudtrim/rightsizing/waste/find-waste';
+import { readPlanInstances, readPlanOs } from '@cloudtrim/rightsizing/waste/plan-waste';
 import type { WastePriceBook } from '@cloudtrim/rightsizing/waste/waste-prices';
 import {
   formatDollars,
   hoursPerYear,
   monthsPerYear,
   readNumber,
-  readString,
   roundCents,
 } from '@cloudtrim/rightsizing/waste/waste-rules';
 import {
@@ -78,10 +78,8 @@ export function readListAnnual(
       return hourly === undefined ? undefined : hourly * hoursPerYear;
     }
     case wasteResourceTypes.plan: {
-      const os = (readString(details, 'kind') ?? '').toLowerCase().includes('linux') ? 'linux' : 'windows';
-      const instances = Math.max(1, readNumber(details, 'capacity') ?? 1);
-      const hourly = prices.planHourly(region, sku, os);
-      return hourly === undefined ? undefined : hourly * instances * hoursPerYear;
+      const hourly = prices.planHourly(region, sku, readPlanOs(resource));
+      return hourly === undefined ? undefined : hourly * readPlanInstances(resource) * hoursPerYear;
     }
     case wasteResourceTypes.database: {
       const capacity = readNumber(details, 'capacity');
