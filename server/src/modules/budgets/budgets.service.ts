@@ -219,14 +219,13 @@ export class BudgetsService {
     };
   }
 
-  // A tenant, subscription or resource group the team (or the tenant) does not have, or a recipient
-  // who is not a member, is a bad request naming its field, as in a pipeline's scope: an id in a body
-  // is the request's fault; 404 is for the id in the path. Another team's tenant reads as unknown.
+  // A tenant that is not the team's is not found; a subscription or resource group the team (or the
+  // tenant) does not have, or a recipient who is not a member, is a bad request.
   private async checkBudget(teamId: string, budget: BudgetInput): Promise<void> {
     const { TenantId, SubscriptionId, ResourceGroup } = budget.Scope;
     const teamTenants = await this.budgets.listTeamTenants(teamId);
     const inScope = TenantId ? teamTenants.filter((tenant) => tenant.id === TenantId) : teamTenants;
-    if (TenantId && inScope.length === 0) throw badRequest('The team has no such tenant.', 'Scope.TenantId');
+    if (TenantId && inScope.length === 0) throw notFound('Tenant not found.');
     if (
       SubscriptionId &&
       !inScope.some((tenant) => tenant.subscriptionIds.some((id) => id.toLowerCase() === SubscriptionId))
