@@ -193,16 +193,19 @@ describe('the pipeline calls', () => {
       [{ ...definition, schedule: { cron: '61 19 * * *', timeZone: 'Europe/London' } }, 'schedule.cron'],
       [{ ...definition, schedule: { cron: '0 19 * * *', timeZone: 'Europe/Londres' } }, 'schedule.timeZone'],
       [{ ...definition, action: { type: 'delete' } }, 'action.type'],
-      [
-        { ...definition, scope: { tenantIds: ['00000000-0000-0000-0000-000000000001'] } },
-        'scope.tenantIds.0',
-      ],
     ];
     for (const [body, field] of refusals) {
       const response = await call('POST', '/api/v1/pipeline', body);
       expect(response.statusCode, response.body).toBe(400);
       expect(response.json<{ field: string }>().field).toBe(field);
     }
+    // A tenant that is not the team's is not found, as every other team's object is.
+    const unknownTenant = await call('POST', '/api/v1/pipeline', {
+      ...definition,
+      scope: { tenantIds: ['00000000-0000-0000-0000-000000000001'] },
+    });
+    expect(unknownTenant.statusCode, unknownTenant.body).toBe(404);
+    expect(unknownTenant.json<{ message: string }>().message).toBe('Tenant not found.');
     expect(await countPipelines()).toBe(before);
   });
 

@@ -767,22 +767,23 @@ export class PipelinesService {
 
   // A change the run asked for ended unmade (automation, in the transaction that records the change's
   // end: the executor's failure or cancellation, or a change not begun cancelled): its item, acted
-  // until now, says so and the run's counts and state are read again. The rule: a cancellation for the
-  // guard's hold after a rollback is the run's own 'held' skip (the gate that would have kept the
-  // resource out, had the hold come before the run); any other cancellation (the tenant deactivated,
-  // the resource changed since it was planned or set to No Change, its recommendation replaced) and
-  // every failure are a failure, with automation's reason: the change the run promised was not made.
-  // Only an item still acted changes, so a replayed or resumed executor run doubles nothing.
+  // until now, says so and the run's counts and state are read again. The rule: a cancellation the run
+  // would have skipped had it come first is that skip, with automation's reason (the guard's hold
+  // after a rollback: 'held'; the recommendation replaced or withdrawn: 'noRecommendation', the next
+  // run takes the new one; the resource set to No Change: 'optedOut'; changed by hand since it was
+  // planned, or gone: 'notApplicable'); a failure, or a cancellation for the tenant deactivated, is a
+  // failure and raises the run's alert: the change the run promised was not made. Only an item still
+  // acted changes, so a replayed or resumed executor run doubles nothing.
   async recordSettledChange(transaction: Transaction, settlement: PipelineChangeSettlement): Promise<void> {
     const pipelines = new PipelinesRepository(transaction.db);
     const run = await pipelines.lockRun(settlement.runId);
     if (!run) return;
-    const isSkipped = settlement.outcome === 'cancelled' && settlement.isHeld;
+    const skip = settlement.outcome === 'cancelled' ? settlement.skip : null;
     const isUpdated = await pipelines.updateActedItem(
       settlement.runId,
       settlement.resourceId,
-      isSkipped
-        ? { outcome: 'skipped', reason: 'held', detail: settlement.reason }
+      skip
+        ? { outcome: 'skipped', reason: skip, detail: settlement.reason }
         : { outcome: 'failed', reason: null, detail: settlement.reason },
     );
     if (!isUpdated) return;
@@ -852,17 +853,17 @@ export class PipelinesService {
     return pipeline;
   }
 
-  // What the contract cannot check: a cron the parser reads, tenants of the team.
+  // What the contract cannot check: a cron the parser reads, tenants of the team (another team's is
+  // not found, as every other team's object is: the cross-team proof).
   private async checkDefinition(teamId: string, definition: PipelineDefinition): Promise<PipelineDefinition> {
     if ('cron' in definition.schedule) {
       const error = checkCron(definition.schedule.cron, definition.schedule.timeZone);
       if (error) throw badRequest(`Cron: ${error}.`, 'schedule.cron');
     }
     const tenantIds = new Set(await this.pipelines.listTenantIds(teamId));
-    definition.scope.tenantIds?.forEach((tenantId, index) => {
-      if (!tenantIds.has(tenantId))
-        throw badRequest('The team has no such tenant.', `scope.tenantIds.${index}`);
-    });
+    if (definition.scope.tenantIds?.some((tenantId) => !tenantIds.has(tenantId))) {
+      throw notFound('Tenant not found.');
+    }
     return definition;
   }
 
