@@ -18,21 +18,21 @@ describe('a change is still wanted when', () => {
     expect(findReasonToStop(change, reasons, at)).toBeUndefined();
     expect(findReasonToStop(change, { ...reasons, recommendationStatus: 'superseded' }, at)).toEqual({
       text: 'a newer recommendation has replaced this one',
-      isHeld: false,
+      skip: 'noRecommendation',
     });
     expect(findReasonToStop(change, { ...reasons, isTenantActive: false }, at)).toEqual({
       text: 'the tenant is inactive',
-      isHeld: false,
+      skip: null,
     });
   });
 
-  it("the guard's hold after a rollback is told apart (a pipeline counts it as a skip)", () => {
+  it("the guard's hold after a rollback is told apart (a pipeline counts it as its 'held' skip)", () => {
     expect(
       findReasonToStop(change, { ...reasons, heldUntil: new Date('2026-12-01T00:00:00Z') }, at),
-    ).toMatchObject({ text: expect.stringMatching(/held after a rollback until 2026-12-01/), isHeld: true });
+    ).toMatchObject({ text: expect.stringMatching(/held after a rollback until 2026-12-01/), skip: 'held' });
     expect(findReasonToStop(change, { ...reasons, recommendationStatus: 'held' }, at)).toEqual({
       text: 'the recommendation is held',
-      isHeld: true,
+      skip: 'held',
     });
   });
 
@@ -41,7 +41,7 @@ describe('a change is still wanted when', () => {
     expect(findReasonToStop(automated, { ...reasons, automated: 1 }, at)).toBeUndefined();
     expect(findReasonToStop(automated, reasons, at)).toEqual({
       text: 'the resource is no longer set to Automate',
-      isHeld: false,
+      skip: 'optedOut',
     });
   });
 

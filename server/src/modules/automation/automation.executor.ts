@@ -42,7 +42,7 @@ import {
   type ChangeWithResource,
 } from './automation.repository';
 import { automationServiceName, startGraceMs } from './automation.names';
-import type { PipelineChangeListener } from './automation.pipeline-hook';
+import type { PipelineChangeListener, PipelineChangeSettlement } from './automation.pipeline-hook';
 import {
   buildSku,
   describeResourceChange,
@@ -208,7 +208,7 @@ export class AutomationExecutor {
       if (reasonToStop) return { reasonToStop };
       if (isAlreadyDone(change, machine)) return { isDone: true };
       const mismatch = describeMismatch(change, machine);
-      if (mismatch) return { reasonToStop: { text: mismatch, isHeld: false } };
+      if (mismatch) return { reasonToStop: { text: mismatch, skip: 'notApplicable' as const } };
       const isRecorded = await automation.updateRun(change.id, run.token, ['claimed'], {
         wasRunning: machine.powerState === 'running',
         previousSize: machine.size ?? change.previousSize,
@@ -251,7 +251,7 @@ export class AutomationExecutor {
       if (reasonToStop) return { reasonToStop };
       if (!isDeletion(change.kind) && isResourceChangeDone(change, state)) return { isDone: true };
       const mismatch = describeResourceMismatch(change, state);
-      if (mismatch) return { reasonToStop: { text: mismatch, isHeld: false } };
+      if (mismatch) return { reasonToStop: { text: mismatch, skip: 'notApplicable' as const } };
       const isRecorded = await automation.updateRun(change.id, run.token, ['claimed'], {
         wasRunning: false,
         previousSize: state?.sku ?? change.previousSize,
@@ -620,7 +620,7 @@ export class AutomationExecutor {
       });
       if (!isRecorded) throw new LostChangeError();
       await automation.insertLog(logEntryOf(change, action));
-      await this.tellPipeline(transaction, change, 'failed', { text: reason, isHeld: false });
+      await this.tellPipeline(transaction, change, 'failed', { text: reason, skip: null });
     });
     await this.recordActivity(change, action);
   }
@@ -639,7 +639,7 @@ export class AutomationExecutor {
       resourceId: change.resourceId,
       outcome,
       reason: reason.text.slice(0, 1000),
-      isHeld: reason.isHeld,
+      skip: reason.skip,
     });
   }
 
@@ -804,15 +804,15 @@ export class AutomationExecutor {
   }
 }
 
-// Why a change is no longer wanted: the text the log says after "cancelled: ", and whether it is the
-// guard's hold after a rollback (a pipeline counts that as its own 'held' skip, not a failure).
+// Why a change is no longer wanted: the text the log says after "cancelled: ", and how a pipeline run
+// that asked for it counts it (PipelineChangeSettlement.skip; null: the change failed).
 export interface ReasonToStop {
   text: string;
-  isHeld: boolean;
+  skip: PipelineChangeSettlement['skip'];
 }
 
-const goneReason: ReasonToStop = { text: 'it no longer exists', isHeld: false };
-const inactiveTenantReason: ReasonToStop = { text: 'the tenant is inactive', isHeld: false };
+const goneReason: ReasonToStop = { text: 'it no longer exists', skip: 'notApplicable' };
+const inactiveTenantReason: ReasonToStop = { text: 'the tenant is inactive', skip: null };
 
 // Why a change no longer holds, read under the VM's lock just before its first Azure write.
 export function findReasonToStop(
@@ -833,15 +833,15 @@ export function findReasonToStop(
         reasons.recommendationStatus === 'superseded'
           ? 'a newer recommendation has replaced this one'
           : `the recommendation is ${reasons.recommendationStatus ?? 'gone'}`,
-      isHeld: reasons.recommendationStatus === 'held',
+      skip: reasons.recommendationStatus === 'held' ? 'held' : 'noRecommendation',
     };
   }
   if (change.origin === 'automated' && reasons.automated !== automationValues.automated)
-    return { text: 'the resource is no longer set to Automate', isHeld: false };
+    return { text: 'the resource is no longer set to Automate', skip: 'optedOut' };
   if (reasons.heldUntil && reasons.heldUntil.getTime() > at.getTime()) {
     return {
       text: `the resource's recommendations are held after a rollback until ${reasons.heldUntil.toISOString()}`,
-      isHeld: true,
+      skip: 'held',
     };
   }
   return undefined;

@@ -2,6 +2,7 @@
 // listener the container gives it (PipelinesService's) in the transaction that records the change's
 // end, so the run's item and the change commit together. Apart from the service and the executor so
 // both take it without importing pipelines: only modules/automation writes scheduled changes.
+import type { PipelineSkipReason } from '@cloudtrim/contracts/pipelines';
 import type { Transaction } from '../../db/transaction';
 
 export interface PipelineChangeSettlement {
@@ -10,8 +11,10 @@ export interface PipelineChangeSettlement {
   outcome: 'failed' | 'cancelled';
   // The executor's reason, as the automation log words it after "failed: " or "cancelled: ".
   reason: string;
-  // Cancelled because the resource's recommendations are held after a rollback (the guard's hold).
-  isHeld: boolean;
+  // A cancellation that is no failure of the run's, as the run counts it: the guard's hold after a
+  // rollback ('held'), a recommendation replaced or withdrawn ('noRecommendation'; the next run takes
+  // the new one), a resource set to No Change ('optedOut') or gone ('notApplicable'). Null: failed.
+  skip: Extract<PipelineSkipReason, 'held' | 'noRecommendation' | 'optedOut' | 'notApplicable'> | null;
 }
 
 export type PipelineChangeListener = (

@@ -29,7 +29,7 @@ import {
   type RecommendationKind,
 } from './automation.repository';
 import { automationServiceName, startGraceMs } from './automation.names';
-import type { PipelineChangeListener } from './automation.pipeline-hook';
+import type { PipelineChangeListener, PipelineChangeSettlement } from './automation.pipeline-hook';
 import {
   describeResourceChange,
   isDeletion,
@@ -196,7 +196,7 @@ export class AutomationService {
           origins,
           reason,
         );
-        await this.tellPipelines(transaction, cancelled, reason);
+        await this.tellPipelines(transaction, cancelled, reason, 'optedOut');
         cancelledChanges = cancelled.length;
       }
       let movedChanges = 0;
@@ -229,7 +229,7 @@ export class AutomationService {
           );
         }
       }
-      await this.tellPipelines(transaction, rows, reason);
+      await this.tellPipelines(transaction, rows, reason, 'noRecommendation');
       return rows;
     });
     return cancelled.length;
@@ -502,6 +502,7 @@ export class AutomationService {
     transaction: Transaction,
     cancelled: ChangeRow[],
     reason: string,
+    skip: PipelineChangeSettlement['skip'],
   ): Promise<void> {
     for (const change of cancelled) {
       if (change.pipelineRunId === null) continue;
@@ -510,7 +511,7 @@ export class AutomationService {
         resourceId: change.resourceId,
         outcome: 'cancelled',
         reason,
-        isHeld: false,
+        skip,
       });
     }
   }
