@@ -1,7 +1,8 @@
 // `npm test`: installs what is missing (Chromium from Debian too, when absent and the machine
 // allows it), then lint, typecheck, unit, integration and end-to-end tests. Ends with one line
 // 'N passed, N failed' summing every runner.
-import { spawnSync } from 'node:child_process';
+import { Buffer } from 'node:buffer';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ensureDependencies, ensureWebBuild, root, run } from './ensure-dependencies.mjs';
@@ -36,6 +37,28 @@ function step(title, command, args) {
   });
   timings.push(`${title} ${Math.round((Date.now() - startedAt) / 1000)} s`);
   return result.status === 0;
+}
+
+// A step run beside another: its output is held and printed whole when it ends, so two runners'
+// lines do not interleave.
+function startStep(title, command, args) {
+  const startedAt = Date.now();
+  const output = [];
+  const child = spawn(command, args, {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, FORCE_COLOR: '1' },
+  });
+  child.stdout.on('data', (chunk) => output.push(chunk));
+  child.stderr.on('data', (chunk) => output.push(chunk));
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      console.log(`\n▶ ${title}`);
+      process.stdout.write(Buffer.concat(output));
+      timings.push(`${title} ${Math.round((Date.now() - startedAt) / 1000)} s`);
+      resolve(code === 0);
+    });
+  });
 }
 
 // Each runner's counts, and the names of what failed: CI keeps only the tail of the output, so the
@@ -105,8 +128,12 @@ const vitestProject = (name) =>
     `--outputFile.json=${path.join(reports, `${name}.json`)}`,
   ]);
 vitestProject('unit');
+// The end-to-end tests run beside the integration tests: both mostly wait (a browser, a server, timers,
+// leases), each on its own PostgreSQL, server and ports; one after the other they were 15 of the run's
+// 20 minutes.
+const endToEnd = startStep('End-to-end tests (Chromium)', 'npm', ['run', 'test', '-w', '@cloudtrim/e2e']);
 vitestProject('integration');
-step('End-to-end tests (Chromium)', 'npm', ['run', 'test', '-w', '@cloudtrim/e2e']);
+await endToEnd;
 
 const counts = [
   readVitestCounts(path.join(reports, 'unit.json')),
