@@ -7,6 +7,7 @@
 // succeeds leaves its item acted and raises nothing.
 import type { ActivityLogResponse } from '@cloudtrim/contracts/activity';
 import type { AlertListResponse } from '@cloudtrim/contracts/alerts';
+import { wastePredictionMethod } from '@cloudtrim/contracts/recommendations';
 import type { PipelineDefinitionRequest, PipelineRunDetail } from '@cloudtrim/contracts/pipelines';
 import type { AzureEmulator } from '@cloudtrim/azure-emulator/emulator';
 import { and, eq, sql } from 'drizzle-orm';
@@ -14,6 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createAzureEnvironment,
   createTenantRequest,
+  listRunningVms,
   startTestEmulator,
   waitFor,
 } from '../../../test/azure-emulator';
@@ -80,12 +82,19 @@ async function tag(vm: typeof resources.$inferSelect, value: string): Promise<vo
 }
 
 async function recommendDeallocation(vm: typeof resources.$inferSelect): Promise<number> {
-  // As if the analysis had judged the VM until next year: the workers' own analysis, which a metrics
-  // collection may start at any moment, would withdraw a deallocation of a running VM and cancel its
-  // change before the executor reached Azure.
+  // The VM stopped from inside its guest two days ago (still billed), and the row the stopped-VM finder
+  // writes for it: the workers' own analysis, which a metrics collection may start at any moment,
+  // keeps that row (refreshing its saving) where it would withdraw a running VM's deallocation and
+  // cancel its change before the executor reached Azure.
+  const stoppedAt = new Date(Date.now() - 2 * 86_400_000);
+  emulator.fleet.recordPowerState(
+    emulator.fleet.findVirtualMachine(vm.armId)!,
+    'stopped',
+    stoppedAt.getTime(),
+  );
   await db
     .update(resources)
-    .set({ analysedUntil: new Date(Date.now() + 365 * 86_400_000) })
+    .set({ powerState: 'stopped', stateSince: stoppedAt })
     .where(eq(resources.id, vm.id));
   const [row] = await db
     .insert(recommendations)
@@ -94,7 +103,7 @@ async function recommendDeallocation(vm: typeof resources.$inferSelect): Promise
       tenantId,
       resourceId: vm.id,
       kind: 'deallocate',
-      predictionMethod: 'waste',
+      predictionMethod: wastePredictionMethod,
       recommendation: 'Deallocate the idle VM',
       currentSize: vm.sku,
       annualCostSavings: 120,
@@ -133,17 +142,7 @@ beforeAll(async () => {
   const [tenant] = await db.select().from(tenants).where(eq(tenants.teamId, owner.teamId));
   tenantId = tenant!.id;
   await context.container.inventory.syncTenant(tenantId);
-  vms = await db
-    .select()
-    .from(resources)
-    .where(
-      and(
-        eq(resources.tenantId, tenantId),
-        eq(resources.type, 'Microsoft.Compute/virtualMachines'),
-        eq(resources.powerState, 'running'),
-      ),
-    )
-    .orderBy(resources.name);
+  vms = await listRunningVms(db, tenantId);
   expect(vms.length).toBeGreaterThanOrEqual(5);
 }, 120_000);
 afterEach(() => emulator.setFaults({}));
@@ -234,8 +233,9 @@ describe("a pipeline's applied recommendation", () => {
     const run = await applyDeallocations('Apply deallocations', 'applying', neverInTests);
 
     const change = await waitForSettledChange(run.id, vm.id);
-    expect(change).toMatchObject({ kind: 'deallocate', origin: 'now', state: 'failed' });
-    expect(await readRun(run.id)).toMatchObject({
+    expect(change, change.error ?? '').toMatchObject({ kind: 'deallocate', origin: 'now', state: 'failed' });
+    const failedRun = await readRun(run.id);
+    expect(failedRun).toMatchObject({
       state: 'failed',
       acted: 0,
       failed: 1,
@@ -243,10 +243,11 @@ describe("a pipeline's applied recommendation", () => {
     });
     const alerts = await listAlerts();
     expect(alerts.Total).toBe(before + 1);
+    // The saving not made: the item's (the analysis may have priced the row again meanwhile).
     expect(alerts.Alerts[0]).toMatchObject({
       Kind: 'pipeline',
       Title: `Pipeline Apply deallocations failed to apply the recommendation of VM ${vm.name}`,
-      Amount: 120,
+      Amount: failedRun.items[0]!.annualSaving,
     });
   }, 60_000);
 
