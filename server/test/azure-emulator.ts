@@ -8,6 +8,9 @@ import {
   type StartAzureEmulatorOptions,
 } from '@cloudtrim/azure-emulator/emulator';
 import type { AddTenantRequest } from '@cloudtrim/contracts/tenants';
+import { and, asc, eq } from 'drizzle-orm';
+import type { Db } from '../src/db/database';
+import { resources } from '../src/db/schema';
 import { createJobDefinitions } from '../src/jobs/definitions';
 import { createTestContext, type TestContext, type TestContextOptions } from './helper';
 
@@ -108,4 +111,19 @@ export async function waitFor<Value>(
     if (Date.now() > deadline) throw new Error('waitFor: condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+// The tenant's VMs inventory last saw running, by name.
+export function listRunningVms(db: Db, tenantId: string): Promise<(typeof resources.$inferSelect)[]> {
+  return db
+    .select()
+    .from(resources)
+    .where(
+      and(
+        eq(resources.tenantId, tenantId),
+        eq(resources.type, 'Microsoft.Compute/virtualMachines'),
+        eq(resources.powerState, 'running'),
+      ),
+    )
+    .orderBy(asc(resources.name));
 }

@@ -4,11 +4,16 @@ import { readCurrentSize } from '@cloudtrim/azure-emulator/arm/arm.views';
 import { listSizesOfferedInRegion } from '@cloudtrim/azure-emulator/catalog/sku.catalog';
 import { generateFleet } from '@cloudtrim/azure-emulator/fleet/fleet.generator';
 import type { Fleet, VirtualMachineRecord } from '@cloudtrim/azure-emulator/fleet/fleet.model';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/database';
 import { resources, scheduledChanges } from '../../db/schema';
-import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
+import {
+  connectTenant,
+  createCloudTestContext,
+  listRunningVms,
+  type CloudTestContext,
+} from '../../../test/azure-emulator';
 import { createUser, type TestUser } from '../../../test/helper';
 import { applyResizeNow } from './testing/apply-resize';
 
@@ -70,16 +75,7 @@ afterAll(() => context.close());
 
 // A running VM of the tenant and a smaller size of its family that its load would overload.
 async function findVmTooBigToShrink() {
-  const rows = await db
-    .select()
-    .from(resources)
-    .where(
-      and(
-        eq(resources.tenantId, tenantId),
-        eq(resources.type, 'Microsoft.Compute/virtualMachines'),
-        eq(resources.powerState, 'running'),
-      ),
-    );
+  const rows = await listRunningVms(db, tenantId);
   for (const resource of rows) {
     const machine = context.emulator.fleet.findVirtualMachine(resource.armId)!;
     const sizes = findOverloadingSize(context.emulator.fleet, machine, clockMs);
@@ -122,16 +118,7 @@ describe('the rollback guard on emulated load', () => {
   it('restores the previous size when a VM moved to a burstable size runs out of CPU credits', async () => {
     // A running VM that keeps more than half a vCPU busy for the next six hours: on a B1ms (base 0.2,
     // 30 credits to start) its bank empties within two hours and its CPU then reads 20%, never hot.
-    const rows = await db
-      .select()
-      .from(resources)
-      .where(
-        and(
-          eq(resources.tenantId, tenantId),
-          eq(resources.type, 'Microsoft.Compute/virtualMachines'),
-          eq(resources.powerState, 'running'),
-        ),
-      );
+    const rows = await listRunningVms(db, tenantId);
     const resource = rows.find((row) => {
       const machine = context.emulator.fleet.findVirtualMachine(row.armId)!;
       if (readCurrentSize(machine).name.startsWith('Standard_B')) return false;

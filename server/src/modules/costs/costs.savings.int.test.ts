@@ -4,10 +4,15 @@
 // negotiated discount, and its reserved VMs that a smaller size would not make cheaper.
 import { readCurrentSize } from '@cloudtrim/azure-emulator/arm/arm.views';
 import { listSizesOfferedInRegion } from '@cloudtrim/azure-emulator/catalog/sku.catalog';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activityLogs, automationLogs, realizedSavings, resources } from '../../db/schema';
-import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
+import { activityLogs, automationLogs, realizedSavings } from '../../db/schema';
+import {
+  connectTenant,
+  createCloudTestContext,
+  listRunningVms,
+  type CloudTestContext,
+} from '../../../test/azure-emulator';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
 import { readRegionRatio, readReservedShare } from '../recommendations/own-rates';
 import { RecommendationsRepository } from '../recommendations/recommendations.repository';
@@ -41,16 +46,7 @@ afterAll(() => context.close());
 describe('savings proven on the bill', () => {
   it('measures an applied resize on the weeks before and after it, once settled, and says it under-delivered', async () => {
     const db = context.container.database.db;
-    const [resource] = await db
-      .select()
-      .from(resources)
-      .where(
-        and(
-          eq(resources.tenantId, tenantId),
-          eq(resources.type, 'Microsoft.Compute/virtualMachines'),
-          eq(resources.powerState, 'running'),
-        ),
-      );
+    const [resource] = await listRunningVms(db, tenantId);
     const machine = context.emulator.fleet.findVirtualMachine(resource!.armId)!;
     const current = readCurrentSize(machine);
     const target = listSizesOfferedInRegion(resource!.region)

@@ -11,9 +11,14 @@ import type {
 } from '@cloudtrim/contracts/pipelines';
 import { automationLogResponseSchema } from '@cloudtrim/contracts/recommendations';
 import { readWriteCount } from '@cloudtrim/azure-emulator/emulator.stats';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
+import {
+  connectTenant,
+  createCloudTestContext,
+  listRunningVms,
+  type CloudTestContext,
+} from '../../../test/azure-emulator';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
 import type { Db } from '../../db/database';
 import { pipelineRuns, recommendations, resources, scheduledChanges } from '../../db/schema';
@@ -69,17 +74,7 @@ beforeAll(async () => {
   ownerToken = await logIn(context, owner);
   tenantId = await connectTenant(context, owner.teamId, 0, 0);
   await context.container.inventory.syncTenant(tenantId);
-  vms = await db
-    .select()
-    .from(resources)
-    .where(
-      and(
-        eq(resources.tenantId, tenantId),
-        eq(resources.type, 'Microsoft.Compute/virtualMachines'),
-        eq(resources.powerState, 'running'),
-      ),
-    )
-    .orderBy(resources.name);
+  vms = await listRunningVms(db, tenantId);
   expect(vms.length).toBeGreaterThanOrEqual(4);
 }, 120_000);
 

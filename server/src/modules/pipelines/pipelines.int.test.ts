@@ -21,7 +21,12 @@ import type {
 import { automationLogResponseSchema } from '@cloudtrim/contracts/recommendations';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
+import {
+  connectTenant,
+  createCloudTestContext,
+  listRunningVms,
+  type CloudTestContext,
+} from '../../../test/azure-emulator';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
 import type { Db } from '../../db/database';
 import { pipelineRuns, pipelines, recommendations, resources, scheduledChanges } from '../../db/schema';
@@ -108,17 +113,7 @@ beforeAll(async () => {
   strangerToken = await logIn(context, await createUser(context));
   tenantId = await connectTenant(context, owner.teamId, 0, 0);
   await context.container.inventory.syncTenant(tenantId);
-  vms = await db
-    .select()
-    .from(resources)
-    .where(
-      and(
-        eq(resources.tenantId, tenantId),
-        eq(resources.type, 'Microsoft.Compute/virtualMachines'),
-        eq(resources.powerState, 'running'),
-      ),
-    )
-    .orderBy(resources.name);
+  vms = await listRunningVms(db, tenantId);
   expect(vms.length).toBeGreaterThanOrEqual(8);
   // Every VM untagged to start with; each test tags the ones it uses.
   await db.update(resources).set({ tags: {} }).where(eq(resources.tenantId, tenantId));

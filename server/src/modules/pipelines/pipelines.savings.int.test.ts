@@ -9,9 +9,14 @@ import type {
   PipelineRunDetail,
 } from '@cloudtrim/contracts/pipelines';
 import cronParser from 'cron-parser';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
+import {
+  connectTenant,
+  createCloudTestContext,
+  listRunningVms,
+  type CloudTestContext,
+} from '../../../test/azure-emulator';
 import { bearer, createUser, logIn } from '../../../test/helper';
 import type { Db } from '../../db/database';
 import { resources } from '../../db/schema';
@@ -87,17 +92,7 @@ beforeAll(async () => {
   const tenantId = await connectTenant(context, owner.teamId, 0, 0);
   await context.container.inventory.syncTenant(tenantId);
   await context.container.pricing.ensureFreshForTenant(tenantId);
-  const running = await db
-    .select()
-    .from(resources)
-    .where(
-      and(
-        eq(resources.tenantId, tenantId),
-        eq(resources.type, 'Microsoft.Compute/virtualMachines'),
-        eq(resources.powerState, 'running'),
-      ),
-    )
-    .orderBy(resources.name);
+  const running = await listRunningVms(db, tenantId);
   devVms = running.slice(0, 3);
   expect(devVms).toHaveLength(3);
   await db.update(resources).set({ tags: {} }).where(eq(resources.tenantId, tenantId));
