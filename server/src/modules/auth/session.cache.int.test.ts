@@ -381,10 +381,12 @@ describe('two API processes', () => {
         calls.push({ startedAt, status: await call(there!, 'GET', '/api/v1/resource', token) });
       }
     });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Logged out once the load has been answered at least once, and the load stopped once calls that
+    // started after the logout have been answered: counted, not timed, so a slow machine only waits.
+    await waitFor(async () => calls.some((entry) => entry.status === 200));
     expect(await call(here!, 'DELETE', '/api/v1/token', token)).toBe(204);
     const loggedOutAt = performance.now();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await waitFor(async () => calls.filter((entry) => entry.startedAt > loggedOutAt).length >= 16);
     isLoading = false;
     await Promise.all(load);
     const before = calls.filter((entry) => entry.startedAt < loggedOutAt);

@@ -1,6 +1,6 @@
 // The rollback guard end to end on the emulator's movable clock: a VM made too small runs hot on its
 // new size in the metrics the emulator serves, collection stores them, the guard restores the size.
-import { readCurrentSize } from '@cloudtrim/azure-emulator/arm/arm.views';
+import { readCurrentPowerState, readCurrentSize } from '@cloudtrim/azure-emulator/arm/arm.views';
 import { listSizesOfferedInRegion } from '@cloudtrim/azure-emulator/catalog/sku.catalog';
 import { generateFleet } from '@cloudtrim/azure-emulator/fleet/fleet.generator';
 import type { Fleet, VirtualMachineRecord } from '@cloudtrim/azure-emulator/fleet/fleet.model';
@@ -36,23 +36,43 @@ function findOverloadingSize(fleet: Fleet, machine: VirtualMachineRecord, startM
   return smaller && { previous: current.name, target: smaller.name };
 }
 
-// The fleet's load follows the time of day, and at night no VM may be busy enough to overload a
-// smaller size: the clock starts at the latest whole hour of the last two days when one is.
-function findBusyHour(): number {
-  const fleet = generateFleet(fleetOptions);
-  const subscriptionIds = new Set(fleet.tenants[0]!.subscriptions.map((item) => item.subscriptionId));
-  const lastHourMs = Math.floor(Date.now() / hourMs) * hourMs;
-  for (let startMs = lastHourMs; startMs > lastHourMs - 48 * hourMs; startMs -= hourMs) {
-    const busy = fleet.virtualMachines.filter(
-      (machine) =>
-        subscriptionIds.has(machine.subscriptionId) && findOverloadingSize(fleet, machine, startMs),
-    );
-    if (busy.length > 0) return startMs;
+// A VM that keeps more than half a vCPU busy for the six hours from startMs: on a B1ms (base 0.2, 30
+// credits to start) its bank empties within two hours and its CPU then reads 20%, never hot.
+function keepsHalfVcpuBusy(fleet: Fleet, machine: VirtualMachineRecord, startMs: number): boolean {
+  if (readCurrentSize(machine).name.startsWith('Standard_B')) return false;
+  for (let minute = 0; minute <= 6 * 60; minute += 5) {
+    if (fleet.demandAt(machine.id, new Date(startMs + minute * minuteMs)).cpuCores <= 0.5) return false;
   }
-  throw new Error('no hour of the last two days when a VM would overload a smaller size');
+  return true;
 }
 
-let clockMs = findBusyHour();
+// Each case's VM is chosen here, before any case runs, and no two cases share one: the first case's
+// rollback holds its VM's recommendations for 30 days, so a later case that picked it again would be
+// refused. The fleet's load follows the time of day, and at night no VM may be busy enough: the clock
+// starts at the latest whole hour of the last week when the first case has a VM that would overload a
+// smaller size over the three hours it watches, and the second, three hours later (the first case
+// moves the clock by that much), another VM that keeps half a vCPU busy for six. The test does not
+// depend on the hour it runs at, only on the fleet's seed.
+function chooseClockAndVms() {
+  const fleet = generateFleet(fleetOptions);
+  const subscriptionIds = new Set(fleet.tenants[0]!.subscriptions.map((item) => item.subscriptionId));
+  const running = fleet.virtualMachines.filter(
+    (machine) => subscriptionIds.has(machine.subscriptionId) && readCurrentPowerState(machine) === 'running',
+  );
+  const lastHourMs = Math.floor(Date.now() / hourMs) * hourMs;
+  for (let startMs = lastHourMs; startMs > lastHourMs - 7 * 24 * hourMs; startMs -= hourMs) {
+    const overloading = running.find((machine) => findOverloadingSize(fleet, machine, startMs));
+    if (!overloading) continue;
+    const busy = running.find(
+      (machine) => machine.id !== overloading.id && keepsHalfVcpuBusy(fleet, machine, startMs + 3 * hourMs),
+    );
+    if (busy) return { startMs, overloadingVmId: overloading.id, busyVmId: busy.id };
+  }
+  throw new Error('no hour of the last week with a VM to overload and another to run out of credits');
+}
+
+const chosen = chooseClockAndVms();
+let clockMs = chosen.startMs;
 const readClock = () => new Date(clockMs);
 
 let context: CloudTestContext;
@@ -73,20 +93,19 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => context.close());
 
-// A running VM of the tenant and a smaller size of its family that its load would overload.
-async function findVmTooBigToShrink() {
+// The tenant's resource for a VM chosen above, running as inventory saw it.
+async function findChosenVm(vmId: string) {
   const rows = await listRunningVms(db, tenantId);
-  for (const resource of rows) {
-    const machine = context.emulator.fleet.findVirtualMachine(resource.armId)!;
-    const sizes = findOverloadingSize(context.emulator.fleet, machine, clockMs);
-    if (sizes) return { resource, ...sizes };
-  }
-  throw new Error('no running VM whose load would overload a smaller size of its family');
+  const resource = rows.find((row) => context.emulator.fleet.findVirtualMachine(row.armId)!.id === vmId);
+  if (!resource) throw new Error(`the chosen VM ${vmId} is not among the tenant's running VMs`);
+  return resource;
 }
 
 describe('the rollback guard on emulated load', () => {
   it('restores the previous size when the VM runs hot on its new one, within the collection that shows it', async () => {
-    const { resource, previous, target } = await findVmTooBigToShrink();
+    const resource = await findChosenVm(chosen.overloadingVmId);
+    const machine = context.emulator.fleet.findVirtualMachine(resource.armId)!;
+    const { previous, target } = findOverloadingSize(context.emulator.fleet, machine, clockMs)!;
     const change = await applyResizeNow(context.container, db, {
       teamId: owner.teamId,
       tenantId,
@@ -109,30 +128,17 @@ describe('the rollback guard on emulated load', () => {
     ).find((row) => row.kind === 'rollback');
     expect(rollback).toMatchObject({ origin: 'guard', newSize: previous, state: 'claimed' });
     await context.container.automation.executor.execute(rollback!.id);
-    const machine = context.emulator.fleet.findVirtualMachine(resource.armId)!;
     expect(readCurrentSize(machine).name).toBe(previous);
     const [held] = await db.select().from(resources).where(eq(resources.id, resource.id));
     expect(held!.recommendationsHeldUntil!.getTime()).toBe(clockMs + 30 * 24 * hourMs);
   }, 120_000);
 
   it('restores the previous size when a VM moved to a burstable size runs out of CPU credits', async () => {
-    // A running VM that keeps more than half a vCPU busy for the next six hours: on a B1ms (base 0.2,
-    // 30 credits to start) its bank empties within two hours and its CPU then reads 20%, never hot.
-    const rows = await listRunningVms(db, tenantId);
-    const resource = rows.find((row) => {
-      const machine = context.emulator.fleet.findVirtualMachine(row.armId)!;
-      if (readCurrentSize(machine).name.startsWith('Standard_B')) return false;
-      for (let minute = 0; minute <= 6 * 60; minute += 5) {
-        if (
-          context.emulator.fleet.demandAt(machine.id, new Date(clockMs + minute * minuteMs)).cpuCores <= 0.5
-        ) {
-          return false;
-        }
-      }
-      return true;
-    });
-    if (!resource) throw new Error('no running VM that keeps half a vCPU busy for six hours');
+    // Where the first case left the clock, whether or not it ran.
+    clockMs = chosen.startMs + 3 * hourMs;
+    const resource = await findChosenVm(chosen.busyVmId);
     const machine = context.emulator.fleet.findVirtualMachine(resource.armId)!;
+    expect(keepsHalfVcpuBusy(context.emulator.fleet, machine, clockMs)).toBe(true);
     const previous = readCurrentSize(machine).name;
     const target = 'Standard_B1ms';
     const change = await applyResizeNow(context.container, db, {
