@@ -9,8 +9,8 @@ import type { AutomationLogResponse } from '@cloudtrim/contracts/recommendations
 import type { ScheduleResponse } from '@cloudtrim/contracts/schedule';
 import type { CloudCredentials, CloudProvider } from '../../cloud/cloud-provider';
 import type { Transaction, TransactionRunner } from '../../db/transaction';
-import { automationExecuteJob } from '../../jobs/automation-work';
-import type { JobQueue } from '../../jobs/queue';
+import { automationExecuteJob } from '../../queue/automation-work';
+import type { JobQueue } from '../../queue/queue';
 import { conflict, forbidden, HttpError, notFound } from '../../lib/http-errors';
 import type { ActivityService } from '../activity/activity.service';
 import type { NewActivityEntry } from '../activity/activity.repository';

@@ -21,7 +21,7 @@ import { Mailbox, waitForMailJobs } from '../../../test/mailbox';
 import { activityLogs, alerts, budgets } from '../../db/schema';
 import { createCostSyncJob } from '../../jobs/cost-sync.job';
 import { createJobDefinitions } from '../../jobs/definitions';
-import { JobQueue } from '../../jobs/queue';
+import { JobQueue } from '../../queue/queue';
 import { createSendEmailJob } from '../../jobs/send-email.job';
 
 const dayMs = 86_400_000;

@@ -18,7 +18,7 @@ import { Mailbox, waitForMailJobs } from '../../../test/mailbox';
 import { runWorkerScript } from '../../../test/server-process';
 import { alerts, budgetCrossings } from '../../db/schema';
 import { createJobDefinitions } from '../../jobs/definitions';
-import { JobQueue } from '../../jobs/queue';
+import { JobQueue } from '../../queue/queue';
 import { createSendEmailJob } from '../../jobs/send-email.job';
 
 const dayMs = 86_400_000;

@@ -24,7 +24,7 @@ import {
 import type { CloudCallOptions, CloudError, CloudProvider, CostRow } from '../../cloud/cloud-provider';
 import { isCloudError } from '../../cloud/cloud-provider';
 import type { CostRead } from '../../db/schema';
-import type { CloudWorkQueue } from '../../jobs/cloud-work';
+import type { CloudWorkQueue } from '../../queue/cloud-work';
 import { FreshReads } from '../../lib/fresh-read';
 import { badRequest, notFound } from '../../lib/http-errors';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';

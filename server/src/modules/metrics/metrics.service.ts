@@ -7,7 +7,7 @@ import type {
   MetricWindow,
 } from '../../cloud/cloud-provider';
 import { isCloudError } from '../../cloud/cloud-provider';
-import { metricsBackfillJob, metricsCollectJob, type CloudWorkQueue } from '../../jobs/cloud-work';
+import { metricsBackfillJob, metricsCollectJob, type CloudWorkQueue } from '../../queue/cloud-work';
 import { Lane, runWithConcurrency, yieldToEventLoop } from '../../lib/concurrency';
 import { notFound } from '../../lib/http-errors';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';

@@ -12,8 +12,8 @@ import type {
   ResetPasswordWithCodeRequest,
   ValidateResetCodeResponse,
 } from '@cloudtrim/contracts/password-reset';
-import type { JobQueue } from '../../jobs/queue';
-import { sendPasswordResetQueue } from '../../jobs/mail-work';
+import type { JobQueue } from '../../queue/queue';
+import { sendPasswordResetQueue } from '../../queue/mail-work';
 import { badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../lib/http-errors';
 import { hashPassword, verifyPassword } from '../../lib/password-hasher';
 import { createOneTimeToken, hashToken } from '../../lib/secret-box';

@@ -5,7 +5,7 @@ import type { SizeOption, SizePrice } from '@cloudtrim/rightsizing/analysis.type
 import type { WastePriceBook } from '@cloudtrim/rightsizing/waste/waste-prices';
 import type { CloudCallOptions, CloudProvider, RetailPrice } from '../../cloud/cloud-provider';
 import { isCloudError } from '../../cloud/cloud-provider';
-import { pricingRefreshJob } from '../../jobs/cloud-work';
+import { pricingRefreshJob } from '../../queue/cloud-work';
 import type { TenantsService } from '../tenants/tenants.service';
 import type { PricedOsType, PricingRepository, RegionReader, VmPriceRow } from './pricing.repository';
 import { buildWastePriceBook, listWastePriceQueries, selectWastePrices } from './waste-prices';

@@ -4,7 +4,7 @@ import type { EvidenceSeries } from '@cloudtrim/rightsizing/analysis.types';
 import { buildEvidence, evidenceDays } from '@cloudtrim/rightsizing/analyse-vm';
 import type { Recommendation, RecommendationEvidence } from '@cloudtrim/contracts/recommendations';
 import type { CloudCallOptions } from '../../cloud/cloud-provider';
-import type { CloudWorkQueue } from '../../jobs/cloud-work';
+import type { CloudWorkQueue } from '../../queue/cloud-work';
 import { notFound } from '../../lib/http-errors';
 import type { ActivityService } from '../activity/activity.service';
 import type { AutomationService } from '../automation/automation.service';
