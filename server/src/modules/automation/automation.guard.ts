@@ -16,13 +16,13 @@ import type { ActivityService } from '../activity/activity.service';
 import { AutomationRepository, type ChangeWithResource } from './automation.repository';
 import type { AutomationService } from './automation.service';
 import { automationServiceName } from './automation.names';
+import { dayMs } from '../../lib/time';
 
 const cpuMetric = 'Percentage CPU';
 const availableMemoryMetric = 'Available Memory Bytes';
 const creditsMetric = 'CPU Credits Remaining';
 // The hold after a first rollback (SPEC's 30 days); each further rollback doubles it.
 const holdDaysAfterRollback = 30;
-const dayMs = 24 * 60 * 60 * 1000;
 const bytesPerGiB = 1024 ** 3;
 
 export class AutomationGuard {

@@ -14,6 +14,7 @@ import {
   tenants,
 } from '../../db/schema';
 import { isResourceKnownToTeam } from '../../db/team-resource';
+import { hourMs, isoTimestampSql } from '../../lib/time';
 
 export type ChangeKind = (typeof scheduledChanges.$inferSelect)['kind'];
 export type ChangeOrigin = (typeof scheduledChanges.$inferSelect)['origin'];
@@ -137,15 +138,14 @@ export interface LogRow {
   createdAt: string;
 }
 
-const isoText = (column: unknown) =>
-  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const isoText = isoTimestampSql;
 
 const pendingStates: ChangeState[] = ['planned', 'claimed', 'submitted'];
 const inFlightStates: ChangeState[] = ['claimed', 'submitted'];
 // The origins whose changes carry out a recommendation (one planned slot per VM between them).
 export const recommendationOrigins: readonly ChangeOrigin[] = ['now', 'window', 'automated'];
 // A maintenance window is one hour (SPEC §9).
-const windowMs = 60 * 60 * 1000;
+const windowMs = hourMs;
 
 export class AutomationRepository {
   constructor(private readonly db: Db) {}

@@ -37,6 +37,7 @@ import {
   type ResourceChangeKind,
 } from './automation.resource-steps';
 import { findNextWindowStart } from './automation.timing';
+import { formatHour } from '../../lib/time';
 
 export type ApplyTiming = 'now' | 'window';
 
@@ -557,8 +558,4 @@ function describePlan(
 function describeSizelessChange(kind: ChangeKind): string {
   if (isDeletion(kind)) return 'Deleted';
   return kind === 'deallocate' ? 'Deallocated' : kind === 'start' ? 'Started' : '';
-}
-
-function formatHour(hour: number | null): string {
-  return hour === null ? '--:--' : `${String(hour).padStart(2, '0')}:00`;
 }

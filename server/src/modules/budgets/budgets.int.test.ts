@@ -23,8 +23,8 @@ import { createCostSyncJob } from '../../jobs/cost-sync.job';
 import { createJobDefinitions } from '../../jobs/definitions';
 import { JobQueue } from '../../queue/queue';
 import { createSendEmailJob } from '../../jobs/send-email.job';
+import { dayMs } from '../../lib/time';
 
-const dayMs = 86_400_000;
 let clockMs = Date.UTC(2026, 10, 10, 10, 0);
 const readClock = () => new Date(clockMs);
 

@@ -20,8 +20,8 @@ import { alerts, budgetCrossings } from '../../db/schema';
 import { createJobDefinitions } from '../../jobs/definitions';
 import { JobQueue } from '../../queue/queue';
 import { createSendEmailJob } from '../../jobs/send-email.job';
+import { dayMs } from '../../lib/time';
 
-const dayMs = 86_400_000;
 let clockMs = Date.UTC(2026, 10, 10, 10, 0);
 const readClock = () => new Date(clockMs);
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };

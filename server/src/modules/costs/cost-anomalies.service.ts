@@ -7,8 +7,8 @@ import type { AlertsService } from '../alerts/alerts.service';
 import { anomalyHistoryDays, findCostAnomalies, readMinimumImpact, type CostAnomaly } from './cost-anomalies';
 import type { CostAnomaliesRepository, ResourceDayRow } from './cost-anomalies.repository';
 import { formatDay, readToday, settlingDays } from './costs.plan';
+import { dayMs } from '../../lib/time';
 
-const dayMs = 86_400_000;
 // The days judged at each run: a run of anomalous days is one anomaly only if the search sees where
 // it began, so it looks three weeks back (the longest a run lasts before it is the new level).
 const judgedDays = 21;

@@ -49,9 +49,8 @@ import type {
   CostsRepository,
   CostSyncRow,
 } from './costs.repository';
+import { hourMs, dayMs, daysPerYear } from '../../lib/time';
 
-const dayMs = 86_400_000;
-const hourMs = 3_600_000;
 // A refusal of Cost Management's read right is asked about again once a day.
 const deniedRetryHours = 24;
 // After an unforeseen Azure failure, a subscription's reads pause this long.
@@ -346,7 +345,7 @@ export class CostsService {
       .filter((change) => isInScope(change.resourceArmId, change.tags, scope))
       .map((change) => ({
         fromDay: formatDay(readToday(change.changeAt)),
-        dailyDelta: -change.annualSavings / 365,
+        dailyDelta: -change.annualSavings / daysPerYear,
       }));
     const forecast = forecastPeriodCost({
       days,
@@ -474,8 +473,8 @@ export class CostsService {
     // A resize changes what an hour costs; a shutdown how many hours are paid.
     const realizedAnnual =
       change.kind === 'resize' && beforeHourly !== null && afterHourly !== null
-        ? (beforeHourly - afterHourly) * (after.hours / measuredDays) * 365
-        : (beforeDaily - afterDaily) * 365;
+        ? (beforeHourly - afterHourly) * (after.hours / measuredDays) * daysPerYear
+        : (beforeDaily - afterDaily) * daysPerYear;
     const isNew = await this.costs.insertRealizedSaving({
       scheduledChangeId: change.id,
       teamId: change.teamId,

@@ -17,14 +17,13 @@ import type { MetricTypeCatalog } from './metric-catalog';
 import {
   floorTo,
   groupTargets,
-  hourMs,
   listTargetMetricNames,
-  minuteMs,
   planMinuteWindow,
   toHourlyAggregates,
   toMinutePoints,
   type CollectionGroup,
 } from './metric-collection-plan';
+import { hourMs, minuteMs } from '../../lib/time';
 import type { CollectionTarget, MetricsRepository } from './metrics.repository';
 
 // Azure Monitor publishes a minute a little after it ends; reading up to two minutes ago keeps

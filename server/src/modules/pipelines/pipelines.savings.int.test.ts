@@ -20,7 +20,7 @@ import {
 import { bearer, createUser, logIn } from '../../../test/helper';
 import type { Db } from '../../db/database';
 import { resources } from '../../db/schema';
-import { weeksPerYear } from './pipelines.savings';
+import { weeksPerYear } from '../../lib/time';
 
 // A Wednesday in a week with no daylight-saving change.
 const clockMs = Date.parse('2026-11-25T12:00:00Z');

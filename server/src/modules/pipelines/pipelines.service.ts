@@ -66,6 +66,7 @@ import { estimateStopSavings } from './pipelines.savings';
 import { checkCron, findDueTick, findNextTick } from './pipelines.schedule';
 import { pipelineTemplates } from './pipelines.templates';
 import { readPipelineYaml, writePipelineYaml } from './pipelines.yaml';
+import { dayMs } from '../../lib/time';
 
 // A bad pipeline file: 400 with the line and field at fault.
 export class PipelineFileError extends HttpError {
@@ -89,7 +90,6 @@ interface PendingApply {
   tenantId: string | null;
 }
 
-const dayMs = 86_400_000;
 // A run still applying its recommendations is left to its worker this long before a tick resumes it
 // (a resumed item is acted on once either way; this only spares Azure a second look).
 const resumeAfterMs = 5 * 60_000;

@@ -5,6 +5,7 @@
 // discount the bill shows for virtual machines in the region (what was paid ÷ list over the VMs
 // paying as they go), so both sides carry the same agreement. Without a bill, list prices count.
 import type { Proposal } from '@cloudtrim/rightsizing/analysis.types';
+import { dayMs } from '../../lib/time';
 
 // A VM's virtual machine charges over the bill's recent days.
 export interface VmBill {
@@ -27,7 +28,6 @@ const minimumUsageHours = 24;
 // The bill's days that price a proposal: two weeks before the days Azure still settles.
 const billDays = 14;
 const billSettlingDays = 3;
-const dayMs = 86_400_000;
 
 // The bill's settled fortnight before `until`, as days (YYYY-MM-DD, both included).
 export function readBillDays(until: Date): { from: string; to: string } {

@@ -9,6 +9,7 @@ import { yieldToEventLoop } from '../../lib/concurrency';
 import { cpuCreditsRemainingMetricName } from '../metrics/metric-catalog';
 import { createHourlySeries, decodePackedDays, placeDays, type HourlySeries } from './hourly-series';
 import { isUsageMetricName, usageMetrics, type UsageSeries } from './usage-series';
+import { hourMs, isoTimestampSql } from '../../lib/time';
 
 export const cpuMetricName = 'Percentage CPU';
 export const availableMemoryMetricName = 'Available Memory Bytes';
@@ -24,7 +25,6 @@ const judgedHourlyTypes = [
   wasteResourceTypes.plan,
   wasteResourceTypes.database,
 ];
-const hourMs = 3_600_000;
 // The bill's service (Cost Management's ServiceName) of each type the waste finders judge.
 const wasteServiceNames: Readonly<Record<string, string>> = {
   [wasteResourceTypes.disk]: 'Storage',
@@ -511,7 +511,7 @@ export class RecommendationsRepository {
   async listForTeam(teamId: string, resourceArmId?: string): Promise<RecommendationRow[]> {
     const result = await this.db.execute<RecommendationRow>(sql`
       select recommendation.id::float8 as id, resource.arm_id as "armId", resource.name,
-             to_char(recommendation.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "createdAt",
+             ${isoTimestampSql(sql`recommendation.created_at`)} as "createdAt",
              recommendation.prediction_method as "predictionMethod", recommendation.recommendation,
              recommendation.memo, recommendation.annual_cost_savings as "annualCostSavings"
       from recommendation

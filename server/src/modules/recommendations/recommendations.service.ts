@@ -13,8 +13,7 @@ import { findSize, readVmSeries } from './analysis-input';
 import { RecommendationsAnalysis, type AnalysisSummary } from './recommendations.analysis';
 import type { EvidenceRow, RecommendationsRepository } from './recommendations.repository';
 import { readStoredEvidence, type EvidenceWindow } from './stored-evidence';
-
-const dayMs = 24 * 60 * 60 * 1000;
+import { dayMs } from '../../lib/time';
 
 export class RecommendationsService {
   private readonly analysis: RecommendationsAnalysis;

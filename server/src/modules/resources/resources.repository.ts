@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { resources, teams, tenants } from '../../db/schema';
+import { isoTimestampSql } from '../../lib/time';
 
 export interface ResourceSettingsRow {
   id: string;
@@ -67,7 +68,7 @@ export class ResourcesRepository {
                  nullif(resource.resource_group, '') as "ResourceGroup",
                  tenant.id as "TenantId",
                  tenant.friendly_name as "TenantName",
-                 to_char(resource.last_read at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "LastRead",
+                 ${isoTimestampSql(sql`resource.last_read`)} as "LastRead",
                  case when resource.automated = 1 then 1 else 0 end as "Automated",
                  resource.active_hours_start as "ActiveHoursStart",
                  resource.active_hours_end as "ActiveHoursEnd"
