@@ -1,6 +1,7 @@
 // Automation pipelines (issue 19): a team's policies, kept as versions, run on their schedule (one run
 // per pipeline and tick, whatever the workers) or now, through their gates, acting only through
 // AutomationService (the one writer of changes), with approvals for destructive actions.
+import { roundCents } from '@cloudtrim/contracts/money';
 import { pageSize } from '@cloudtrim/contracts/paging';
 import {
   approvalDecisionRequestSchema,
@@ -1066,10 +1067,6 @@ function toActivity(
     resourceArmId,
     logText: `${resourceName}: ${detail}`,
   };
-}
-
-function roundCents(amount: number): number {
-  return Math.round(amount * 100) / 100;
 }
 
 // The routes have validated already; a service called otherwise answers the same 400.
