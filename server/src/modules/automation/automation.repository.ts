@@ -1,6 +1,7 @@
 // Scheduled changes, the automation log and the reads the executor and the guard need. Built on
 // whichever Db it is given: the pool's, or a transaction's (see db/transaction.ts), so a change row
 // and the job that carries it commit together.
+import { automationValues } from '@cloudtrim/contracts/automation';
 import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import {
@@ -718,7 +719,7 @@ export class AutomationRepository {
     const result = await this.db.execute<{ id: string; team_id: string }>(sql`
       select rec.id, rec.team_id from recommendation rec
       join resource r on r.id = rec.resource_id
-      where rec.tenant_id = ${tenantId} and rec.status = 'open' and r.automated = 1
+      where rec.tenant_id = ${tenantId} and rec.status = 'open' and r.automated = ${automationValues.automated}
         -- A deletion cannot be undone: only a user's APPLY NOW starts one.
         and rec.kind not in ('deleteDisk', 'deletePublicIp', 'deletePlan')
         and (r.recommendations_held_until is null or r.recommendations_held_until <= ${at})

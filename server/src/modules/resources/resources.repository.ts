@@ -1,3 +1,4 @@
+import { automationValues } from '@cloudtrim/contracts/automation';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { resources, teams, tenants } from '../../db/schema';
@@ -69,7 +70,7 @@ export class ResourcesRepository {
                  tenant.id as "TenantId",
                  tenant.friendly_name as "TenantName",
                  ${isoTimestampSql(sql`resource.last_read`)} as "LastRead",
-                 case when resource.automated = 1 then 1 else 0 end as "Automated",
+                 case when resource.automated = ${automationValues.automated} then 1 else 0 end as "Automated",
                  resource.active_hours_start as "ActiveHoursStart",
                  resource.active_hours_end as "ActiveHoursEnd"
         ) as fields
@@ -142,10 +143,16 @@ export class ResourcesRepository {
           automated: settings.automated,
           maintenanceWindow: settings.maintenanceWindow,
           // Leaving No Change makes the resource due for analysis again.
-          ...(previous.automated === 2 && settings.automated !== 2 ? { analysedUntil: null } : {}),
+          ...(previous.automated === automationValues.noChange &&
+          settings.automated !== automationValues.noChange
+            ? { analysedUntil: null }
+            : {}),
         })
         .where(eq(resources.id, resource.id));
-      if ((previous.automated === 1) !== (settings.automated === 1)) {
+      if (
+        (previous.automated === automationValues.automated) !==
+        (settings.automated === automationValues.automated)
+      ) {
         await transaction
           .update(tenants)
           .set({ resourcesVersion: sql`${tenants.resourcesVersion} + 1` })
