@@ -17,6 +17,10 @@ const jobsFolder = {
   regex: '(^|/)jobs/',
   message: 'Modules sit below jobs/: the queue and the job names are in queue/.',
 };
+const repositories = {
+  regex: '\\.repository$',
+  message: 'Routes and job handlers reach the data through a service, never a repository.',
+};
 const routes = { regex: '\\.routes$', message: 'Services and repositories never import routes.' };
 const routesAndServices = {
   regex: '\\.(routes|service)$',
@@ -82,14 +86,25 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [azureSdk, jobHandlers] }] },
   },
   {
-    files: ['server/src/jobs/**/*.ts', 'server/src/**/*.test.ts'],
+    files: ['server/src/**/*.test.ts'],
     ignores: ['server/src/cloud/azure/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [azureSdk] }] },
+  },
+  {
+    files: ['server/src/jobs/**/*.ts'],
+    ignores: ['server/src/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [azureSdk, repositories] }] },
   },
   {
     files: ['server/src/modules/**/*.ts'],
     ignores: ['server/src/**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [azureSdk, jobHandlers, jobsFolder] }] },
+  },
+  {
+    files: ['server/src/**/*.routes.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [azureSdk, jobHandlers, jobsFolder, repositories] }],
+    },
   },
   {
     files: ['server/src/**/*.service.ts'],
