@@ -1,10 +1,31 @@
 // One linter for the repo. Besides the recommended rules it enforces the one-way imports of
 // ARCHITECTURE.md: web features never import each other; server routes → services → repositories;
-// only server/src/cloud/azure touches the Azure SDK; contracts imports nothing of ours.
+// only server/src/cloud/azure touches the Azure SDK; modules never import jobs/ and only jobs/ imports
+// a job handler; contracts imports nothing of ours.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import { featureBoundaries, webBoundariesPlugin } from './web/lint/import-boundaries.js';
+
+// The server's no-restricted-imports patterns, combined per kind of file below.
+const azureSdk = { group: ['@azure/*'], message: 'Only server/src/cloud/azure imports the Azure SDK.' };
+const jobHandlers = {
+  regex: '\\.job$',
+  message: 'Only jobs/ imports a job handler; enqueue by the job names in queue/.',
+};
+const jobsFolder = {
+  regex: '(^|/)jobs/',
+  message: 'Modules sit below jobs/: the queue and the job names are in queue/.',
+};
+const repositories = {
+  regex: '\\.repository$',
+  message: 'Routes and job handlers reach the data through a service, never a repository.',
+};
+const routes = { regex: '\\.routes$', message: 'Services and repositories never import routes.' };
+const routesAndServices = {
+  regex: '\\.(routes|service)$',
+  message: 'Repositories sit below services and routes.',
+};
 
 export default tseslint.config(
   {
@@ -56,43 +77,47 @@ export default tseslint.config(
       ],
     },
   },
+  // Server imports. ESLint's flat config lets a later entry replace an earlier one's options for the
+  // same rule, so every entry below lists all the patterns that hold for its files, from the widest
+  // files to the narrowest (server/test/import-rules.test.ts proves each still holds where they overlap).
   {
     files: ['server/src/**/*.ts'],
+    ignores: ['server/src/cloud/azure/**', 'server/src/jobs/**', 'server/src/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [azureSdk, jobHandlers] }] },
+  },
+  {
+    files: ['server/src/**/*.test.ts'],
     ignores: ['server/src/cloud/azure/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [azureSdk] }] },
+  },
+  {
+    files: ['server/src/jobs/**/*.ts'],
+    ignores: ['server/src/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [azureSdk, repositories] }] },
+  },
+  {
+    files: ['server/src/modules/**/*.ts'],
+    ignores: ['server/src/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [azureSdk, jobHandlers, jobsFolder] }] },
+  },
+  {
+    files: ['server/src/**/*.routes.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [{ group: ['@azure/*'], message: 'Only server/src/cloud/azure imports the Azure SDK.' }],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: [azureSdk, jobHandlers, jobsFolder, repositories] }],
     },
   },
   {
-    files: ['server/src/**/*.repository.ts', 'server/src/**/*.service.ts'],
+    files: ['server/src/**/*.service.ts'],
     ignores: ['server/src/cloud/azure/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: '\\.routes$', message: 'Services and repositories never import routes.' },
-            { group: ['@azure/*'], message: 'Only server/src/cloud/azure imports the Azure SDK.' },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: [azureSdk, jobHandlers, jobsFolder, routes] }] },
   },
   {
     files: ['server/src/**/*.repository.ts'],
+    ignores: ['server/src/cloud/azure/**'],
     rules: {
       'no-restricted-imports': [
         'error',
-        {
-          patterns: [
-            { regex: '\\.(routes|service)$', message: 'Repositories sit below services and routes.' },
-          ],
-        },
+        { patterns: [azureSdk, jobHandlers, jobsFolder, routesAndServices] },
       ],
     },
   },

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { listSizesOfferedInRegion } from '@cloudtrim/azure-emulator/catalog/sku.catalog';
 import { azureThrottleLimits } from '@cloudtrim/azure-emulator/throttle/throttle.policy';
-import { automationDispatchJob } from '../../server/src/jobs/automation-work';
+import { automationDispatchJob } from '../../server/src/queue/automation-work';
 import { startJobThread } from '../../server/src/jobs/job-thread';
 import { azureEnvironment, startEmulatorProcess } from '../support/emulator-process';
 import { connectEstate } from '../support/estate';

@@ -21,6 +21,7 @@ import { benchPassword, connectEstate } from '../support/estate';
 import { monitorEventLoop } from '../support/event-loop';
 import { startBenchServer } from '../support/harness';
 import { runLoad, type LoadResult } from '../support/load-process';
+import { hourMs } from '../../server/src/lib/time';
 
 const fleetSize = Number(process.env.BENCH_FLEET_SIZE ?? 10_000);
 const wasteTargets = { disks: 5_000, publicIps: 2_000, plans: 500 };
@@ -43,7 +44,6 @@ for (const tenantId of tenantIds) await container.pricing.ensureFreshForTenant(t
 await pool.query(`delete from pgboss.job where name like 'metrics-%'`);
 
 const seedStarted = performance.now();
-const hourMs = 3_600_000;
 const untilMs = Math.floor(Date.now() / hourMs) * hourMs;
 // Each metric's 14 days packed a UTC day to a row (metric_day, what the analysis reads), day by day
 // as the roll-up creates each day's rows at its first hour: a daily cycle per VM with noise, the

@@ -12,7 +12,7 @@ import { loadConfig, type Config, type Secrets } from '../../server/src/config';
 import { createContainer, type Container } from '../../server/src/container';
 import { applyMigrations, openDatabase, startEmbeddedPostgres } from '../../server/src/db/database';
 import { createJobDefinitions } from '../../server/src/jobs/definitions';
-import { JobQueue } from '../../server/src/jobs/queue';
+import { JobQueue } from '../../server/src/queue/queue';
 import { runLoad, type LoadResult } from './load-process';
 
 export interface BenchServer {

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
 import { focusColumns } from '@cloudtrim/contracts/costs';
 import { demo, expect, logInThroughForm, test } from '../support/fixtures';
+import { expectCanvasDrawsColour, readLegendColour } from '../support/chart-pixels';
 
 // /analysis against the real server: the demo account's bill, read from the emulator's Cost
 // Management into PostgreSQL after the first sync, shows as summary cards, a chart, a table whose rows
@@ -87,6 +88,9 @@ test('the side menu opens the bill: summary cards, the chart and the top 10 reso
   const chart = page.getByRole('figure', { name: /^Daily cost by service, / });
   await expect(chart.locator('canvas')).toBeVisible();
   await expect(chart.getByRole('listitem').first()).toBeVisible();
+  // The bars themselves: the first service's colour, from its legend swatch, painted on the canvas.
+  const firstSwatch = chart.getByRole('listitem').first().locator('.bar-chart-swatch');
+  await expectCanvasDrawsColour(chart, await readLegendColour(firstSwatch, 'backgroundColor'));
 
   const topRows = getCostTable(page, 'Top 10 resources by cost').locator('tbody tr');
   await expect(topRows.first()).toBeVisible();

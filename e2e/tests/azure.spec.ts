@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { demo, expect, logInThroughForm, readState, test } from '../support/fixtures';
+import { expectCanvasDrawsColour, readLegendColour } from '../support/chart-pixels';
 import type { EmulatorPrincipal } from '../support/emulator-banner';
 
 // Connect Azure end to end: the demo account's emulated fleet in Cloud Resources, active hours, a
@@ -343,9 +344,11 @@ test.describe('search', () => {
 
     const panel = dialog.getByRole('region', { name: `Metrics of ${name}` });
     await expect(panel.getByRole('heading', { name: 'Percentage CPU' })).toBeVisible();
-    await expect(
-      panel.getByRole('figure', { name: 'Percentage CPU, last 60 minutes' }).locator('canvas'),
-    ).toBeVisible();
+    const cpuChart = panel.getByRole('figure', { name: 'Percentage CPU, last 60 minutes' });
+    await expect(cpuChart.locator('canvas')).toBeVisible();
+    // The line itself: its colour, from uPlot's own legend marker of the series, painted on the canvas.
+    const marker = cpuChart.locator('.u-legend .u-series').nth(1).locator('.u-marker');
+    await expectCanvasDrawsColour(cpuChart, await readLegendColour(marker, 'borderColor'));
     const panelHeight = await panel.evaluate((element) => element.getBoundingClientRect().height);
     expect(panelHeight).toBeLessThanOrEqual(550);
     await panel.getByRole('button', { name: 'CLOSE' }).click();

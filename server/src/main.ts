@@ -7,7 +7,7 @@ import { createContainer } from './container';
 import { applyMigrations, openDatabase, startEmbeddedPostgres, type EmbeddedServer } from './db/database';
 import { createJobDefinitions, scheduledJobs } from './jobs/definitions';
 import { startJobThread } from './jobs/job-thread';
-import { JobQueue } from './jobs/queue';
+import { JobQueue } from './queue/queue';
 import { createLogger } from './lib/log';
 import { demoAccount } from './modules/demo/demo.service';
 

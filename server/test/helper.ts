@@ -11,7 +11,7 @@ import { loadConfig, type Config, type Secrets } from '../src/config';
 import { createContainer, type Container } from '../src/container';
 import { applyMigrations, openDatabase } from '../src/db/database';
 import { createJobDefinitions } from '../src/jobs/definitions';
-import { JobQueue } from '../src/jobs/queue';
+import { JobQueue } from '../src/queue/queue';
 import { hashPassword } from '../src/lib/password-hasher';
 
 export interface TestContext {

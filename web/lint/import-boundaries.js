@@ -34,9 +34,14 @@ function getPackageName(specifier) {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
-// Test files and the build's own Node files may use the root's tools (vitest) and Node's modules.
+// Test files, the tests' own helpers (src/testing) and the build's own Node files may use the root's
+// tools (vitest) and Node's modules.
 function isToolingFile(filename) {
-  return /\.test\.tsx?$/.test(filename) || !filename.startsWith(path.join(webRoot, 'src') + path.sep);
+  return (
+    /\.test\.tsx?$/.test(filename) ||
+    filename.startsWith(path.join(webRoot, 'src', 'testing') + path.sep) ||
+    !filename.startsWith(path.join(webRoot, 'src') + path.sep)
+  );
 }
 
 function findOutsideReach(filename, specifier) {

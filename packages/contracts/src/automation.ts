@@ -10,6 +10,12 @@ export const automationValueSchema = z.union([
   z.literal(automationValues.noChange),
 ]);
 
+// A mode as stored (a smallint) read as the contract's value; anything else reads as Recommend.
+export function toAutomationValue(stored: number): AutomationValue {
+  if (stored === automationValues.automated || stored === automationValues.noChange) return stored;
+  return automationValues.recommend;
+}
+
 export const automationLabels: Readonly<Record<AutomationValue, string>> = {
   0: 'Recommend',
   1: 'Automated',

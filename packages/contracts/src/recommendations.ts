@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatDollars } from './money';
 import { createQueryIntegerSchema, dataWrapper, isoDateTimeSchema, messageResponseSchema } from './common';
 import { resourceIdSchema } from './resources';
 
@@ -46,7 +47,7 @@ export type AutomationLogResponse = z.infer<typeof automationLogResponseSchema>;
 
 // SPEC §3: shown with a $ prefix, thousands separators and 2 decimals.
 export function formatAnnualCostSavings(amount: number): string {
-  return `$${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  return formatDollars(amount);
 }
 
 // GET /api/v1/log/recommendation/evidence?id=: ours, not SPEC's. What the evidence chart draws for one

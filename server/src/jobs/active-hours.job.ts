@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Container } from '../container';
-import type { JobDefinition } from './queue';
+import type { JobDefinition } from '../queue/queue';
 
 // Every minute: VMs whose active hours just began are started, those whose hours just ended are
 // deallocated (the automation-execute jobs it sends carry the Azure calls).

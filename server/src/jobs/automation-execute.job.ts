@@ -1,6 +1,6 @@
 import type { Container } from '../container';
-import { automationExecuteJob } from './automation-work';
-import type { JobDefinition } from './queue';
+import { automationExecuteJob } from '../queue/automation-work';
+import type { JobDefinition } from '../queue/queue';
 
 // One scheduled change carried out in Azure. Each step has its own deadline inside the executor;
 // the job's expiry only has to outlast all of them. A worker killed mid-change needs no job

@@ -1,6 +1,6 @@
 import type { Container } from '../container';
-import { automationDispatchJob, automationGuardJob } from './automation-work';
-import type { JobDefinition } from './queue';
+import { automationDispatchJob, automationGuardJob } from '../queue/automation-work';
+import type { JobDefinition } from '../queue/queue';
 
 // Every minute: the planned changes now due are claimed and their executions sent.
 export function createAutomationDispatchJob({

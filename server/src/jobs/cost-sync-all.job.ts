@@ -1,6 +1,6 @@
 import type { Container } from '../container';
-import { costSyncAllJob } from './cloud-work';
-import type { JobDefinition } from './queue';
+import { costSyncAllJob } from '../queue/cloud-work';
+import type { JobDefinition } from '../queue/queue';
 
 // The schedule's fan-out: a cost-sync job for each tenant whose bill has a read due.
 export function createCostSyncAllJob({

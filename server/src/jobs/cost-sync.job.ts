@@ -1,5 +1,5 @@
 import type { Container } from '../container';
-import { costSyncJob } from './cloud-work';
+import { costSyncJob } from '../queue/cloud-work';
 import { defineTenantJob } from './tenant-job';
 
 // Reads a tenant's bill for up to five minutes; where it stopped is kept, and the schedule's next

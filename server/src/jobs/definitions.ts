@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { Container } from '../container';
 import { activeHoursJob, createActiveHoursJob } from './active-hours.job';
-import { automationDispatchJob, automationGuardJob } from './automation-work';
+import { automationDispatchJob, automationGuardJob } from '../queue/automation-work';
 import { createAutomationExecuteJob } from './automation-execute.job';
 import { createAutomationDispatchJob, createAutomationGuardJob } from './automation-schedule.job';
 import {
@@ -11,10 +11,10 @@ import {
   metricsCollectAllJob,
   metricsPurgeJob,
   pricingRefreshJob,
-} from './cloud-work';
+} from '../queue/cloud-work';
 import { createCostSyncAllJob } from './cost-sync-all.job';
 import { createCostSyncJob } from './cost-sync.job';
-import type { JobDefinition, ScheduledJob } from './queue';
+import type { JobDefinition, ScheduledJob } from '../queue/queue';
 import { createInventorySyncAllJob } from './inventory-sync-all.job';
 import { createInventorySyncJob } from './inventory-sync.job';
 import { createMetricsBackfillJob } from './metrics-backfill.job';
@@ -22,7 +22,7 @@ import { createMetricsCollectAllJob } from './metrics-collect-all.job';
 import { createMetricsCollectJob } from './metrics-collect.job';
 import { createMetricsPurgeJob } from './metrics-purge.job';
 import { createPipelineTickJob } from './pipeline-tick.job';
-import { pipelineTickJob } from './pipeline-work';
+import { pipelineTickJob } from '../queue/pipeline-work';
 import { createPricingRefreshJob } from './pricing-refresh.job';
 import { createRecommendationsAnalyseJob } from './recommendations-analyse.job';
 import { createPurgeExpiredJob, purgeExpiredJob } from './purge-expired.job';

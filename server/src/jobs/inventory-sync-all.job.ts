@@ -1,6 +1,6 @@
 import type { Container } from '../container';
-import { inventorySyncAllJob } from './cloud-work';
-import type { JobDefinition } from './queue';
+import { inventorySyncAllJob } from '../queue/cloud-work';
+import type { JobDefinition } from '../queue/queue';
 
 // The schedule's fan-out: one inventory-sync job per active tenant.
 export function createInventorySyncAllJob({

@@ -1,5 +1,5 @@
 import type { Container } from '../container';
-import { inventorySyncJob } from './cloud-work';
+import { inventorySyncJob } from '../queue/cloud-work';
 import { defineTenantJob } from './tenant-job';
 
 // One tenant's subscriptions and resources. Tenants sync side by side, each within its deadline,

@@ -6,7 +6,7 @@ import { createLogger } from '../lib/log';
 import { redactDatabaseError } from '../lib/redact-database-error';
 import { createJobDefinitions, scheduledJobs } from './definitions';
 import type { JobThreadData, JobThreadMessage } from './job-thread';
-import { JobQueue } from './queue';
+import { JobQueue } from '../queue/queue';
 
 const data = workerData as JobThreadData;
 const port = parentPort!;

@@ -1,5 +1,5 @@
 import type { Container } from '../container';
-import { metricsBackfillJob } from './cloud-work';
+import { metricsBackfillJob } from '../queue/cloud-work';
 import { defineTenantJob } from './tenant-job';
 
 // 14 days of hourly history for a tenant's resources that have none, queued by a sync that found

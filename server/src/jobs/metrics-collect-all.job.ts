@@ -1,6 +1,6 @@
 import type { Container } from '../container';
-import { metricsCollectAllJob } from './cloud-work';
-import type { JobDefinition } from './queue';
+import { metricsCollectAllJob } from '../queue/cloud-work';
+import type { JobDefinition } from '../queue/queue';
 
 // The schedule's fan-out: one metrics-collect job per active tenant.
 export function createMetricsCollectAllJob({

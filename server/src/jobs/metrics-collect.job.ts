@@ -1,5 +1,5 @@
 import type { Container } from '../container';
-import { metricsCollectJob } from './cloud-work';
+import { metricsCollectJob } from '../queue/cloud-work';
 import { defineTenantJob } from './tenant-job';
 
 // One collection cycle for one tenant. No retry: the next cycle reads from where this one stopped.

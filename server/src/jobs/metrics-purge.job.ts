@@ -1,6 +1,6 @@
 import type { Container } from '../container';
-import { metricsPurgeJob } from './cloud-work';
-import type { JobDefinition } from './queue';
+import { metricsPurgeJob } from '../queue/cloud-work';
+import type { JobDefinition } from '../queue/queue';
 
 // Hourly: 1-minute points past 48 hours and hourly aggregates past 90 days.
 export function createMetricsPurgeJob({

@@ -1,6 +1,6 @@
 import type { Container } from '../container';
-import { pricingRefreshJob } from './cloud-work';
-import type { JobDefinition } from './queue';
+import { pricingRefreshJob } from '../queue/cloud-work';
+import type { JobDefinition } from '../queue/queue';
 
 const expireInSeconds = 900;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Container } from '../container';
-import type { JobDefinition } from './queue';
+import type { JobDefinition } from '../queue/queue';
 
 export const purgeExpiredJob = { name: 'purge-expired', payload: z.object({}) };
 

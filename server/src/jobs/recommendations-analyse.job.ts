@@ -1,5 +1,5 @@
 import type { Container } from '../container';
-import { recommendationsAnalyseJob } from './cloud-work';
+import { recommendationsAnalyseJob } from '../queue/cloud-work';
 import { defineTenantJob } from './tenant-job';
 
 // One tenant's analysis after its collection cycle: the VMs whose data changed, and its disks,

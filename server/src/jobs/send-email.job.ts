@@ -1,7 +1,7 @@
 import type { Container } from '../container';
-import type { sendEmailPayloadSchema } from './mail-work';
-import { sendEmailQueue } from './mail-work';
-import type { JobDefinition } from './queue';
+import type { sendEmailPayloadSchema } from '../queue/mail-work';
+import { sendEmailQueue } from '../queue/mail-work';
+import type { JobDefinition } from '../queue/queue';
 
 // A failed delivery is retried with back-off from MAIL_RETRY_DELAY_SECONDS, doubling up to ten times
 // it: at the default 30 s, retries come at most five minutes apart for about four hours, so mail

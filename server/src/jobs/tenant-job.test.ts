@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CloudCallOptions } from '../cloud/cloud-provider';
-import { metricsCollectJob } from './cloud-work';
+import { metricsCollectJob } from '../queue/cloud-work';
 import { defineTenantJob } from './tenant-job';
 
 describe('defineTenantJob', () => {

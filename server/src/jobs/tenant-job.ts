@@ -4,8 +4,8 @@
 // rather than being abandoned mid-write. Which tenants have work at all (gone, inactive, no readable
 // secret) is TenantsService.openForWork's rule, applied by the service the job calls.
 import type { CloudCallOptions } from '../cloud/cloud-provider';
-import type { tenantJobPayload } from './cloud-work';
-import type { JobDefinition } from './queue';
+import type { tenantJobPayload } from '../queue/cloud-work';
+import type { JobDefinition } from '../queue/queue';
 
 export interface TenantJobSettings {
   concurrency: number;

@@ -6,9 +6,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectTenant, createCloudTestContext, type CloudTestContext } from '../azure-emulator';
 import { bearer, createUser, logIn } from '../helper';
+import { minuteMs, hourMs } from '../../src/lib/time';
 
-const minuteMs = 60_000;
-const hourMs = 60 * minuteMs;
 let clockMs = Math.floor(Date.now() / hourMs) * hourMs - 3 * hourMs;
 const readClock = () => new Date(clockMs);
 

@@ -18,7 +18,7 @@ import {
   type EmbeddedServer,
 } from '../../src/db/database';
 import { createJobDefinitions } from '../../src/jobs/definitions';
-import { JobQueue } from '../../src/jobs/queue';
+import { JobQueue } from '../../src/queue/queue';
 import { bearer, createUser, logIn, type TestUser } from '../helper';
 import { Mailbox } from '../mailbox';
 

@@ -1,4 +1,5 @@
 import { notAvailableText } from '@cloudtrim/contracts/messages';
+import { formatMoney } from '@cloudtrim/contracts/money';
 
 // Money in the bill's currency, written as the app writes dollars (SPEC §3: a $ prefix, thousands
 // separators, 2 decimals). Building an Intl.NumberFormat costs far more than using one: one per style.
@@ -28,7 +29,7 @@ function getFormatter(currency: string, isCompact: boolean): Intl.NumberFormat |
 export function formatCost(amount: number, currency: string): string {
   const formatter = getFormatter(currency, false);
   if (formatter) return formatter.format(amount);
-  return `${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${currency}`;
+  return formatMoney(amount, currency);
 }
 
 /** For a chart's axis: $1.2K, $35K. */

@@ -1,3 +1,4 @@
+import { automationValues } from '@cloudtrim/contracts/automation';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { automationLogs } from '../../db/schema';
@@ -62,7 +63,7 @@ export class ActiveHoursRepository {
       join tenant on tenant.id = resource.tenant_id
       where tenant.is_active
         and lower(resource.type) = 'microsoft.compute/virtualmachines'
-        and resource.automated <> 2
+        and resource.automated <> ${automationValues.noChange}
         and resource.active_hours_start is not null
         and resource.active_hours_end is not null
         and resource.active_hours_start <> resource.active_hours_end

@@ -13,12 +13,12 @@ import {
   type ActiveHoursResource,
   type NewActiveHoursLog,
 } from './active-hours.repository';
-import { findLastBoundary, formatHour, type ActiveHoursBoundary } from './active-hours.timing';
+import { findLastBoundary, type ActiveHoursBoundary } from './active-hours.timing';
+import { dayMs, formatHour } from '../../lib/time';
 
 export const activeHoursServiceName = 'Active Hours';
 
 // The longest a boundary can lie behind now: start and end are at most a day apart.
-const dayMs = 24 * 60 * 60 * 1000;
 
 type Decision = 'act' | 'readOnly' | 'changedByHand';
 

@@ -1,5 +1,6 @@
 // Active hours: a VM runs from the start hour to the end hour, UTC, every day. Start after end wraps
 // over midnight (22 → 6 runs through the night); equal hours mean always on, so nothing is done.
+import { dayMs } from '../../lib/time';
 
 export type ActiveHoursAction = 'start' | 'deallocate';
 
@@ -7,9 +8,6 @@ export interface ActiveHoursBoundary {
   at: Date;
   action: ActiveHoursAction;
 }
-
-const hourMs = 60 * 60 * 1000;
-const dayMs = 24 * hourMs;
 
 // The boundary most recently passed (at or before `now`), or undefined when the hours ask for none.
 export function findLastBoundary(
@@ -31,8 +29,4 @@ export function listRecentBoundaryHours(now: Date, withinMs: number): number[] {
 function findLastOccurrence(now: Date, hour: number): Date {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), hour);
   return new Date(today <= now.getTime() ? today : today - dayMs);
-}
-
-export function formatHour(hour: number): string {
-  return `${String(hour).padStart(2, '0')}:00`;
 }

@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { activityLogs } from '../../db/schema';
 import { isResourceKnownToTeam } from '../../db/team-resource';
+import { isoTimestampSql } from '../../lib/time';
 
 // The first key of the per-team insert lock: any constant no other advisory lock of ours uses.
 const activityLockClass = 4_713_202;
@@ -102,7 +103,7 @@ function preparePage(db: Db, name: string, resourceFilter: SQL | undefined) {
       serviceName: activityLogs.serviceName,
       resourceArmId: activityLogs.resourceArmId,
       logText: activityLogs.logText,
-      createdAt: sql<string>`to_char(${activityLogs.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+      createdAt: isoTimestampSql(activityLogs.createdAt),
     })
     .from(activityLogs)
     .where(inArray(activityLogs.id, pageIds))

@@ -1,6 +1,7 @@
 // Budget, anomaly, approval and failed pipeline run alerts: raised once per team and key, each with its Recent Activity entry
 // and a mail to every member who wants that kind of mail, all in one transaction (the mails through the
 // queue's outbox), so a crash or a second worker can neither lose nor double them.
+import { formatMoney } from '@cloudtrim/contracts/money';
 import {
   alertListQuerySchema,
   alertPreferencesSchema,
@@ -228,11 +229,6 @@ function describeAmounts(alert: NewAlert): string {
   const amount = formatMoney(alert.amount, alert.currency);
   if (alert.expected === null) return `${amount} on ${alert.day}.`;
   return `${amount} against ${formatMoney(alert.expected, alert.currency)} expected, on ${alert.day}.`;
-}
-
-function formatMoney(amount: number, currency: string): string {
-  const text = amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  return `${text} ${currency}`;
 }
 
 // The routes have validated already; a service called otherwise answers the same 400.

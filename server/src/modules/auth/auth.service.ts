@@ -9,6 +9,7 @@ import { toClientNetwork } from '../throttle/client-network';
 import type { ThrottleRule, ThrottleService } from '../throttle/throttle.service';
 import type { ActiveSession, AuthRepository } from './auth.repository';
 import { PasswordCheckQueue } from './password-check.queue';
+import { hourMs, dayMs } from '../../lib/time';
 
 // Failed logins: 10 per account and 100 per client address in 15 minutes. Only failures count, a
 // success clears the account's count, and the window is short, so an attacker cannot lock the
@@ -64,7 +65,7 @@ export class AuthService {
   }
 
   async issueToken(userId: string, email: string, givenName: string): Promise<string> {
-    const expiresAt = new Date(this.now().getTime() + this.sessionHours * 3_600_000);
+    const expiresAt = new Date(this.now().getTime() + this.sessionHours * hourMs);
     const sessionId = await this.sessions.create(userId, expiresAt);
     return this.jwt.sign({ userId, sessionId, email, givenName, expiresAt });
   }
@@ -103,6 +104,6 @@ export class AuthService {
   }
 
   purgeExpiredSessions(): Promise<void> {
-    return this.sessions.deleteExpired(new Date(this.now().getTime() - 7 * 86_400_000));
+    return this.sessions.deleteExpired(new Date(this.now().getTime() - 7 * dayMs));
   }
 }

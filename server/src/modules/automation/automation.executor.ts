@@ -30,7 +30,7 @@ import type {
 } from '../../cloud/cloud-provider';
 import { CloudError, isCloudError } from '../../cloud/cloud-provider';
 import type { Transaction, TransactionRunner } from '../../db/transaction';
-import { automationExecuteJob } from '../../jobs/automation-work';
+import { automationExecuteJob } from '../../queue/automation-work';
 import type { ActivityService } from '../activity/activity.service';
 import type { TenantsService } from '../tenants/tenants.service';
 import {

@@ -16,9 +16,8 @@ import {
 } from '../../../test/azure-emulator';
 import { createUser, type TestUser } from '../../../test/helper';
 import { applyResizeNow } from './testing/apply-resize';
+import { minuteMs, hourMs } from '../../lib/time';
 
-const minuteMs = 60_000;
-const hourMs = 60 * minuteMs;
 const fleetOptions = { seed: 42, fleetSize: 24 };
 
 // A smaller size of the VM's family on which its demand over the three hours from startMs stays

@@ -16,13 +16,15 @@ import type { ActivityService } from '../activity/activity.service';
 import { AutomationRepository, type ChangeWithResource } from './automation.repository';
 import type { AutomationService } from './automation.service';
 import { automationServiceName } from './automation.names';
+import { dayMs } from '../../lib/time';
+import {
+  availableMemoryMetricName,
+  cpuCreditsRemainingMetricName,
+  cpuMetricName,
+} from '../metrics/metric-catalog';
 
-const cpuMetric = 'Percentage CPU';
-const availableMemoryMetric = 'Available Memory Bytes';
-const creditsMetric = 'CPU Credits Remaining';
 // The hold after a first rollback (SPEC's 30 days); each further rollback doubles it.
 const holdDaysAfterRollback = 30;
-const dayMs = 24 * 60 * 60 * 1000;
 const bytesPerGiB = 1024 ** 3;
 
 export class AutomationGuard {
@@ -48,14 +50,14 @@ export class AutomationGuard {
   // What tripped the guard ("CPU above 80%", "CPU credits empty"), if anything did.
   private async findTrip(change: ChangeWithResource): Promise<string | undefined> {
     if (!change.completedAt) return undefined;
-    const cpu = await this.automation.readMetricValues(change.resourceId, cpuMetric, change.completedAt);
+    const cpu = await this.automation.readMetricValues(change.resourceId, cpuMetricName, change.completedAt);
     if (isGuardTripped(toSteps(cpu, this.rule.stepMinutes), this.rule)) {
       return `CPU above ${this.rule.overloadPct}%`;
     }
     if (change.newSize && isBurstable({ name: change.newSize })) {
       const credits = await this.automation.readMetricValues(
         change.resourceId,
-        creditsMetric,
+        cpuCreditsRemainingMetricName,
         change.completedAt,
       );
       if (isThrottleTripped(toSteps(credits, this.rule.stepMinutes), this.rule)) return 'CPU credits empty';
@@ -66,7 +68,7 @@ export class AutomationGuard {
     if (!memoryGiB) return undefined;
     const available = await this.automation.readMetricValues(
       change.resourceId,
-      availableMemoryMetric,
+      availableMemoryMetricName,
       change.completedAt,
     );
     const usedPercent = available.map((bytes) => 100 - (bytes / (memoryGiB * bytesPerGiB)) * 100);

@@ -1,6 +1,7 @@
 // Scheduled changes, the automation log and the reads the executor and the guard need. Built on
 // whichever Db it is given: the pool's, or a transaction's (see db/transaction.ts), so a change row
 // and the job that carries it commit together.
+import { automationValues } from '@cloudtrim/contracts/automation';
 import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import {
@@ -14,6 +15,7 @@ import {
   tenants,
 } from '../../db/schema';
 import { isResourceKnownToTeam } from '../../db/team-resource';
+import { hourMs, isoTimestampSql } from '../../lib/time';
 
 export type ChangeKind = (typeof scheduledChanges.$inferSelect)['kind'];
 export type ChangeOrigin = (typeof scheduledChanges.$inferSelect)['origin'];
@@ -137,15 +139,14 @@ export interface LogRow {
   createdAt: string;
 }
 
-const isoText = (column: unknown) =>
-  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const isoText = isoTimestampSql;
 
 const pendingStates: ChangeState[] = ['planned', 'claimed', 'submitted'];
 const inFlightStates: ChangeState[] = ['claimed', 'submitted'];
 // The origins whose changes carry out a recommendation (one planned slot per VM between them).
 export const recommendationOrigins: readonly ChangeOrigin[] = ['now', 'window', 'automated'];
 // A maintenance window is one hour (SPEC §9).
-const windowMs = 60 * 60 * 1000;
+const windowMs = hourMs;
 
 export class AutomationRepository {
   constructor(private readonly db: Db) {}
@@ -718,7 +719,7 @@ export class AutomationRepository {
     const result = await this.db.execute<{ id: string; team_id: string }>(sql`
       select rec.id, rec.team_id from recommendation rec
       join resource r on r.id = rec.resource_id
-      where rec.tenant_id = ${tenantId} and rec.status = 'open' and r.automated = 1
+      where rec.tenant_id = ${tenantId} and rec.status = 'open' and r.automated = ${automationValues.automated}
         -- A deletion cannot be undone: only a user's APPLY NOW starts one.
         and rec.kind not in ('deleteDisk', 'deletePublicIp', 'deletePlan')
         and (r.recommendations_held_until is null or r.recommendations_held_until <= ${at})

@@ -9,8 +9,8 @@ import type { AutomationLogResponse } from '@cloudtrim/contracts/recommendations
 import type { ScheduleResponse } from '@cloudtrim/contracts/schedule';
 import type { CloudCredentials, CloudProvider } from '../../cloud/cloud-provider';
 import type { Transaction, TransactionRunner } from '../../db/transaction';
-import { automationExecuteJob } from '../../jobs/automation-work';
-import type { JobQueue } from '../../jobs/queue';
+import { automationExecuteJob } from '../../queue/automation-work';
+import type { JobQueue } from '../../queue/queue';
 import { conflict, forbidden, HttpError, notFound } from '../../lib/http-errors';
 import type { ActivityService } from '../activity/activity.service';
 import type { NewActivityEntry } from '../activity/activity.repository';
@@ -37,6 +37,7 @@ import {
   type ResourceChangeKind,
 } from './automation.resource-steps';
 import { findNextWindowStart } from './automation.timing';
+import { formatHour } from '../../lib/time';
 
 export type ApplyTiming = 'now' | 'window';
 
@@ -557,8 +558,4 @@ function describePlan(
 function describeSizelessChange(kind: ChangeKind): string {
   if (isDeletion(kind)) return 'Deleted';
   return kind === 'deallocate' ? 'Deallocated' : kind === 'start' ? 'Started' : '';
-}
-
-function formatHour(hour: number | null): string {
-  return hour === null ? '--:--' : `${String(hour).padStart(2, '0')}:00`;
 }

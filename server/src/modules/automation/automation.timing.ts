@@ -1,7 +1,5 @@
 // When a change at a resource's maintenance window runs: the next start of that hour, UTC.
-
-const hourMs = 60 * 60 * 1000;
-const dayMs = 24 * hourMs;
+import { dayMs } from '../../lib/time';
 
 // The start of the window now open counts as passed: a change planned at 02:30 for a 02:00 window
 // waits for tomorrow's, so it never runs in the last minutes of a window already under way.

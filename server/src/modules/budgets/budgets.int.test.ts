@@ -21,10 +21,10 @@ import { Mailbox, waitForMailJobs } from '../../../test/mailbox';
 import { activityLogs, alerts, budgets } from '../../db/schema';
 import { createCostSyncJob } from '../../jobs/cost-sync.job';
 import { createJobDefinitions } from '../../jobs/definitions';
-import { JobQueue } from '../../jobs/queue';
+import { JobQueue } from '../../queue/queue';
 import { createSendEmailJob } from '../../jobs/send-email.job';
+import { dayMs } from '../../lib/time';
 
-const dayMs = 86_400_000;
 let clockMs = Date.UTC(2026, 10, 10, 10, 0);
 const readClock = () => new Date(clockMs);
 

@@ -18,10 +18,10 @@ import { Mailbox, waitForMailJobs } from '../../../test/mailbox';
 import { runWorkerScript } from '../../../test/server-process';
 import { alerts, budgetCrossings } from '../../db/schema';
 import { createJobDefinitions } from '../../jobs/definitions';
-import { JobQueue } from '../../jobs/queue';
+import { JobQueue } from '../../queue/queue';
 import { createSendEmailJob } from '../../jobs/send-email.job';
+import { dayMs } from '../../lib/time';
 
-const dayMs = 86_400_000;
 let clockMs = Date.UTC(2026, 10, 10, 10, 0);
 const readClock = () => new Date(clockMs);
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };

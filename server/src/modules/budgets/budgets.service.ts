@@ -1,6 +1,7 @@
 // Budgets on a scope of the team's bill: their period's spend and forecast (the burn-down), and the
 // thresholds they cross, each alerted once per period (the crossing row, its alert, Recent Activity
 // and mails in one transaction). Azure's own budgets are listed beside them, read-only.
+import { formatMoney, roundCents } from '@cloudtrim/contracts/money';
 import {
   budgetRequestSchema,
   getBudgetThresholdKey,
@@ -374,15 +375,6 @@ function toBurnDown(forecast: CostSpanForecast): BudgetDay[] {
     if (day.kind === 'forecast') return { Date: day.day, Actual: null, Forecast: cumulative };
     return { Date: day.day, Actual: cumulative, Forecast: index === lastActual ? cumulative : null };
   });
-}
-
-function formatMoney(amount: number, currency: string): string {
-  const text = amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  return `${text} ${currency}`;
-}
-
-function roundCents(amount: number): number {
-  return Math.round(amount * 100) / 100;
 }
 
 // The routes have validated already; a service called otherwise answers the same 400.

@@ -1,14 +1,15 @@
 // After each ingestion of a tenant's bill: every subscription's resource group and service judged
 // day by day against its own history (cost-anomalies.ts), the changes Cloudtrim applied expected
 // from their day, and each new anomaly raised once as an alert naming the resources that drove it.
+import { formatMoney, roundCents } from '@cloudtrim/contracts/money';
 import type { AlertDriver } from '@cloudtrim/contracts/alerts';
 import type { AutomationService } from '../automation/automation.service';
 import type { AlertsService } from '../alerts/alerts.service';
 import { anomalyHistoryDays, findCostAnomalies, readMinimumImpact, type CostAnomaly } from './cost-anomalies';
 import type { CostAnomaliesRepository, ResourceDayRow } from './cost-anomalies.repository';
 import { formatDay, readToday, settlingDays } from './costs.plan';
+import { dayMs } from '../../lib/time';
 
-const dayMs = 86_400_000;
 // The days judged at each run: a run of anomalous days is one anomaly only if the search sees where
 // it began, so it looks three weeks back (the longest a run lasts before it is the new level).
 const judgedDays = 21;
@@ -195,13 +196,4 @@ function readMinimumImpacts(rows: readonly ResourceDayRow[], usualFrom: string):
 // The resource's name is the last segment of its ARM id, also for a resource deleted since.
 function readResourceName(resourceId: string): string {
   return resourceId.slice(resourceId.lastIndexOf('/') + 1);
-}
-
-function formatMoney(amount: number, currency: string): string {
-  const text = amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  return `${text} ${currency}`;
-}
-
-function roundCents(amount: number): number {
-  return Math.round(amount * 100) / 100;
 }

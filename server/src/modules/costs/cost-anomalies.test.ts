@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findCostAnomalies, predictDayCost, type ResourceCosts } from './cost-anomalies';
-
-const dayMs = 86_400_000;
+import { dayMs } from '../../lib/time';
 
 function formatDay(time: number): string {
   return new Date(time).toISOString().slice(0, 10);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { forecastPeriodCost, forecastRunRate, type DailyCost } from './cost-forecast';
-
-const dayMs = 86_400_000;
+import { dayMs } from '../../lib/time';
 
 function formatDay(time: number): string {
   return new Date(time).toISOString().slice(0, 10);

@@ -1,6 +1,6 @@
 // What the forecast and the anomaly detector share on a daily cost series: robust statistics (a
 // median, a Theil–Sen slope, absolute deviations) and days as whole numbers since the epoch. Pure.
-const dayMs = 86_400_000;
+import { dayMs } from '../../lib/time';
 
 export function median(values: ArrayLike<number>): number {
   if (values.length === 0) return 0;

@@ -12,9 +12,8 @@ import { connectTenant, createCloudTestContext, type CloudTestContext } from '..
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
 import { resources } from '../../db/schema';
 import { applyResizeNow } from '../automation/testing/apply-resize';
+import { hourMs, dayMs } from '../../lib/time';
 
-const hourMs = 3_600_000;
-const dayMs = 24 * hourMs;
 let clockMs = Date.UTC(2026, 10, 2, 10, 0);
 const readClock = () => new Date(clockMs);
 

@@ -10,9 +10,8 @@ import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
 import { activityLogs } from '../../db/schema';
 import { tenantNoCostsStatus } from '../tenants/tenants.service';
 import { planBackfill } from './costs.plan';
+import { hourMs, dayMs } from '../../lib/time';
 
-const hourMs = 3_600_000;
-const dayMs = 24 * hourMs;
 let clockMs = Date.UTC(2026, 10, 24, 15, 0);
 const readClock = () => new Date(clockMs);
 const formatDay = (time: number) => new Date(time).toISOString().slice(0, 10);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planBackfill, planRefresh } from './costs.plan';
+import { dayMs } from '../../lib/time';
 
-const dayMs = 86_400_000;
 const daysOf = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / dayMs + 1;
 
 describe('planBackfill', () => {

@@ -1,8 +1,8 @@
 // Which reads of Cost Management bring a subscription's bill in, and keep it current. Pure: days
 // in, reads out.
 import type { CostRead } from '../../db/schema';
+import { dayMs } from '../../lib/time';
 
-const dayMs = 86_400_000;
 // The backfill: 90 days by day, 13 months by month (the current one included).
 export const dailyHistoryDays = 90;
 export const monthlyHistoryMonths = 13;

@@ -4,6 +4,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { costSyncs, realizedSavings, type CostRead } from '../../db/schema';
+import { daysPerYear } from '../../lib/time';
 
 export interface CostSyncRow {
   tenantId: string;
@@ -371,7 +372,7 @@ export class CostsRepository {
   // their realized annual rate.
   async sumRealizedSince(teamId: string, yearStart: Date, until: Date, tenantId?: string): Promise<number> {
     const result = await this.db.execute<{ total: number }>(sql`
-      select coalesce(sum(saving.realized_annual / 365 *
+      select coalesce(sum(saving.realized_annual / ${sql.raw(String(daysPerYear))} *
         greatest(0, extract(epoch from (${until.toISOString()}::timestamptz - greatest(saving.applied_at, ${yearStart.toISOString()}::timestamptz))) / 86400)
       ), 0)::float8 as total
       from realized_saving as saving

@@ -17,9 +17,8 @@ import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
 import { readRegionRatio, readReservedShare } from '../recommendations/own-rates';
 import { RecommendationsRepository } from '../recommendations/recommendations.repository';
 import { applyResizeNow } from '../automation/testing/apply-resize';
+import { dayMs } from '../../lib/time';
 
-const hourMs = 3_600_000;
-const dayMs = 24 * hourMs;
 let clockMs = Date.UTC(2026, 10, 2, 10, 0);
 const readClock = () => new Date(clockMs);
 

@@ -1,6 +1,7 @@
 // The bill from Azure Cost Management: read into PostgreSQL per subscription (a 13-month backfill,
 // then the settling days again after each Azure refresh), and answered by day, month or period,
 // grouped and filtered as the Cost Analysis screen asks.
+import { formatDollars, roundCents } from '@cloudtrim/contracts/money';
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { z } from 'zod';
@@ -24,7 +25,7 @@ import {
 import type { CloudCallOptions, CloudError, CloudProvider, CostRow } from '../../cloud/cloud-provider';
 import { isCloudError } from '../../cloud/cloud-provider';
 import type { CostRead } from '../../db/schema';
-import type { CloudWorkQueue } from '../../jobs/cloud-work';
+import type { CloudWorkQueue } from '../../queue/cloud-work';
 import { FreshReads } from '../../lib/fresh-read';
 import { badRequest, notFound } from '../../lib/http-errors';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
@@ -49,9 +50,8 @@ import type {
   CostsRepository,
   CostSyncRow,
 } from './costs.repository';
+import { hourMs, dayMs, daysPerYear } from '../../lib/time';
 
-const dayMs = 86_400_000;
-const hourMs = 3_600_000;
 // A refusal of Cost Management's read right is asked about again once a day.
 const deniedRetryHours = 24;
 // After an unforeseen Azure failure, a subscription's reads pause this long.
@@ -346,7 +346,7 @@ export class CostsService {
       .filter((change) => isInScope(change.resourceArmId, change.tags, scope))
       .map((change) => ({
         fromDay: formatDay(readToday(change.changeAt)),
-        dailyDelta: -change.annualSavings / 365,
+        dailyDelta: -change.annualSavings / daysPerYear,
       }));
     const forecast = forecastPeriodCost({
       days,
@@ -474,8 +474,8 @@ export class CostsService {
     // A resize changes what an hour costs; a shutdown how many hours are paid.
     const realizedAnnual =
       change.kind === 'resize' && beforeHourly !== null && afterHourly !== null
-        ? (beforeHourly - afterHourly) * (after.hours / measuredDays) * 365
-        : (beforeDaily - afterDaily) * 365;
+        ? (beforeHourly - afterHourly) * (after.hours / measuredDays) * daysPerYear
+        : (beforeDaily - afterDaily) * daysPerYear;
     const isNew = await this.costs.insertRealizedSaving({
       scheduledChangeId: change.id,
       teamId: change.teamId,
@@ -493,10 +493,10 @@ export class CostsService {
     const rates =
       change.kind === 'resize' && beforeHourly !== null && afterHourly !== null
         ? `${formatRate(beforeHourly)}/h before, ${formatRate(afterHourly)}/h after`
-        : `${formatMoney(beforeDaily)} a day before, ${formatMoney(afterDaily)} a day after`;
+        : `${formatDollars(beforeDaily)} a day before, ${formatDollars(afterDaily)} a day after`;
     await this.changes.recordMeasuredSaving(
       change,
-      `Saving on the bill: ${formatMoney(realizedAnnual)} a year realized against ${formatMoney(change.expectedAnnual)} expected (${rates}, a week each)`,
+      `Saving on the bill: ${formatDollars(realizedAnnual)} a year realized against ${formatDollars(change.expectedAnnual)} expected (${rates}, a week each)`,
     );
     if (change.expectedAnnual > 0 && realizedAnnual < underdeliveredShare * change.expectedAnnual) {
       await this.activity.record([
@@ -505,7 +505,7 @@ export class CostsService {
           tenantId,
           serviceName: activityServiceNames.costs,
           resourceArmId: change.resourceArmId,
-          logText: `The change to ${change.resourceName} saved ${formatMoney(realizedAnnual)} a year on the bill, under half of the ${formatMoney(change.expectedAnnual)} it promised (${rates})`,
+          logText: `The change to ${change.resourceName} saved ${formatDollars(realizedAnnual)} a year on the bill, under half of the ${formatDollars(change.expectedAnnual)} it promised (${rates})`,
         },
       ]);
     }
@@ -719,18 +719,6 @@ function readWallClock(): number {
 
 function formatRate(hourly: number): string {
   return `$${hourly.toFixed(4).replace(/0{1,2}$/, '')}`;
-}
-
-function formatMoney(amount: number): string {
-  const text = Math.abs(amount).toLocaleString('en-US', {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  });
-  return amount < 0 ? `-$${text}` : `$${text}`;
-}
-
-function roundCents(amount: number): number {
-  return Math.round(amount * 100) / 100;
 }
 
 // Rows of one key summed (ids compared lower case, so one resource is one row), each with its group.

@@ -1,6 +1,6 @@
 import type { CloudCallOptions, CloudProvider, CloudResource } from '../../cloud/cloud-provider';
 import { isCloudError } from '../../cloud/cloud-provider';
-import { inventorySyncJob, type CloudWorkQueue } from '../../jobs/cloud-work';
+import { inventorySyncJob, type CloudWorkQueue } from '../../queue/cloud-work';
 import type { NewActivityEntry } from '../activity/activity.repository';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
 import { listMetricCatalogs } from '../metrics/metric-catalog';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { sendEmailQueue, type SendEmailPayload } from '../../jobs/mail-work';
+import { sendEmailQueue, type SendEmailPayload } from '../../queue/mail-work';
 import type { Transaction } from '../../db/transaction';
-import type { JobQueue } from '../../jobs/queue';
+import type { JobQueue } from '../../queue/queue';
 import type { SecretBox } from '../../lib/secret-box';
 import type { MailContent } from './mail.templates';
 import type { MailTransport } from './mail.transport';

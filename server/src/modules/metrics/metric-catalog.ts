@@ -24,6 +24,11 @@ export interface MetricTypeCatalog {
   burstableMetrics?: CollectedMetric[];
 }
 
+// The VM metrics the analysis, the guard and the recommendations read by name, said once.
+export const cpuMetricName = 'Percentage CPU';
+export const availableMemoryMetricName = 'Available Memory Bytes';
+export const networkInMetricName = 'Network In Total';
+export const networkOutMetricName = 'Network Out Total';
 export const cpuCreditsRemainingMetricName = 'CPU Credits Remaining';
 
 // DTU service objectives (Basic, S0–S12, P1–P15), as inventory stores a database's SKU.
@@ -34,12 +39,12 @@ const catalogs: MetricTypeCatalog[] = [
     type: 'Microsoft.Compute/virtualMachines',
     isBatchable: true,
     metrics: [
-      { name: 'Percentage CPU', unit: 'Percent', aggregation: 'average' },
-      { name: 'Available Memory Bytes', unit: 'Bytes', aggregation: 'average' },
+      { name: cpuMetricName, unit: 'Percent', aggregation: 'average' },
+      { name: availableMemoryMetricName, unit: 'Bytes', aggregation: 'average' },
       { name: 'Disk Read Operations/Sec', unit: 'CountPerSecond', aggregation: 'average' },
       { name: 'Disk Write Operations/Sec', unit: 'CountPerSecond', aggregation: 'average' },
-      { name: 'Network In Total', unit: 'Bytes', aggregation: 'total' },
-      { name: 'Network Out Total', unit: 'Bytes', aggregation: 'total' },
+      { name: networkInMetricName, unit: 'Bytes', aggregation: 'total' },
+      { name: networkOutMetricName, unit: 'Bytes', aggregation: 'total' },
     ],
     // The bank's level and what each minute spent: the analysis starts a B size's bank from it.
     burstableMetrics: [

@@ -3,9 +3,8 @@
 import type { MetricAggregation, MetricSeries, MetricWindow } from '../../cloud/cloud-provider';
 import { findMetricCatalog, listCollectedMetrics, type MetricTypeCatalog } from './metric-catalog';
 import type { CollectionTarget, HourlyAggregates, MinutePoints } from './metrics.repository';
+import { hourMs } from '../../lib/time';
 
-export const minuteMs = 60_000;
-export const hourMs = 60 * minuteMs;
 // A resource collected for the first time starts an hour back, so a newly connected tenant's charts
 // show the metric panel's whole window (the last 60 minutes at 1-minute grain) at once…
 const firstWindowMs = hourMs;

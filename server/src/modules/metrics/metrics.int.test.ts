@@ -4,9 +4,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
+import { minuteMs, hourMs } from '../../lib/time';
 
-const minuteMs = 60_000;
-const hourMs = 60 * minuteMs;
 // One clock for the app and the emulator, 10 minutes before the top of an hour that has passed.
 let clockMs = Math.floor(Date.now() / hourMs) * hourMs - 2 * hourMs - 10 * minuteMs;
 const readClock = () => new Date(clockMs);

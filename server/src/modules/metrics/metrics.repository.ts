@@ -4,6 +4,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { burstableSizePattern, listMetricCatalogs } from './metric-catalog';
+import { isoTimestampSql } from '../../lib/time';
 
 export interface CollectionTarget {
   armId: string;
@@ -221,7 +222,7 @@ export class MetricsRepository {
 
   async listPoints(metricId: string, since: Date): Promise<{ time: string; value: number }[]> {
     const result = await this.db.execute<{ time: string; value: number }>(sql`
-      select to_char(time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as time, value
+      select ${isoTimestampSql(sql`time`)} as time, value
       from metric_point
       where metric_id = ${metricId}::uuid and time >= ${since.toISOString()}::timestamptz
       order by time

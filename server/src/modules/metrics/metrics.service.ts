@@ -7,7 +7,7 @@ import type {
   MetricWindow,
 } from '../../cloud/cloud-provider';
 import { isCloudError } from '../../cloud/cloud-provider';
-import { metricsBackfillJob, metricsCollectJob, type CloudWorkQueue } from '../../jobs/cloud-work';
+import { metricsBackfillJob, metricsCollectJob, type CloudWorkQueue } from '../../queue/cloud-work';
 import { Lane, runWithConcurrency, yieldToEventLoop } from '../../lib/concurrency';
 import { notFound } from '../../lib/http-errors';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
@@ -17,14 +17,13 @@ import type { MetricTypeCatalog } from './metric-catalog';
 import {
   floorTo,
   groupTargets,
-  hourMs,
   listTargetMetricNames,
-  minuteMs,
   planMinuteWindow,
   toHourlyAggregates,
   toMinutePoints,
   type CollectionGroup,
 } from './metric-collection-plan';
+import { hourMs, minuteMs } from '../../lib/time';
 import type { CollectionTarget, MetricsRepository } from './metrics.repository';
 
 // Azure Monitor publishes a minute a little after it ends; reading up to two minutes ago keeps

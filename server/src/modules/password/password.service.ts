@@ -12,8 +12,8 @@ import type {
   ResetPasswordWithCodeRequest,
   ValidateResetCodeResponse,
 } from '@cloudtrim/contracts/password-reset';
-import type { JobQueue } from '../../jobs/queue';
-import { sendPasswordResetQueue } from '../../jobs/mail-work';
+import type { JobQueue } from '../../queue/queue';
+import { sendPasswordResetQueue } from '../../queue/mail-work';
 import { badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../lib/http-errors';
 import { hashPassword, verifyPassword } from '../../lib/password-hasher';
 import { createOneTimeToken, hashToken } from '../../lib/secret-box';
@@ -24,6 +24,7 @@ import { buildPasswordResetLink, describeDuration, renderPasswordResetEmail } fr
 import { toClientNetwork } from '../throttle/client-network';
 import type { ThrottleRule, ThrottleService } from '../throttle/throttle.service';
 import type { PasswordRepository } from './password.repository';
+import { dayMs } from '../../lib/time';
 
 // A reset link lives 30 minutes. Reset requests: 3 per address and 20 per client in 15 minutes.
 // Wrong codes: 10 per address in 15 minutes, after which even a right one waits (429). Wrong current
@@ -134,7 +135,7 @@ export class PasswordService {
   }
 
   purgeExpired(): Promise<void> {
-    return this.passwords.deleteExpiredResetCodes(new Date(this.now().getTime() - 86_400_000));
+    return this.passwords.deleteExpiredResetCodes(new Date(this.now().getTime() - dayMs));
   }
 
   private attemptsKey(email: string): string {

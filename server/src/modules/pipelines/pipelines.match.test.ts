@@ -1,9 +1,9 @@
 import { pipelineDefinitionSchema, type PipelineDefinitionRequest } from '@cloudtrim/contracts/pipelines';
 import { describe, expect, it } from 'vitest';
 import { describeScope, evaluatePipeline, type PipelineCandidate } from './pipelines.match';
+import { dayMs } from '../../lib/time';
 
 const now = new Date('2027-03-01T12:00:00Z');
-const dayMs = 86_400_000;
 
 function createCandidate(name: string, fields: Partial<PipelineCandidate> = {}): PipelineCandidate {
   return {

@@ -12,6 +12,7 @@ import {
   type PipelineSkipReason,
   type PipelineTagFilter,
 } from '@cloudtrim/contracts/pipelines';
+import { dayMs } from '../../lib/time';
 
 export interface CandidateRecommendation {
   id: number;
@@ -80,7 +81,6 @@ export interface EvaluationOptions {
 const virtualMachineType = 'microsoft.compute/virtualmachines';
 const diskType = 'microsoft.compute/disks';
 const publicIpType = 'microsoft.network/publicipaddresses';
-const dayMs = 86_400_000;
 
 export function evaluatePipeline(
   definition: PipelineDefinition,

@@ -1,5 +1,6 @@
 // The texts a pipeline leaves: its name in Recent Activity, the alerts (top bar, Recent Activity, mail)
 // that tell the team an action waits for approval or a run failed, and a notify pipeline's mail.
+import { formatDollars, roundCents } from '@cloudtrim/contracts/money';
 import type { PipelineAction, PipelineActionType } from '@cloudtrim/contracts/pipelines';
 import { pipelineActionLabels } from '@cloudtrim/contracts/pipelines';
 import type { Transaction } from '../../db/transaction';
@@ -123,7 +124,7 @@ export function createApprovalAlert(input: ApprovalAlertInput): NewAlert {
     scope: `Proposed by ${notice.proposedBy}; runs no earlier than ${notice.runsAfter.toISOString()}`,
     filter: {},
     day: input.proposedAt.toISOString().slice(0, 10),
-    amount: Math.round(saving * 100) / 100,
+    amount: roundCents(saving),
     expected: null,
     currency: 'USD',
     drivers: [],
@@ -194,7 +195,7 @@ export async function raiseFailedRunAlert(
 
 export function createFailedRunAlert(input: FailedRunAlertInput): NewAlert {
   const saving = input.failures.reduce((total, failure) => total + failure.annualSaving, 0);
-  const amount = Math.round(saving * 100) / 100;
+  const amount = roundCents(saving);
   const resources = input.failures.map((failure) => ({
     name: failure.name,
     type: readArmType(failure.armId),
@@ -252,15 +253,6 @@ function readArmType(armId: string): string {
   const [namespace, ...rest] = provider.split('/');
   const types = rest.filter((_, index) => index % 2 === 0);
   return [namespace, ...types].join('/');
-}
-
-function formatDollars(amount: number): string {
-  return amount.toLocaleString('en-US', {
-    style: 'currency',
-    currency: 'USD',
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  });
 }
 
 export function describeApprovalNotice(notice: ApprovalNotice): string {

@@ -2,6 +2,7 @@
 // nothing while no pipeline of the team starts the VMs again (and the items say so), then, once a
 // start pipeline covers them, each VM's list price an hour times the hours a week it is off (walked
 // here from the two cron expressions) times 52.18, in the preview, the run's items and its total.
+import { roundCents } from '@cloudtrim/contracts/money';
 import type {
   Pipeline,
   PipelineDefinitionRequest,
@@ -20,7 +21,7 @@ import {
 import { bearer, createUser, logIn } from '../../../test/helper';
 import type { Db } from '../../db/database';
 import { resources } from '../../db/schema';
-import { weeksPerYear } from './pipelines.savings';
+import { weeksPerYear } from '../../lib/time';
 
 // A Wednesday in a week with no daylight-saving change.
 const clockMs = Date.parse('2026-11-25T12:00:00Z');
@@ -78,10 +79,6 @@ async function readListHourly(vm: typeof resources.$inferSelect): Promise<number
   const price = catalogue.pricesByOs[vm.osType === 'Windows' ? 'Windows' : 'Linux'].get(vm.sku!);
   expect(price, `${vm.sku} in ${vm.region}`).toBeDefined();
   return price!.hourlyPrice;
-}
-
-function roundCents(amount: number): number {
-  return Math.round(amount * 100) / 100;
 }
 
 beforeAll(async () => {

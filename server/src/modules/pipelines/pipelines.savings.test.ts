@@ -1,7 +1,8 @@
 import { pipelineDefinitionSchema, type PipelineDefinitionRequest } from '@cloudtrim/contracts/pipelines';
 import { describe, expect, it } from 'vitest';
 import { evaluatePipeline, listStopTargets, type PipelineCandidate } from './pipelines.match';
-import { estimateStopSavings, findOffHours, weeksPerYear, type StartPipeline } from './pipelines.savings';
+import { estimateStopSavings, findOffHours, type StartPipeline } from './pipelines.savings';
+import { weeksPerYear } from '../../lib/time';
 
 const london = 'Europe/London';
 const weekdaysAt19 = { cron: '0 19 * * 1-5', timeZone: london };

@@ -8,12 +8,7 @@ import type { PipelineDefinition, PipelineSchedule } from '@cloudtrim/contracts/
 import { isMostlyReserved, readBilledHourly, type VmBill } from '../recommendations/own-rates';
 import { isCoveredWithoutFinding, type PipelineCandidate, type StopSaving } from './pipelines.match';
 import { findNextTick } from './pipelines.schedule';
-
-export const weeksPerYear = 52.18;
-
-const hourMs = 3_600_000;
-const dayMs = 24 * hourMs;
-const weekMs = 7 * dayMs;
+import { hourMs, weekMs, weeksPerYear } from '../../lib/time';
 
 export interface StartPipeline {
   name: string;

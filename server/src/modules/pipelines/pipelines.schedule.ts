@@ -3,12 +3,11 @@
 // each hour for the resources whose maintenance window it is. Pure: the tick job and the list call it.
 import type { PipelineSchedule } from '@cloudtrim/contracts/pipelines';
 import cronParser from 'cron-parser';
+import { hourMs } from '../../lib/time';
 
 // A tick the workers missed (a restart, a busy queue) still runs within this long; older ones are
 // skipped rather than run late.
 export const pipelineCatchUpMs = 15 * 60_000;
-
-const hourMs = 3_600_000;
 
 // The scheduled tick a run is due for at `now`, if any: the latest tick at or before now, when it came
 // at or after `since` (the pipeline's creation or resumption) and within the catch-up.

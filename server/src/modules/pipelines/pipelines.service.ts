@@ -1,6 +1,7 @@
 // Automation pipelines (issue 19): a team's policies, kept as versions, run on their schedule (one run
 // per pipeline and tick, whatever the workers) or now, through their gates, acting only through
 // AutomationService (the one writer of changes), with approvals for destructive actions.
+import { roundCents } from '@cloudtrim/contracts/money';
 import { pageSize } from '@cloudtrim/contracts/paging';
 import {
   approvalDecisionRequestSchema,
@@ -66,6 +67,7 @@ import { estimateStopSavings } from './pipelines.savings';
 import { checkCron, findDueTick, findNextTick } from './pipelines.schedule';
 import { pipelineTemplates } from './pipelines.templates';
 import { readPipelineYaml, writePipelineYaml } from './pipelines.yaml';
+import { dayMs } from '../../lib/time';
 
 // A bad pipeline file: 400 with the line and field at fault.
 export class PipelineFileError extends HttpError {
@@ -89,7 +91,6 @@ interface PendingApply {
   tenantId: string | null;
 }
 
-const dayMs = 86_400_000;
 // A run still applying its recommendations is left to its worker this long before a tick resumes it
 // (a resumed item is acted on once either way; this only spares Azure a second look).
 const resumeAfterMs = 5 * 60_000;
@@ -1066,10 +1067,6 @@ function toActivity(
     resourceArmId,
     logText: `${resourceName}: ${detail}`,
   };
-}
-
-function roundCents(amount: number): number {
-  return Math.round(amount * 100) / 100;
 }
 
 // The routes have validated already; a service called otherwise answers the same 400.

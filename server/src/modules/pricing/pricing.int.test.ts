@@ -7,8 +7,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
 import { createUser } from '../../../test/helper';
-
-const hourMs = 60 * 60 * 1000;
+import { hourMs } from '../../lib/time';
 
 describe('prices and sizes', () => {
   let context: CloudTestContext;

@@ -5,12 +5,12 @@ import type { SizeOption, SizePrice } from '@cloudtrim/rightsizing/analysis.type
 import type { WastePriceBook } from '@cloudtrim/rightsizing/waste/waste-prices';
 import type { CloudCallOptions, CloudProvider, RetailPrice } from '../../cloud/cloud-provider';
 import { isCloudError } from '../../cloud/cloud-provider';
-import { pricingRefreshJob } from '../../jobs/cloud-work';
+import { pricingRefreshJob } from '../../queue/cloud-work';
 import type { TenantsService } from '../tenants/tenants.service';
 import type { PricedOsType, PricingRepository, RegionReader, VmPriceRow } from './pricing.repository';
 import { buildWastePriceBook, listWastePriceQueries, selectWastePrices } from './waste-prices';
+import { dayMs } from '../../lib/time';
 
-const dayMs = 24 * 60 * 60 * 1000;
 // A catalogue older than this is read again before it is used.
 export const catalogueMaxAgeMs = dayMs;
 export const retailPricesSource = 'Azure Retail Prices API';

@@ -15,8 +15,8 @@ import type { HourlySeries } from './hourly-series';
 import type { UsageSeries } from './usage-series';
 import type { DueVm, OpenRecommendation, VmBillRow, WasteResourceRow } from './recommendations.repository';
 import type { VmBill } from './own-rates';
+import { hourMs } from '../../lib/time';
 
-const hourMs = 60 * 60 * 1000;
 const gibibyte = 1024 ** 3;
 const hoursPerDay = 24;
 const usageQuantile = 0.95;

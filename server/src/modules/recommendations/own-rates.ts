@@ -4,7 +4,9 @@
 // shows it cost an hour (amortized cost ÷ hours used); the target size its list price times the
 // discount the bill shows for virtual machines in the region (what was paid ÷ list over the VMs
 // paying as they go), so both sides carry the same agreement. Without a bill, list prices count.
+import { formatDollars, roundCents } from '@cloudtrim/contracts/money';
 import type { Proposal } from '@cloudtrim/rightsizing/analysis.types';
+import { dayMs } from '../../lib/time';
 
 // A VM's virtual machine charges over the bill's recent days.
 export interface VmBill {
@@ -27,7 +29,6 @@ const minimumUsageHours = 24;
 // The bill's days that price a proposal: two weeks before the days Azure still settles.
 const billDays = 14;
 const billSettlingDays = 3;
-const dayMs = 86_400_000;
 
 // The bill's settled fortnight before `until`, as days (YYYY-MM-DD, both included).
 export function readBillDays(until: Date): { from: string; to: string } {
@@ -102,7 +103,7 @@ export function priceAtOwnRates<Priced extends Pick<Proposal, 'targetSize' | 'me
       memo:
         `${proposal.memo} A reservation covers ${Math.round(reservedShare * 100)}% of this VM's hours: ` +
         `while it does, a smaller size or fewer hours save nothing on the bill unless the reservation freed ` +
-        `is used by another VM of its flexibility group. At list prices it would save ${formatMoney(listSaving)} ` +
+        `is used by another VM of its flexibility group. At list prices it would save ${formatDollars(listSaving)} ` +
         `a year; that is not counted in the total on offer.`,
     };
   }
@@ -126,18 +127,10 @@ export function priceAtOwnRates<Priced extends Pick<Proposal, 'targetSize' | 'me
   return {
     ...proposal,
     annualCostSavings: roundCents(ownSaving),
-    memo: `${proposal.memo} ${rateText}, from ${source}; the saving counts your rates (at list: ${formatMoney(listSaving)} a year).`,
+    memo: `${proposal.memo} ${rateText}, from ${source}; the saving counts your rates (at list: ${formatDollars(listSaving)} a year).`,
   };
-}
-
-function roundCents(amount: number): number {
-  return Math.round(amount * 100) / 100;
 }
 
 function formatRate(hourly: number): string {
   return `$${hourly.toFixed(4).replace(/0{1,2}$/, '')}`;
-}
-
-function formatMoney(amount: number): string {
-  return `$${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }

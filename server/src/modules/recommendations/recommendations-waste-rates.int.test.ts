@@ -6,9 +6,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
 import { bearer, createUser, logIn } from '../../../test/helper';
+import { dayMs } from '../../lib/time';
 
-const hourMs = 3_600_000;
-const dayMs = 24 * hourMs;
 // The fortnight the bill prices (3 to 17 days back) spans October and November.
 const clockMs = Date.UTC(2026, 10, 10, 10, 0);
 const readClock = () => new Date(clockMs);

@@ -9,9 +9,8 @@ import { connectTenant, createCloudTestContext, type CloudTestContext } from '..
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
 import { RecommendationsAnalysis } from './recommendations.analysis';
 import { RecommendationsRepository } from './recommendations.repository';
+import { hourMs, dayMs } from '../../lib/time';
 
-const hourMs = 3_600_000;
-const dayMs = 24 * hourMs;
 const gib = 1024 ** 3;
 const clockMs = Math.floor(Date.now() / hourMs) * hourMs - 10 * 60_000;
 const readClock = () => new Date(clockMs);

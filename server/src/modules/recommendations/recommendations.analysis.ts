@@ -31,9 +31,8 @@ import type {
 } from './recommendations.repository';
 import { priceAtOwnRates, readBillDays, readRegionRatio, type OwnRates } from './own-rates';
 import { priceWasteAtOwnRates, readCategoryRatio } from './waste-own-rates';
+import { hourMs, dayMs } from '../../lib/time';
 
-const hourMs = 60 * 60 * 1000;
-const dayMs = 24 * hourMs;
 // VMs read and written per round trip: 800 metrics, ~3 MB of packed days over 14 days.
 const batchSize = 200;
 // Waste resources read and written per round trip: their rows are small, a plan's or database's

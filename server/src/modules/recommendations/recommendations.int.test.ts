@@ -10,9 +10,8 @@ import { createMetricsCollectJob } from '../../jobs/metrics-collect.job';
 import { createRecommendationsAnalyseJob } from '../../jobs/recommendations-analyse.job';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
 import { RecommendationsRepository } from './recommendations.repository';
+import { minuteMs, hourMs } from '../../lib/time';
 
-const minuteMs = 60_000;
-const hourMs = 60 * minuteMs;
 let clockMs = Math.floor(Date.now() / hourMs) * hourMs - 2 * hourMs - 10 * minuteMs;
 const readClock = () => new Date(clockMs);
 

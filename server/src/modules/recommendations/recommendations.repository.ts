@@ -1,18 +1,24 @@
 // Recommendations in PostgreSQL, and what the analysis reads: the VMs due for analysis and their
 // hourly series, from the metrics' packed days.
+import { automationValues } from '@cloudtrim/contracts/automation';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { isResourceKnownToTeam } from '../../db/team-resource';
 import type { RecommendationKind } from '@cloudtrim/rightsizing/analysis.types';
 import { wasteResourceTypes } from '@cloudtrim/rightsizing/waste/find-waste';
 import { yieldToEventLoop } from '../../lib/concurrency';
-import { cpuCreditsRemainingMetricName } from '../metrics/metric-catalog';
+import {
+  availableMemoryMetricName,
+  cpuCreditsRemainingMetricName,
+  cpuMetricName,
+  networkInMetricName,
+  networkOutMetricName,
+} from '../metrics/metric-catalog';
 import { createHourlySeries, decodePackedDays, placeDays, type HourlySeries } from './hourly-series';
 import { isUsageMetricName, usageMetrics, type UsageSeries } from './usage-series';
+import { hourMs, isoTimestampSql } from '../../lib/time';
 
-export const cpuMetricName = 'Percentage CPU';
-export const availableMemoryMetricName = 'Available Memory Bytes';
-export const networkMetricNames = ['Network In Total', 'Network Out Total'];
+export const networkMetricNames = [networkInMetricName, networkOutMetricName];
 // Reported for B-series VMs only; the metrics module gives them its rows.
 export const creditsMetricName = cpuCreditsRemainingMetricName;
 
@@ -24,7 +30,6 @@ const judgedHourlyTypes = [
   wasteResourceTypes.plan,
   wasteResourceTypes.database,
 ];
-const hourMs = 3_600_000;
 // The bill's service (Cost Management's ServiceName) of each type the waste finders judge.
 const wasteServiceNames: Readonly<Record<string, string>> = {
   [wasteResourceTypes.disk]: 'Storage',
@@ -511,7 +516,7 @@ export class RecommendationsRepository {
   async listForTeam(teamId: string, resourceArmId?: string): Promise<RecommendationRow[]> {
     const result = await this.db.execute<RecommendationRow>(sql`
       select recommendation.id::float8 as id, resource.arm_id as "armId", resource.name,
-             to_char(recommendation.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "createdAt",
+             ${isoTimestampSql(sql`recommendation.created_at`)} as "createdAt",
              recommendation.prediction_method as "predictionMethod", recommendation.recommendation,
              recommendation.memo, recommendation.annual_cost_savings as "annualCostSavings"
       from recommendation
@@ -519,7 +524,7 @@ export class RecommendationsRepository {
       where recommendation.team_id = ${teamId}::uuid
         ${
           resourceArmId === undefined
-            ? sql`and recommendation.status = 'open' and resource.automated <> 2`
+            ? sql`and recommendation.status = 'open' and resource.automated <> ${automationValues.noChange}`
             : sql`and lower(resource.arm_id) = ${resourceArmId.toLowerCase()}`
         }
       order by recommendation.created_at desc, recommendation.id desc`);

@@ -4,7 +4,7 @@ import type { EvidenceSeries } from '@cloudtrim/rightsizing/analysis.types';
 import { buildEvidence, evidenceDays } from '@cloudtrim/rightsizing/analyse-vm';
 import type { Recommendation, RecommendationEvidence } from '@cloudtrim/contracts/recommendations';
 import type { CloudCallOptions } from '../../cloud/cloud-provider';
-import type { CloudWorkQueue } from '../../jobs/cloud-work';
+import type { CloudWorkQueue } from '../../queue/cloud-work';
 import { notFound } from '../../lib/http-errors';
 import type { ActivityService } from '../activity/activity.service';
 import type { AutomationService } from '../automation/automation.service';
@@ -13,8 +13,7 @@ import { findSize, readVmSeries } from './analysis-input';
 import { RecommendationsAnalysis, type AnalysisSummary } from './recommendations.analysis';
 import type { EvidenceRow, RecommendationsRepository } from './recommendations.repository';
 import { readStoredEvidence, type EvidenceWindow } from './stored-evidence';
-
-const dayMs = 24 * 60 * 60 * 1000;
+import { dayMs } from '../../lib/time';
 
 export class RecommendationsService {
   private readonly analysis: RecommendationsAnalysis;

@@ -1,8 +1,8 @@
 import type { EvidenceSeries } from '@cloudtrim/rightsizing/analysis.types';
 import { describe, expect, it } from 'vitest';
 import { readStoredEvidence } from './stored-evidence';
+import { hourMs } from '../../lib/time';
 
-const hourMs = 3_600_000;
 const evidence: EvidenceSeries[] = [
   {
     metric: 'CPU',

@@ -20,6 +20,7 @@ import {
   type WasteResource,
 } from '@cloudtrim/rightsizing/waste/waste.types';
 import { isMostlyReserved, readMedianRatio, readReservedShare } from './own-rates';
+import { daysPerYear } from '../../lib/time';
 
 // A resource's charges of its own service over the bill's recent days.
 export interface WasteBill {
@@ -48,7 +49,6 @@ const resourceNouns: Readonly<Record<string, { one: string; many: string }>> = {
 
 // A week of bill says what a resource costs; fewer days (one begun mid-day) understate it.
 const minimumBilledDays = 7;
-const daysPerYear = 365;
 
 // What the resource costs a year at the rates its bill shows: a disk by the month, as Azure prices
 // it (a day of it is a share of its month), the others, priced by the hour, by the day.

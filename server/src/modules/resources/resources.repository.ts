@@ -1,6 +1,8 @@
+import { automationValues } from '@cloudtrim/contracts/automation';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { resources, teams, tenants } from '../../db/schema';
+import { isoTimestampSql } from '../../lib/time';
 
 export interface ResourceSettingsRow {
   id: string;
@@ -67,8 +69,8 @@ export class ResourcesRepository {
                  nullif(resource.resource_group, '') as "ResourceGroup",
                  tenant.id as "TenantId",
                  tenant.friendly_name as "TenantName",
-                 to_char(resource.last_read at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "LastRead",
-                 case when resource.automated = 1 then 1 else 0 end as "Automated",
+                 ${isoTimestampSql(sql`resource.last_read`)} as "LastRead",
+                 case when resource.automated = ${automationValues.automated} then 1 else 0 end as "Automated",
                  resource.active_hours_start as "ActiveHoursStart",
                  resource.active_hours_end as "ActiveHoursEnd"
         ) as fields
@@ -141,10 +143,16 @@ export class ResourcesRepository {
           automated: settings.automated,
           maintenanceWindow: settings.maintenanceWindow,
           // Leaving No Change makes the resource due for analysis again.
-          ...(previous.automated === 2 && settings.automated !== 2 ? { analysedUntil: null } : {}),
+          ...(previous.automated === automationValues.noChange &&
+          settings.automated !== automationValues.noChange
+            ? { analysedUntil: null }
+            : {}),
         })
         .where(eq(resources.id, resource.id));
-      if ((previous.automated === 1) !== (settings.automated === 1)) {
+      if (
+        (previous.automated === automationValues.automated) !==
+        (settings.automated === automationValues.automated)
+      ) {
         await transaction
           .update(tenants)
           .set({ resourcesVersion: sql`${tenants.resourcesVersion} + 1` })

@@ -1,4 +1,9 @@
-import { automationLabels, formatMaintenanceWindow } from '@cloudtrim/contracts/automation';
+import {
+  automationLabels,
+  formatMaintenanceWindow,
+  automationValues,
+  toAutomationValue,
+} from '@cloudtrim/contracts/automation';
 import { automationUpdatedText, resourceSavedText } from '@cloudtrim/contracts/messages';
 import type {
   AutomationResource,
@@ -84,7 +89,9 @@ export class ResourcesService {
     const resource = await this.resources.findForTeam(teamId, item!.ResourceId);
     if (!resource) throw notFound('Resource not found.');
     // The list shows 'No Change' (2) as not automated; saving hours from it keeps 'No Change'.
-    const automated = item!.Automated === 1 ? 1 : resource.automated === 1 ? 0 : resource.automated;
+    const { automated: on, recommend } = automationValues;
+    const automated =
+      item!.Automated === on ? on : resource.automated === on ? recommend : resource.automated;
     const at = this.now();
     await this.resources.updateSettings(
       resource,
@@ -157,7 +164,7 @@ export class ResourcesService {
           ResourceCategory: row.category,
           SubCategory: row.subcategory,
           ResourceId: row.armId,
-          Automated: row.automated === 1 ? 1 : row.automated === 2 ? 2 : 0,
+          Automated: toAutomationValue(row.automated),
           MaintenanceWindow: row.maintenanceWindow,
           PredictionMethod: row.predictionMethod,
           PredictionMethodFriendlyShortText: isPredictionMethodId(row.predictionMethod)

@@ -24,6 +24,7 @@ import { buildVerifyLink, describeDuration, renderVerifyEmail } from '../mail/ma
 import { toClientNetwork } from '../throttle/client-network';
 import type { ThrottleRule, ThrottleService } from '../throttle/throttle.service';
 import type { SignupRepository } from './signup.repository';
+import { dayMs } from '../../lib/time';
 
 // A confirmation link lives 24 hours. One address gets at most one confirmation mail every 5
 // minutes (425) and 5 in any 24 hours (403), counted from the links sent, so the bounds slide; one
@@ -129,7 +130,7 @@ export class SignupService {
   }
 
   purgeExpired(): Promise<void> {
-    return this.signups.deleteExpiredLinks(new Date(this.now().getTime() - 30 * 86_400_000));
+    return this.signups.deleteExpiredLinks(new Date(this.now().getTime() - 30 * dayMs));
   }
 
   // An unknown or used link answers 401.
@@ -156,7 +157,7 @@ export class SignupService {
 
   private async checkMailAllowance(email: string): Promise<'allowed' | 'too-soon' | 'too-many'> {
     const now = this.now().getTime();
-    const history = await this.signups.getVerifySendHistory(email, new Date(now - 86_400_000));
+    const history = await this.signups.getVerifySendHistory(email, new Date(now - dayMs));
     if (history.count >= signupRules.mailsPerAddressPerDay) return 'too-many';
     const isTooSoon =
       history.lastSentAt !== undefined &&

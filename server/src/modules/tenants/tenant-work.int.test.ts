@@ -8,7 +8,7 @@ import { connectTenant, createCloudTestContext, type CloudTestContext } from '..
 import { bearer, createUser, logIn } from '../../../test/helper';
 import { createAzureGateway } from '../../cloud/azure/azure-gateway';
 import { recommendations, resources, scheduledChanges } from '../../db/schema';
-import { PgBossCloudWorkQueue } from '../../jobs/cloud-work';
+import { PgBossCloudWorkQueue } from '../../queue/cloud-work';
 import { SecretBox } from '../../lib/secret-box';
 import { TenantsRepository } from './tenants.repository';
 import { TenantsService, tenantSecretUnreadableText, type TenantWorkLog } from './tenants.service';

@@ -9,7 +9,7 @@ import type {
   CloudSubscription,
 } from '../../cloud/cloud-provider';
 import { isCloudError } from '../../cloud/cloud-provider';
-import type { CloudWorkQueue } from '../../jobs/cloud-work';
+import type { CloudWorkQueue } from '../../queue/cloud-work';
 import { badRequest, conflict, forbidden, HttpError, notFound, tooManyRequests } from '../../lib/http-errors';
 import type { SecretBox } from '../../lib/secret-box';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';

@@ -3,6 +3,7 @@
 // previous window's, weighted by how much of that window still lies inside the sliding one.
 // A plain fixed window would let twice the limit through on either side of a boundary.
 import type { ThrottleRepository, WindowHits, WindowPair } from './throttle.repository';
+import { dayMs } from '../../lib/time';
 
 export interface ThrottleRule {
   limit: number;
@@ -34,7 +35,7 @@ export class ThrottleService {
   }
 
   purgeExpired(): Promise<void> {
-    return this.repository.deleteOlderThan(new Date(this.now().getTime() - 2 * 86_400_000));
+    return this.repository.deleteOlderThan(new Date(this.now().getTime() - 2 * dayMs));
   }
 
   private window(rule: ThrottleRule): Window {

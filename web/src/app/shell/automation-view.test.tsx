@@ -6,6 +6,7 @@ import type { AutomationLogEntry, Recommendation } from '@cloudtrim/contracts/re
 import type { AutomationResource } from '@cloudtrim/contracts/resources';
 import { createQueryClient } from '../../lib/query-client';
 import { AutomationView } from './automation-view';
+import { refuseUnexpectedCall } from '../../testing/unexpected-fetch';
 
 // The canvas chart is drawn by the browser; here it only shows it was given the bars.
 vi.mock('../../components/stacked-bar-chart', () => ({
@@ -92,7 +93,7 @@ beforeEach(() => {
         Currency: 'USD',
       });
     }
-    return answer(404, { message: 'unexpected call' });
+    return refuseUnexpectedCall(url, init);
   });
   vi.stubGlobal('fetch', fetchMock);
 });

@@ -8,12 +8,11 @@ import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
 import { updateAccountDetailsSchema, type AccountDetails } from '@cloudtrim/contracts/account';
 import { companySizes } from '@cloudtrim/contracts/lookups/company-sizes';
-import { countries } from '@cloudtrim/contracts/lookups/countries';
 import { industries } from '@cloudtrim/contracts/lookups/industries';
 import { revenues } from '@cloudtrim/contracts/lookups/revenues';
 import { profileSaveErrorText } from '@cloudtrim/contracts/messages';
+import { AddressFields } from '../../../components/address-fields';
 import { LookupSelect } from '../../../components/lookup-select';
-import { RegionField } from '../../../components/region-field';
 import { useUpdateAccountDetails } from '../api/update-account-details';
 import { getRequiredNameError } from '../utils/get-required-name-error';
 
@@ -85,48 +84,19 @@ export function EditProfileForm({ details, onSaved, onCancel }: EditProfileFormP
         </Form.Group>
       </Row>
 
-      <Row className="g-3 mb-3">
-        <Form.Group as={Col} sm={6} controlId="profile-address1">
-          <Form.Label>Address 1</Form.Label>
-          <Form.Control autoComplete="address-line1" {...register('Address1')} />
-        </Form.Group>
-        <Form.Group as={Col} sm={6} controlId="profile-address2">
-          <Form.Label>Address 2</Form.Label>
-          <Form.Control autoComplete="address-line2" {...register('Address2')} />
-        </Form.Group>
-      </Row>
-
-      <Row className="g-3 mb-3">
-        <Form.Group as={Col} sm={6} controlId="profile-city">
-          <Form.Label>City</Form.Label>
-          <Form.Control autoComplete="address-level2" {...register('City')} />
-        </Form.Group>
-        <Form.Group as={Col} sm={6} controlId="profile-country">
-          <Form.Label>Country</Form.Label>
-          <LookupSelect
-            entries={countries}
-            valueKind="code"
-            storedValue={details.Country}
-            autoComplete="country"
-            {...register('Country', { onChange: () => setValue('State', '') })}
-          />
-        </Form.Group>
-      </Row>
-
-      <Row className="g-3 mb-3">
-        <Form.Group as={Col} sm={6} controlId="profile-state">
-          <Form.Label>State</Form.Label>
-          <RegionField
-            countryCode={country ?? ''}
-            storedValue={country === details.Country ? details.State : undefined}
-            field={register('State')}
-          />
-        </Form.Group>
-        <Form.Group as={Col} sm={6} controlId="profile-zipcode">
-          <Form.Label>Zip Code</Form.Label>
-          <Form.Control autoComplete="postal-code" {...register('Zipcode')} />
-        </Form.Group>
-      </Row>
+      <AddressFields
+        idPrefix="profile"
+        country={country ?? ''}
+        stored={{ country: details.Country, state: details.State }}
+        fields={{
+          address1: register('Address1'),
+          address2: register('Address2'),
+          city: register('City'),
+          country: register('Country', { onChange: () => setValue('State', '') }),
+          state: register('State'),
+          zipcode: register('Zipcode'),
+        }}
+      />
 
       <Row className="g-3 mb-4">
         <Form.Group as={Col} md={4} controlId="profile-company-size">

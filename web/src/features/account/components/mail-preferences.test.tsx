@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AlertPreferences } from '@cloudtrim/contracts/alerts';
 import { createQueryClient } from '../../../lib/query-client';
 import { MailPreferences } from './mail-preferences';
+import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
 
 function answer(status: number, body: unknown, statusText = ''): Response {
   return new Response(JSON.stringify(body), {
@@ -26,7 +27,7 @@ beforeEach(() => {
     return answer(200, saved);
   };
   fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
-    if (url !== '/api/v1/alert/preferences') return answer(404, { message: 'unexpected call' });
+    if (url !== '/api/v1/alert/preferences') return refuseUnexpectedCall(url, init);
     if (init?.method === 'PUT') return putAnswer(JSON.parse(String(init.body)) as AlertPreferences);
     return answer(200, saved);
   });

@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ActivityLogEntry } from '@cloudtrim/contracts/activity';
 import { ActivityLogList } from './activity-log-list';
+import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
 
 const resourceId = '/subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/vm-7';
 
@@ -21,7 +22,7 @@ function answerWith(pages: Record<string, ActivityLogEntry[]>) {
     const body = pages[url.replace(/^https?:\/\/[^/]+/, '')];
     return body
       ? new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })
-      : new Response('{"message":"not here"}', { status: 404 });
+      : refuseUnexpectedCall(url);
   });
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;
@@ -96,7 +97,10 @@ describe('<ActivityLogList>', () => {
     expect(await screen.findByText('No recent activity right now, check back later.')).toBeTruthy();
     cleanup();
 
-    answerWith({});
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('{"message":"Internal Server Error"}', { status: 500 })),
+    );
     renderList();
     await vi.waitFor(() =>
       expect(console.error).toHaveBeenCalledWith('Error fetching activity logs', expect.anything()),

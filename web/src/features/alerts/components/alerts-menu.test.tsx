@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Alert } from '@cloudtrim/contracts/alerts';
 import { createQueryClient } from '../../../lib/query-client';
 import { AlertsMenu } from './alerts-menu';
+import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
 
 const subscriptionId = '11111111-2222-3333-4444-555555555555';
 
@@ -92,7 +93,7 @@ beforeEach(() => {
         Unacknowledged: alerts.filter((alert) => alert.AcknowledgedAt === null).length,
       });
     }
-    return answer(404, { message: 'unexpected call' });
+    return refuseUnexpectedCall(url, init);
   });
   vi.stubGlobal('fetch', fetchMock);
 });

@@ -8,14 +8,13 @@ import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
 import { companySizes } from '@cloudtrim/contracts/lookups/company-sizes';
-import { countries } from '@cloudtrim/contracts/lookups/countries';
 import { industries } from '@cloudtrim/contracts/lookups/industries';
 import { revenues } from '@cloudtrim/contracts/lookups/revenues';
 import { accountCompletionErrorText } from '@cloudtrim/contracts/messages';
 import { completeSignupRequestSchema } from '@cloudtrim/contracts/signup';
+import { AddressFields } from '../../../components/address-fields';
 import { LookupSelect } from '../../../components/lookup-select';
 import { NewPasswordFields } from '../../../components/new-password-fields';
-import { RegionField } from '../../../components/region-field';
 import { canSubmitNewPassword } from '../../../lib/new-password';
 import { useCompleteSignup } from '../api/complete-signup';
 
@@ -120,43 +119,18 @@ export function CompleteAccountForm({ guid, email, onCompleted }: CompleteAccoun
         <Form.Control autoComplete="organization" {...register('company')} />
       </Form.Group>
 
-      <Row className="g-3 mb-3">
-        <Form.Group as={Col} sm={6} controlId="complete-address1">
-          <Form.Label>Address 1</Form.Label>
-          <Form.Control autoComplete="address-line1" {...register('address1')} />
-        </Form.Group>
-        <Form.Group as={Col} sm={6} controlId="complete-address2">
-          <Form.Label>Address 2</Form.Label>
-          <Form.Control autoComplete="address-line2" {...register('address2')} />
-        </Form.Group>
-      </Row>
-
-      <Row className="g-3 mb-3">
-        <Form.Group as={Col} sm={6} controlId="complete-city">
-          <Form.Label>City</Form.Label>
-          <Form.Control autoComplete="address-level2" {...register('city')} />
-        </Form.Group>
-        <Form.Group as={Col} sm={6} controlId="complete-country">
-          <Form.Label>Country</Form.Label>
-          <LookupSelect
-            entries={countries}
-            valueKind="code"
-            autoComplete="country"
-            {...register('country', { onChange: () => setValue('state', '') })}
-          />
-        </Form.Group>
-      </Row>
-
-      <Row className="g-3 mb-3">
-        <Form.Group as={Col} sm={6} controlId="complete-state">
-          <Form.Label>State</Form.Label>
-          <RegionField countryCode={country ?? ''} field={register('state')} />
-        </Form.Group>
-        <Form.Group as={Col} sm={6} controlId="complete-zipcode">
-          <Form.Label>Zip Code</Form.Label>
-          <Form.Control autoComplete="postal-code" {...register('zipcode')} />
-        </Form.Group>
-      </Row>
+      <AddressFields
+        idPrefix="complete"
+        country={country ?? ''}
+        fields={{
+          address1: register('address1'),
+          address2: register('address2'),
+          city: register('city'),
+          country: register('country', { onChange: () => setValue('state', '') }),
+          state: register('state'),
+          zipcode: register('zipcode'),
+        }}
+      />
 
       <Row className="g-3 mb-4">
         <Form.Group as={Col} md={4} controlId="complete-company-size">

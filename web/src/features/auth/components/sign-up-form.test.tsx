@@ -5,6 +5,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../../lib/query-client';
 import { SignUpForm } from './sign-up-form';
+import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
 
 const reminderText = 'Please check this box before you submit the form.';
 
@@ -38,7 +39,7 @@ beforeEach(() => {
   fetchMock = vi.fn(async (url: string) => {
     if (url === '/api/v1/captcha/config') return answer(200, { provider: 'altcha' });
     if (url === '/api/v1/emailaddress') return answer(200, { message: 'sent' });
-    return answer(404, { message: 'unexpected call' });
+    return refuseUnexpectedCall(url);
   });
   vi.stubGlobal('fetch', fetchMock);
 });

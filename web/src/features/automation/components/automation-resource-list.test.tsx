@@ -7,6 +7,7 @@ import type { AutomationResource } from '@cloudtrim/contracts/resources';
 import { createQueryClient } from '../../../lib/query-client';
 import { AutomationResourceList } from './automation-resource-list';
 import { automationModalCloseDelayMs } from './automation-modal';
+import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
 
 const resourceId = '/subscriptions/s-1/resourceGroups/rg 1/providers/Microsoft.Compute/virtualMachines/vm-1';
 
@@ -101,7 +102,7 @@ beforeEach(() => {
     if (init?.method === 'PUT' && parsed.pathname.startsWith('/api/v1/resource/')) return updateAnswer();
     if (parsed.pathname === '/api/v1/log/recommendation') return answer(200, { Data: [recommendation] });
     if (parsed.pathname === '/api/v1/log/automation') return answer(200, { Data: automationLog });
-    return answer(404, { message: 'unexpected call' });
+    return refuseUnexpectedCall(url, init);
   });
   vi.stubGlobal('fetch', fetchMock);
 });

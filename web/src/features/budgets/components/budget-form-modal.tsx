@@ -8,7 +8,7 @@ import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
 import { budgetBases, budgetPeriods, maxBudgetThresholds, type Budget } from '@cloudtrim/contracts/budgets';
 import { costTypes } from '@cloudtrim/contracts/costs';
-import { FieldError } from '../../../components/field-error';
+import { SelectField, TextField } from '../../../components/form-fields';
 import { useSaveBudget } from '../api/save-budget';
 import {
   buildBudgetRequest,
@@ -47,6 +47,9 @@ interface BudgetFormModalProps {
 
 const basisLabels = { actual: 'Actual cost', forecasted: 'Forecasted cost' } as const;
 const costTypeLabels = { actual: 'Actual', amortized: 'Amortized' } as const;
+const basisOptions = budgetBases.map((basis) => ({ value: basis, label: basisLabels[basis] }));
+const periodOptions = budgetPeriods.map((period) => ({ value: period, label: budgetPeriodLabels[period] }));
+const costTypeOptions = costTypes.map((costType) => ({ value: costType, label: costTypeLabels[costType] }));
 
 interface ThresholdFieldsProps {
   index: number;
@@ -66,38 +69,27 @@ function ThresholdFields({ index, threshold, members, errors, onChange, onRemove
       <legend>Threshold {index + 1}</legend>
       <Row className="g-2 align-items-start">
         <Col sm={4}>
-          <Form.Group controlId={`${id}-percent`}>
-            <Form.Label>Percent of the budget</Form.Label>
-            <Form.Control
-              type="number"
-              inputMode="decimal"
-              min={1}
-              max={1000}
-              value={threshold.percent}
-              isInvalid={Boolean(errors[at('Percent')])}
-              onChange={(event) => onChange({ ...threshold, percent: event.target.value })}
-            />
-            <FieldError message={errors[at('Percent')]} />
-          </Form.Group>
+          <TextField
+            controlId={`${id}-percent`}
+            label="Percent of the budget"
+            type="number"
+            inputMode="decimal"
+            min={1}
+            max={1000}
+            value={threshold.percent}
+            error={errors[at('Percent')]}
+            onChange={(percent) => onChange({ ...threshold, percent })}
+          />
         </Col>
         <Col sm={5}>
-          <Form.Group controlId={`${id}-basis`}>
-            <Form.Label>On</Form.Label>
-            <Form.Select
-              value={threshold.basis}
-              isInvalid={Boolean(errors[at('Basis')])}
-              onChange={(event) =>
-                onChange({ ...threshold, basis: event.target.value as ThresholdDraft['basis'] })
-              }
-            >
-              {budgetBases.map((basis) => (
-                <option key={basis} value={basis}>
-                  {basisLabels[basis]}
-                </option>
-              ))}
-            </Form.Select>
-            <FieldError message={errors[at('Basis')]} />
-          </Form.Group>
+          <SelectField
+            controlId={`${id}-basis`}
+            label="On"
+            value={threshold.basis}
+            options={basisOptions}
+            error={errors[at('Basis')]}
+            onChange={(basis) => onChange({ ...threshold, basis })}
+          />
         </Col>
         <Col sm={3} className="d-flex align-items-end justify-content-sm-end">
           <Button variant="link" className="px-0 mt-sm-4" onClick={onRemove}>
@@ -217,132 +209,101 @@ export function BudgetFormModal({
         <Modal.Body>
           <Row className="g-3">
             <Col md={6}>
-              <Form.Group controlId={`${id}-name`}>
-                <Form.Label>Name</Form.Label>
-                <Form.Control
-                  value={draft.name}
-                  maxLength={100}
-                  isInvalid={Boolean(errors.Name)}
-                  onChange={(event) => change({ name: event.target.value })}
-                />
-                <FieldError message={errors.Name} />
-              </Form.Group>
+              <TextField
+                controlId={`${id}-name`}
+                label="Name"
+                maxLength={100}
+                value={draft.name}
+                error={errors.Name}
+                onChange={(name) => change({ name })}
+              />
             </Col>
             <Col md={6}>
-              <Form.Group controlId={`${id}-amount`}>
-                <Form.Label>Amount</Form.Label>
-                <Form.Control
-                  type="number"
-                  inputMode="decimal"
-                  min={0}
-                  step="any"
-                  value={draft.amount}
-                  isInvalid={Boolean(errors.Amount)}
-                  onChange={(event) => change({ amount: event.target.value })}
-                />
-                <FieldError message={errors.Amount} />
-              </Form.Group>
+              <TextField
+                controlId={`${id}-amount`}
+                label="Amount"
+                type="number"
+                inputMode="decimal"
+                min={0}
+                step="any"
+                value={draft.amount}
+                error={errors.Amount}
+                onChange={(amount) => change({ amount })}
+              />
             </Col>
             <Col md={4}>
-              <Form.Group controlId={`${id}-period`}>
-                <Form.Label>Period</Form.Label>
-                <Form.Select
-                  value={draft.period}
-                  isInvalid={Boolean(errors.Period)}
-                  onChange={(event) => change({ period: event.target.value as BudgetDraft['period'] })}
-                >
-                  {budgetPeriods.map((period) => (
-                    <option key={period} value={period}>
-                      {budgetPeriodLabels[period]}
-                    </option>
-                  ))}
-                </Form.Select>
-                <FieldError message={errors.Period} />
-              </Form.Group>
+              <SelectField
+                controlId={`${id}-period`}
+                label="Period"
+                value={draft.period}
+                options={periodOptions}
+                error={errors.Period}
+                onChange={(period) => change({ period })}
+              />
             </Col>
             <Col md={4}>
-              <Form.Group controlId={`${id}-start`}>
-                <Form.Label>Starts in</Form.Label>
-                <Form.Control
-                  type="month"
-                  value={draft.startMonth}
-                  isInvalid={Boolean(errors.StartDate)}
-                  onChange={(event) => change({ startMonth: event.target.value })}
-                />
-                <FieldError message={errors.StartDate} />
-              </Form.Group>
+              <TextField
+                controlId={`${id}-start`}
+                label="Starts in"
+                type="month"
+                value={draft.startMonth}
+                error={errors.StartDate}
+                onChange={(startMonth) => change({ startMonth })}
+              />
             </Col>
             <Col md={4}>
-              <Form.Group controlId={`${id}-cost-type`}>
-                <Form.Label>Cost type</Form.Label>
-                <Form.Select
-                  value={draft.costType}
-                  isInvalid={Boolean(errors.CostType)}
-                  onChange={(event) => change({ costType: event.target.value as BudgetDraft['costType'] })}
-                >
-                  {costTypes.map((costType) => (
-                    <option key={costType} value={costType}>
-                      {costTypeLabels[costType]}
-                    </option>
-                  ))}
-                </Form.Select>
-                <FieldError message={errors.CostType} />
-              </Form.Group>
+              <SelectField
+                controlId={`${id}-cost-type`}
+                label="Cost type"
+                value={draft.costType}
+                options={costTypeOptions}
+                error={errors.CostType}
+                onChange={(costType) => change({ costType })}
+              />
             </Col>
           </Row>
           <fieldset className="mt-3">
             <legend className="h6">Scope (empty: all of the team’s tenants)</legend>
             <Row className="g-3">
               <Col md={6}>
-                <Form.Group controlId={`${id}-tenant`}>
-                  <Form.Label>Tenant</Form.Label>
-                  <Form.Select
-                    value={draft.tenantId}
-                    isInvalid={Boolean(errors['Scope.TenantId'])}
-                    onChange={(event) => change({ tenantId: event.target.value })}
-                  >
-                    <option value="">All tenants</option>
-                    {tenants.map((tenant) => (
-                      <option key={tenant.id} value={tenant.id}>
-                        {tenant.name}
-                      </option>
-                    ))}
-                  </Form.Select>
-                  <FieldError message={errors['Scope.TenantId']} />
-                </Form.Group>
+                <SelectField
+                  controlId={`${id}-tenant`}
+                  label="Tenant"
+                  value={draft.tenantId}
+                  options={[
+                    { value: '', label: 'All tenants' },
+                    ...tenants.map((tenant) => ({ value: tenant.id, label: tenant.name })),
+                  ]}
+                  error={errors['Scope.TenantId']}
+                  onChange={(tenantId) => change({ tenantId })}
+                />
               </Col>
               <Col md={6}>
-                <Form.Group controlId={`${id}-subscription`}>
-                  <Form.Label>Subscription id</Form.Label>
-                  <Form.Control
-                    value={draft.subscriptionId}
-                    isInvalid={Boolean(errors['Scope.SubscriptionId'])}
-                    onChange={(event) => change({ subscriptionId: event.target.value })}
-                  />
-                  <FieldError message={errors['Scope.SubscriptionId']} />
-                </Form.Group>
+                <TextField
+                  controlId={`${id}-subscription`}
+                  label="Subscription id"
+                  value={draft.subscriptionId}
+                  error={errors['Scope.SubscriptionId']}
+                  onChange={(subscriptionId) => change({ subscriptionId })}
+                />
               </Col>
               <Col md={6}>
-                <Form.Group controlId={`${id}-resource-group`}>
-                  <Form.Label>Resource group</Form.Label>
-                  <Form.Control
-                    value={draft.resourceGroup}
-                    isInvalid={Boolean(errors['Scope.ResourceGroup'])}
-                    onChange={(event) => change({ resourceGroup: event.target.value })}
-                  />
-                  <FieldError message={errors['Scope.ResourceGroup']} />
-                </Form.Group>
+                <TextField
+                  controlId={`${id}-resource-group`}
+                  label="Resource group"
+                  value={draft.resourceGroup}
+                  error={errors['Scope.ResourceGroup']}
+                  onChange={(resourceGroup) => change({ resourceGroup })}
+                />
               </Col>
               <Col md={6}>
-                <Form.Group controlId={`${id}-tag`}>
-                  <Form.Label>Tag (NAME=VALUE)</Form.Label>
-                  <Form.Control
-                    value={draft.tag}
-                    isInvalid={Boolean(errors['Scope.Tag'])}
-                    onChange={(event) => change({ tag: event.target.value })}
-                  />
-                  <FieldError message={errors['Scope.Tag']} />
-                </Form.Group>
+                <TextField
+                  controlId={`${id}-tag`}
+                  label="Tag (NAME=VALUE)"
+                  value={draft.tag}
+                  error={errors['Scope.Tag']}
+                  onChange={(tag) => change({ tag })}
+                />
               </Col>
             </Row>
           </fieldset>

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AzureBudget, Budget, BudgetListResponse } from '@cloudtrim/contracts/budgets';
 import { createQueryClient } from '../../../lib/query-client';
 import { Budgets } from './budgets';
+import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
 
 const tenantId = '0b2f5e4c-8a3d-4f61-9c7e-2d1a6b9e0f34';
 const subscriptionId = '11111111-2222-3333-4444-555555555555';
@@ -106,7 +107,7 @@ beforeEach(() => {
     if (url.startsWith('/api/v1/budget/') && method === 'PUT')
       return saveAnswer(JSON.parse(String(init!.body)));
     if (url.startsWith('/api/v1/budget/') && method === 'DELETE') return answer(204);
-    return answer(404, { message: 'unexpected call' });
+    return refuseUnexpectedCall(url, init);
   });
   vi.stubGlobal('fetch', fetchMock);
   setWindowWidth(1200);

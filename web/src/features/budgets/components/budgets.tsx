@@ -6,11 +6,10 @@ import Table from 'react-bootstrap/Table';
 import type { AzureBudget, Budget } from '@cloudtrim/contracts/budgets';
 import { notAvailableText } from '@cloudtrim/contracts/messages';
 import { pageSize } from '@cloudtrim/contracts/paging';
-import { DataLoading } from '../../../components/data-loading';
+import { ListLoadState } from '../../../components/list-load-state';
 import { Pagination } from '../../../components/pagination';
 import { clampPage, getPageCount } from '../../../components/pagination-pages';
 import { formatCost } from '../../../lib/format-cost';
-import { describeLoadError, isNetworkFailure } from '../../../lib/load-failure';
 import { logListTableMediaQuery, useMediaQuery } from '../../../lib/use-media-query';
 import { useBudgets } from '../api/get-budgets';
 import { budgetPeriodLabels, describeBudgetScope, formatBudgetDay, inAzureText } from '../utils/budget-text';
@@ -239,15 +238,9 @@ export function Budgets({ tenants, members }: BudgetsProps) {
   };
 
   function renderList() {
-    if (budgets.isError) {
-      if (isNetworkFailure(budgets.error)) return <p className="data-empty">{noBudgetsText}</p>;
-      return (
-        <p className="data-error" role="alert">
-          {describeLoadError(budgets.error)}
-        </p>
-      );
+    if (budgets.isError || !budgets.data) {
+      return <ListLoadState query={budgets} emptyText={noBudgetsText} loadingLabel="Loading the budgets" />;
     }
-    if (!budgets.data) return <DataLoading label="Loading the budgets" />;
     if (rows.length === 0) return <p className="data-empty">{noBudgetsText}</p>;
     return (
       <>

@@ -6,7 +6,7 @@ import {
   type BudgetRequest,
 } from '@cloudtrim/contracts/budgets';
 import type { CostType } from '@cloudtrim/contracts/costs';
-import { ApiError } from '../../../lib/api-client';
+import { checkWithSchema } from '../../../lib/form-errors';
 
 // The budget form's values as typed, the request they make, and the messages shown by each field:
 // the contract's own on submit, the server's 400 (which names its field) after it.
@@ -35,8 +35,7 @@ export interface BudgetDraft {
 /** Messages by the request's field path, as the server names them: `Amount`, `Thresholds.1.Percent`. */
 export type BudgetFieldErrors = Record<string, string>;
 
-/** Where a message with no field of its own is kept. */
-export const formErrorKey = '';
+export { formErrorKey, readSaveErrors } from '../../../lib/form-errors';
 
 export function createThresholdDraft(percent = '100'): ThresholdDraft {
   return { percent, basis: 'actual', isAllTeam: true, emails: [] };
@@ -109,23 +108,5 @@ export function buildBudgetRequest(draft: BudgetDraft): BudgetRequest {
 
 /** The contract's first message for each field; empty when the request may be sent. */
 export function checkBudgetRequest(request: BudgetRequest): BudgetFieldErrors {
-  const parsed = budgetRequestSchema.safeParse(request);
-  const errors: BudgetFieldErrors = {};
-  if (parsed.success) return errors;
-  for (const issue of parsed.error.issues) {
-    const key = issue.path.join('.');
-    errors[key] ??= issue.message;
-  }
-  return errors;
-}
-
-/** A refused save's message, by the field the server named (its `field: ` prefix taken off). */
-export function readSaveErrors(error: Error): BudgetFieldErrors {
-  if (!(error instanceof ApiError) || typeof error.body !== 'object' || error.body === null) {
-    return { [formErrorKey]: error.message };
-  }
-  const body = error.body as { field?: unknown; message?: unknown };
-  const field = typeof body.field === 'string' ? body.field : formErrorKey;
-  const message = typeof body.message === 'string' ? body.message : error.message;
-  return { [field]: field && message.startsWith(`${field}: `) ? message.slice(field.length + 2) : message };
+  return checkWithSchema(budgetRequestSchema, request);
 }

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CostPoint, CostResponse, CostSummaryResponse } from '@cloudtrim/contracts/costs';
 import { createQueryClient } from '../../../lib/query-client';
 import { CostAnalysis } from './cost-analysis';
+import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
 
 // The canvas chart is drawn by the browser (and checked end to end); here it shows what it was given.
 vi.mock('../../../components/stacked-bar-chart', () => ({
@@ -192,7 +193,7 @@ beforeEach(() => {
     if (parsed.pathname === '/api/v1/cost') return costAnswer(parsed.searchParams);
     if (parsed.pathname === '/api/v1/cost/export') return exportAnswer();
     if (parsed.pathname === '/api/v1/cost/forecast') return forecastAnswer(parsed.searchParams);
-    return answer(404, { message: 'unexpected call' });
+    return refuseUnexpectedCall(url);
   });
   vi.stubGlobal('fetch', fetchMock);
   vi.stubGlobal('scrollTo', vi.fn());

@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ResourceCostResponse } from '@cloudtrim/contracts/costs';
 import { ResourceCost } from './resource-cost';
+import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
 
 vi.mock('../../../components/stacked-bar-chart', () => ({
   StackedBarChart: ({
@@ -59,7 +60,7 @@ beforeEach(() => {
   fetchMock = vi.fn(async (url: string) =>
     new URL(url, 'http://localhost').pathname === '/api/v1/cost/resource'
       ? costAnswer()
-      : answer(404, { message: 'unexpected call' }),
+      : refuseUnexpectedCall(url),
   );
   vi.stubGlobal('fetch', fetchMock);
 });

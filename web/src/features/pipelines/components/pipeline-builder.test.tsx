@@ -10,6 +10,7 @@ import type {
 } from '@cloudtrim/contracts/pipelines';
 import { createQueryClient } from '../../../lib/query-client';
 import { PipelineBuilder } from './pipeline-builder';
+import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
 
 const tenantId = '0b2f5e4c-8a3d-4f61-9c7e-2d1a6b9e0f34';
 const pipelineId = '7c9e6679-7425-40de-944b-e07fc1f90a01';
@@ -147,7 +148,7 @@ beforeEach(() => {
     if (url === `/api/v1/pipeline/${pipelineId}` && method === 'GET')
       return answer(200, createPipeline(stopDevVms));
     if (method === 'POST' || method === 'PUT') return saveAnswer(JSON.parse(String(init!.body)));
-    return answer(404, { message: 'unexpected call' });
+    return refuseUnexpectedCall(url, init);
   });
   vi.stubGlobal('fetch', fetchMock);
   vi.stubGlobal('matchMedia', (query: string) => ({

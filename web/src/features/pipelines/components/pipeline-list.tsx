@@ -6,10 +6,9 @@ import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
 import type { PipelineSummary } from '@cloudtrim/contracts/pipelines';
 import { pageSize } from '@cloudtrim/contracts/paging';
-import { DataLoading } from '../../../components/data-loading';
+import { ListLoadState } from '../../../components/list-load-state';
 import { Pagination } from '../../../components/pagination';
 import { getPageCount } from '../../../components/pagination-pages';
-import { describeLoadError, isNetworkFailure } from '../../../lib/load-failure';
 import { logListTableMediaQuery, useMediaQuery } from '../../../lib/use-media-query';
 import { useChangePipelineState } from '../api/change-pipeline-state';
 import { useExportPipeline } from '../api/export-pipeline';
@@ -177,15 +176,11 @@ export function PipelineList(handlers: PipelineRowHandlers) {
     stateChange.isPending && stateChange.variables.id === pipeline.id;
 
   function renderList() {
-    if (pipelines.isError) {
-      if (isNetworkFailure(pipelines.error)) return <p className="data-empty">{noPipelinesText}</p>;
+    if (pipelines.isError || !pipelines.data) {
       return (
-        <p className="data-error" role="alert">
-          {describeLoadError(pipelines.error)}
-        </p>
+        <ListLoadState query={pipelines} emptyText={noPipelinesText} loadingLabel="Loading the pipelines" />
       );
     }
-    if (!pipelines.data) return <DataLoading label="Loading the pipelines" />;
     const { pipelines: shown, total } = pipelines.data;
     if (total === 0) return <p className="data-empty">{noPipelinesText}</p>;
     return (

@@ -14,6 +14,7 @@ import {
 import { createQueryClient } from '../../../lib/query-client';
 import { sessionStorageKeys } from '../../../lib/session';
 import { Pipelines } from './pipelines';
+import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
 
 const tenantId = '0b2f5e4c-8a3d-4f61-9c7e-2d1a6b9e0f34';
 
@@ -198,7 +199,7 @@ beforeEach(() => {
       return answer(200, createPipeline(1, { state: 'paused' }));
     }
     if (pathname.startsWith('/api/v1/pipeline/') && method === 'DELETE') return answer(204);
-    return answer(404, { message: 'unexpected call' });
+    return refuseUnexpectedCall(url, init);
   });
   vi.stubGlobal('fetch', fetchMock);
   setWindowWidth(1200);

@@ -9,7 +9,7 @@ import {
   type PipelineTagFilter,
   type PipelineTagOperator,
 } from '@cloudtrim/contracts/pipelines';
-import { ApiError } from '../../../lib/api-client';
+import { checkWithSchema } from '../../../lib/form-errors';
 
 // The builder's values as typed, the definition they make, and the messages shown by each field: the
 // contract's own as one types (the preview waits for them to clear), the server's 400 after a save.
@@ -51,8 +51,7 @@ export interface PipelineDraft {
 /** Messages by the definition's field path, as the server names them: `name`, `scope.tags.0.value`. */
 export type PipelineFieldErrors = Record<string, string>;
 
-/** Where a message with no field of its own is kept. */
-export const formErrorKey = '';
+export { formErrorKey, readSaveErrors } from '../../../lib/form-errors';
 
 export const defaultTimeZone = 'Europe/London';
 
@@ -200,13 +199,7 @@ export function buildPipelineDefinition(draft: PipelineDraft): PipelineDefinitio
 
 /** The contract's first message for each field; empty when the definition may be sent. */
 export function checkPipelineDefinition(definition: PipelineDefinitionRequest): PipelineFieldErrors {
-  const parsed = pipelineDefinitionSchema.safeParse(definition);
-  const errors: PipelineFieldErrors = {};
-  if (parsed.success) return errors;
-  for (const issue of parsed.error.issues) {
-    errors[issue.path.join('.')] ??= issue.message;
-  }
-  return errors;
+  return checkWithSchema(pipelineDefinitionSchema, definition);
 }
 
 /** The first message about `field` or anything inside it (`scope.subscriptionIds.2`). */
@@ -214,15 +207,4 @@ export function findFieldError(errors: PipelineFieldErrors, field: string): stri
   if (errors[field] !== undefined) return errors[field];
   const inside = Object.keys(errors).find((key) => key.startsWith(`${field}.`));
   return inside === undefined ? undefined : errors[inside];
-}
-
-/** A refused save's message, by the field the server named (its `field: ` prefix taken off). */
-export function readSaveErrors(error: Error): PipelineFieldErrors {
-  if (!(error instanceof ApiError) || typeof error.body !== 'object' || error.body === null) {
-    return { [formErrorKey]: error.message };
-  }
-  const body = error.body as { field?: unknown; message?: unknown };
-  const field = typeof body.field === 'string' ? body.field : formErrorKey;
-  const message = typeof body.message === 'string' ? body.message : error.message;
-  return { [field]: field && message.startsWith(`${field}: `) ? message.slice(field.length + 2) : message };
 }

@@ -10,6 +10,7 @@ import {
 import { createQueryClient } from '../../../lib/query-client';
 import { getStatus401, setStatus401 } from '../../../lib/status-401';
 import { RecommendationList } from './recommendation-list';
+import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
 
 // uPlot draws on a canvas jsdom does not have; what the evidence hands the chart is what is tested.
 vi.mock('../../../components/time-series-chart', () => ({
@@ -97,7 +98,7 @@ beforeEach(() => {
     if (parsed.pathname === '/api/v1/log/recommendation') return recommendationsAnswer();
     if (parsed.pathname.startsWith('/api/v1/log/recommendation/apply/')) return applyAnswer();
     if (parsed.pathname === '/api/v1/log/recommendation/evidence') return answer(200, evidence);
-    return answer(404, { message: 'unexpected call' });
+    return refuseUnexpectedCall(url);
   });
   vi.stubGlobal('fetch', fetchMock);
   setWindowWidth(1200);

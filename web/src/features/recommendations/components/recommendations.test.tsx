@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Recommendation, TeamSettings } from '@cloudtrim/contracts/recommendations';
 import { createQueryClient } from '../../../lib/query-client';
 import { Recommendations } from './recommendations';
+import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
 
 function createRecommendation(id: number, saving: number): Recommendation {
   return {
@@ -52,7 +53,7 @@ beforeEach(() => {
       return answer(200, settings);
     }
     if (parsed.pathname === '/api/v1/team/settings') return answer(200, settings);
-    return answer(404, { message: 'unexpected call' });
+    return refuseUnexpectedCall(url, init);
   });
   vi.stubGlobal('fetch', fetchMock);
 });

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ScheduledChange } from '@cloudtrim/contracts/schedule';
 import { createQueryClient } from '../../../lib/query-client';
 import { PendingAutomation } from './pending-automation';
+import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
 
 function vmId(index: number): string {
   return `/subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/vm-${index}`;
@@ -60,7 +61,7 @@ beforeEach(() => {
     const parsed = new URL(url, 'http://localhost');
     if (parsed.pathname === '/api/v1/resource/schedule')
       return scheduleAnswer(parsed.searchParams.get('resourceId'));
-    return answer(404, { message: 'unexpected call' });
+    return refuseUnexpectedCall(url);
   });
   vi.stubGlobal('fetch', fetchMock);
   vi.stubGlobal('scrollTo', () => {});

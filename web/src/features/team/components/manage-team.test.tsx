@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TeamMember } from '@cloudtrim/contracts/team';
 import { createQueryClient } from '../../../lib/query-client';
 import { ManageTeam } from './manage-team';
+import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
 
 const owner: TeamMember = {
   EmailAddress: 'olga@example.com',
@@ -43,7 +44,7 @@ beforeEach(() => {
     if (url === '/api/v1/team' && method === 'GET') return answer(200, team);
     if (url.startsWith('/api/v1/colleague?') && method === 'POST') return inviteAnswer();
     if (url === '/api/v1/team' && method === 'DELETE') return removeAnswer();
-    return answer(404, { message: 'unexpected call' });
+    return refuseUnexpectedCall(url, init);
   });
   vi.stubGlobal('fetch', fetchMock);
 });
