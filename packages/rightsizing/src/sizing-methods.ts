@@ -18,6 +18,7 @@ import {
 } from './estimators';
 import type { PredictionMethodId } from './prediction-methods';
 import { maximum } from './statistics';
+import { overloadThresholdPct } from './service-level';
 import { describeAdvisorObserved, describeForecastObserved } from './vm-memo';
 
 export interface SizingNeed {
@@ -132,6 +133,13 @@ export function sizeByForecast(demand: Demand, to = demand.steps): SizingNeed {
   const cpuSeries = readServiceCpu(demand);
   const cpu = forecastWithMargin(cpuSeries, demand, to);
   const memory = demand.memoryPeakGiB ? forecastWithMargin(demand.memoryPeakGiB, demand, to) : null;
+  // Memory is not throttled like CPU: a guest short of it pages or is killed. So besides the
+  // forecast under the memory threshold, the highest memory the whole history saw (Advisor reads
+  // memory at P100) must stay under the overload line: never a size its demand has overloaded.
+  const memoryPeak = demand.memoryPeakGiB ? maximum(demand.memoryPeakGiB, 0, to) : Number.NaN;
+  // The peak's share of the memory threshold that puts it at the overload line.
+  const peakScale = config.memoryThresholdPct / overloadThresholdPct;
+  const memoryLoad = memory ? Math.max(memory.level * memory.margin, memoryPeak * peakScale) : null;
   const days = to / stepsPerDay(demand);
   const historyShare = Math.min(1, days / config.fullConfidenceDays);
   const windowShare =
@@ -140,13 +148,16 @@ export function sizeByForecast(demand: Demand, to = demand.steps): SizingNeed {
     method: 'cloudtrim-forecast',
     cpuLoad: cpu.level * cpu.margin,
     cpuThresholdPct: config.cpuThresholdPct,
-    memoryLoad: memory ? memory.level * memory.margin : null,
+    memoryLoad,
     memoryThresholdPct: config.memoryThresholdPct,
     // The long memory for hysteresis: the same quantile over the whole lookback.
     steady: () => ({
       cpuLoad: estimatePercentile(cpuSeries, config.targetQuantile, 0, to) * cpu.margin,
       memoryLoad: demand.memoryPeakGiB
-        ? estimatePercentile(demand.memoryPeakGiB, config.targetQuantile, 0, to) * memory!.margin
+        ? Math.max(
+            estimatePercentile(demand.memoryPeakGiB, config.targetQuantile, 0, to) * memory!.margin,
+            memoryPeak * peakScale,
+          )
         : null,
     }),
     observed: describeForecastObserved({
