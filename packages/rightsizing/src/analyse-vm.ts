@@ -30,6 +30,7 @@ import {
   describeActiveHours,
   describeActiveHoursMemo,
   describeResize,
+  describeMemoryDecided,
   describeResizeMemo,
   describeShutdown,
   describeShutdownMemo,
@@ -140,6 +141,7 @@ function proposeResize(context: ProposalContext, need: SizingNeed): Proposal | n
         horizonDays: creditConfig.horizonDays,
       })
     : describeRefusedCheaper(context, need, target);
+  const memory = describeMemoryDecision(context, need, target);
   const memo = describeResizeMemo({
     observed: need.observed,
     targetSize: target.name,
@@ -151,7 +153,7 @@ function proposeResize(context: ProposalContext, need: SizingNeed): Proposal | n
     priceSource: target.price.source,
     priceReadAt: target.price.readAt,
     confidence: need.confidence,
-    credits,
+    credits: credits + memory,
     restart: {
       isDeallocation: needsDeallocation(current, target),
       targetFamily: target.family,
@@ -182,6 +184,24 @@ function describeRefusedCheaper(context: ProposalContext, need: SizingNeed, targ
     if (verdict && !verdict.fits) return describeRefusedBurstable(verdict);
   }
   return '';
+}
+
+// Whether memory, not CPU, chose the size: the cheapest size below the target that carries the need
+// with memory left out, whose memory the need would overload.
+function describeMemoryDecision(context: ProposalContext, need: SizingNeed, target: PricedSize): string {
+  if (need.memoryLoad === null) return '';
+  const cpuOnly: SizingNeed = { ...need, memoryLoad: null };
+  const cheaper = context.candidates.find(
+    (size) => size.price.hourlyPrice < target.price.hourlyPrice && carriesNeed(size, cpuOnly),
+  );
+  return cheaper
+    ? describeMemoryDecided({
+        cheaperSize: cheaper.name,
+        cheaperMemoryGiB: cheaper.memoryGiB,
+        memoryLoadGiB: need.memoryLoad,
+        memoryThresholdPct: need.memoryThresholdPct,
+      })
+    : '';
 }
 
 function proposeShutdown(context: ProposalContext, method: PredictionMethodId): Proposal {

@@ -96,6 +96,20 @@ export function describeResizeMemo(figures: {
   );
 }
 
+// Memory chose the size: a cheaper size had the CPU but not the memory.
+export function describeMemoryDecided(figures: {
+  cheaperSize: string;
+  cheaperMemoryGiB: number;
+  memoryLoadGiB: number;
+  memoryThresholdPct: number;
+}): string {
+  return (
+    ` Memory decided the size: ${figures.cheaperSize} has the CPU, but ${figures.memoryLoadGiB.toFixed(1)} GiB ` +
+    `in use would be ${((figures.memoryLoadGiB / figures.cheaperMemoryGiB) * 100).toFixed(0)}% of its ` +
+    `${figures.cheaperMemoryGiB} GiB (limit ${figures.memoryThresholdPct}%).`
+  );
+}
+
 export function describeShutdown(vmId: string): string {
   return `Shut down ${describeVm(vmId)} (deallocate it): it has been idle.`;
 }
