@@ -16,6 +16,7 @@ import { analyseVm } from '@cloudtrim/rightsizing/analyse-vm';
 import {
   scoreFleet,
   type FleetScore,
+  type MachineScore,
   type MachineFuture,
   type ScoringSize,
 } from '@cloudtrim/rightsizing/backtest-scoring';
@@ -258,9 +259,55 @@ function runSet(set: BacktestSet): void {
     `cross-validation: ${folds} folds of ${Math.floor(machines.length / folds)}-${Math.ceil(machines.length / folds)} machines, each figure as min / median / max across the folds`,
   );
   printTable(spreadHeader, foldRows);
+
+  // The guard's two constants checked by cross-validation: on each fold, the guard is fitted on the
+  // other folds (of the candidates, the one meeting the targets there that saves most; else the one
+  // overloading least) and judged on the fold, beside the rule as it stands.
+  const defaultDecisions = toScoringSizes(defaultMethod);
+  const fitted: string[] = [];
+  const fittedScores: FleetScore[] = [];
+  const standingScores: FleetScore[] = [];
+  for (let fold = 0; fold < folds; fold += 1) {
+    const held = futures.filter((_, index) => index % folds === fold);
+    const training = futures.filter((_, index) => index % folds !== fold);
+    const trained = guardCandidates.map((candidate) => ({
+      candidate,
+      score: scoreFleet(training, defaultDecisions, scoringSizes, candidate),
+    }));
+    const meeting = trained.filter(({ score }) => meetsTargets(score));
+    const best = (
+      meeting.length > 0
+        ? meeting.sort((left, right) => right.score.saving - left.score.saving)
+        : trained.sort((left, right) => left.score.overloadedStepShare - right.score.overloadedStepShare)
+    )[0]!.candidate;
+    fitted.push(`${best.overloadPct}%×${best.consecutiveSteps}`);
+    fittedScores.push(scoreFleet(held, defaultDecisions, scoringSizes, best));
+    standingScores.push(scoreFleet(held, defaultDecisions, scoringSizes, guard));
+  }
+  console.log(
+    `guard fitted on the other folds, judged on each (candidates ${guardCandidates.map((candidate) => `${candidate.overloadPct}%×${candidate.consecutiveSteps}`).join(', ')}): chosen ${fitted.join(', ')}`,
+  );
+  printTable(
+    [...spreadHeader, 'all held-out machines pooled'],
+    [
+      [`${defaultMethod} + fitted guard`, ...describeSpread(fittedScores), describePooled(fittedScores)],
+      [`${defaultMethod} + guard as set`, ...describeSpread(standingScores), describePooled(standingScores)],
+    ],
+  );
   console.log(
     `targets for the default: saving/oracle ≥ 0.90, overloaded steps ≤ 0.50%, worst machine ≤ 2.00%, ` +
       `rollbacks ≤ 10% of resized, beat the advisor rules (as Advisor runs them, unguarded) on overload; ${((performance.now() - startedAt) / 1000).toFixed(1)} s`,
+  );
+}
+
+// Guards to fit among: the hot line from Advisor's 80% target to the judge's 90%, one to three hours.
+const guardCandidates = [70, 80, 90].flatMap((overloadPct) =>
+  [12, 24, 36].map((consecutiveSteps) => ({ overloadPct, consecutiveSteps })),
+);
+
+function meetsTargets(score: FleetScore): boolean {
+  return (
+    score.overloadedStepShare <= 0.005 && score.worstAddedOverloadShare <= 0.02 && rollbackShare(score) <= 0.1
   );
 }
 
@@ -367,6 +414,21 @@ function describeSpread(scores: readonly FleetScore[]): string[] {
     spread((score) => score.worstAddedOverloadShare, percent),
     spread(rollbackShare, percent),
   ];
+}
+
+// The folds' machines judged together: each machine as its own fold judged it.
+function describePooled(scores: readonly FleetScore[]): string {
+  const machines = scores.flatMap((score) => score.machines);
+  const sum = (pick: (machine: MachineScore) => number) =>
+    machines.reduce((total, machine) => total + pick(machine), 0);
+  const resized = machines.filter((machine) => machine.isResizedDown).length;
+  const rollbacks = machines.filter((machine) => machine.isRolledBack).length;
+  const worst = Math.max(0, ...machines.map((machine) => machine.addedOverloadShare));
+  return (
+    `${(sum((machine) => machine.saving) / sum((machine) => machine.oracleSaving)).toFixed(3)}, ` +
+    `${percent(sum((machine) => machine.overloadedSteps) / sum((machine) => machine.steps))}, ` +
+    `+${percent(worst)}, ${rollbacks} of ${resized} (${percent(resized === 0 ? 0 : rollbacks / resized)})`
+  );
 }
 
 function rollbackShare(score: FleetScore): number {
