@@ -22,6 +22,7 @@ import {
 } from '@cloudtrim/rightsizing/backtest-scoring';
 import { readCreditTerms } from '@cloudtrim/rightsizing/burstable-sizes';
 import { guardRule } from '@cloudtrim/rightsizing/guard-rule';
+import { sizingConfig } from '@cloudtrim/rightsizing/sizing-methods';
 import {
   isPredictionMethodId,
   predictionMethodIds,
@@ -294,6 +295,78 @@ function runSet(set: BacktestSet): void {
       [`${defaultMethod} + guard as set`, ...describeSpread(standingScores), describePooled(standingScores)],
     ],
   );
+
+  // The forecast's own constants checked the same way: the default re-decided with each candidate
+  // (the regime drop ratio and the window), fitted on the other folds and judged on each, guard as
+  // set; the values as set come first, so a tie keeps them. (The memory threshold is not among
+  // them: the history's peak under the overload line is what binds memory.)
+  const asSet = {
+    regimeDropRatio: sizingConfig.forecast.regimeDropRatio,
+    windowDays: sizingConfig.forecast.windowDays,
+  };
+  const tunables = [
+    asSet,
+    ...[0.3, 0.4, 0.5]
+      .flatMap((regimeDropRatio) => [7, 14].map((windowDays) => ({ regimeDropRatio, windowDays })))
+      .filter(
+        (tunable) =>
+          tunable.regimeDropRatio !== asSet.regimeDropRatio || tunable.windowDays !== asSet.windowDays,
+      ),
+  ];
+  const decidedWith = tunables.map((tunable) => {
+    const standing = { ...sizingConfig.forecast };
+    Object.assign(sizingConfig.forecast, tunable);
+    try {
+      return new Map(
+        machines.map((machine) => [
+          machine.vm,
+          scoringSizes.find(
+            (size) => size.name === decide(machine, catalogue, defaultMethod, 0, historySteps, null),
+          )!,
+        ]),
+      );
+    } finally {
+      Object.assign(sizingConfig.forecast, standing);
+    }
+  });
+  const label = (tunable: (typeof tunables)[number]) =>
+    `drop ${tunable.regimeDropRatio} window ${tunable.windowDays} d`;
+  const tunedFitted: string[] = [];
+  const tunedScores: FleetScore[] = [];
+  for (let fold = 0; fold < folds; fold += 1) {
+    const held = futures.filter((_, index) => index % folds === fold);
+    const training = futures.filter((_, index) => index % folds !== fold);
+    const trained = tunables.map((tunable, index) => ({
+      index,
+      score: scoreFleet(training, decidedWith[index]!, scoringSizes, guard),
+    }));
+    const meeting = trained.filter(({ score }) => meetsTargets(score));
+    const best = (
+      meeting.length > 0
+        ? meeting.sort((left, right) => right.score.saving - left.score.saving)
+        : trained.sort((left, right) => left.score.overloadedStepShare - right.score.overloadedStepShare)
+    )[0]!.index;
+    tunedFitted.push(label(tunables[best]!));
+    tunedScores.push(scoreFleet(held, decidedWith[best]!, scoringSizes, guard));
+  }
+  console.log(
+    `forecast constants fitted on the other folds, judged on each (candidates ${tunables.map(label).join(', ')}; as set ${label(asSet)}): chosen ${tunedFitted.join(', ')}`,
+  );
+  console.log(
+    `each candidate on all machines (saving/oracle, overloaded, worst, rollbacks): ${tunables
+      .map((tunable, index) => {
+        const score = scoreFleet(futures, decidedWith[index]!, scoringSizes, guard);
+        return `${label(tunable)} ${score.savingShareOfOracle.toFixed(3)} ${percent(score.overloadedStepShare)} +${percent(score.worstAddedOverloadShare)} ${score.rollbacks}/${score.resizedDown}`;
+      })
+      .join('; ')}`,
+  );
+  printTable(
+    [...spreadHeader, 'all held-out machines pooled'],
+    [
+      [`${defaultMethod} fitted + guard`, ...describeSpread(tunedScores), describePooled(tunedScores)],
+      [`${defaultMethod} as set + guard`, ...describeSpread(standingScores), describePooled(standingScores)],
+    ],
+  );
   console.log(
     `targets for the default: saving/oracle ≥ 0.90, overloaded steps ≤ 0.50%, worst machine ≤ 2.00%, ` +
       `rollbacks ≤ 10% of resized, beat the advisor rules (as Advisor runs them, unguarded) on overload; ${((performance.now() - startedAt) / 1000).toFixed(1)} s`,
@@ -301,9 +374,17 @@ function runSet(set: BacktestSet): void {
 }
 
 // Guards to fit among: the hot line from Advisor's 80% target to the judge's 90%, one to three hours.
-const guardCandidates = [70, 80, 90].flatMap((overloadPct) =>
-  [12, 24, 36].map((consecutiveSteps) => ({ overloadPct, consecutiveSteps })),
-);
+// The rule as set first, so a tie keeps it.
+const guardCandidates = [
+  { overloadPct: guardRule.overloadPct, consecutiveSteps: guardRule.consecutiveSteps },
+  ...[70, 80, 90]
+    .flatMap((overloadPct) => [12, 24, 36].map((consecutiveSteps) => ({ overloadPct, consecutiveSteps })))
+    .filter(
+      (candidate) =>
+        candidate.overloadPct !== guardRule.overloadPct ||
+        candidate.consecutiveSteps !== guardRule.consecutiveSteps,
+    ),
+];
 
 function meetsTargets(score: FleetScore): boolean {
   return (

@@ -186,23 +186,29 @@ interface Forecast {
   days: number;
 }
 
-const regimeRule: RegimeRule = {
-  dropRatio: sizingConfig.forecast.regimeDropRatio,
-  minimumDays: sizingConfig.forecast.regimeMinimumDays,
-  beforeDays: sizingConfig.forecast.regimeBeforeDays,
-  windowDays: sizingConfig.forecast.windowDays,
-};
+// Read from sizingConfig at each forecast, so a backtest can check another value of a tunable
+// (cross-validation) without a second copy of the method.
+function readRegimeRule(): RegimeRule {
+  return {
+    dropRatio: sizingConfig.forecast.regimeDropRatio,
+    minimumDays: sizingConfig.forecast.regimeMinimumDays,
+    beforeDays: sizingConfig.forecast.regimeBeforeDays,
+    windowDays: sizingConfig.forecast.windowDays,
+  };
+}
 
-const marginRule: MarginRule = {
-  q: sizingConfig.forecast.targetQuantile,
-  regime: regimeRule,
-  firstOriginDays: sizingConfig.forecast.firstOriginDays,
-  originEveryDays: sizingConfig.forecast.originEveryDays,
-  judgeDays: sizingConfig.forecast.judgeDays,
-  marginQuantile: sizingConfig.forecast.marginQuantile,
-  maxMargin: sizingConfig.forecast.maxMargin,
-  fullConfidenceDays: sizingConfig.forecast.fullConfidenceDays,
-};
+function readMarginRule(regime: RegimeRule): MarginRule {
+  return {
+    q: sizingConfig.forecast.targetQuantile,
+    regime,
+    firstOriginDays: sizingConfig.forecast.firstOriginDays,
+    originEveryDays: sizingConfig.forecast.originEveryDays,
+    judgeDays: sizingConfig.forecast.judgeDays,
+    marginQuantile: sizingConfig.forecast.marginQuantile,
+    maxMargin: sizingConfig.forecast.maxMargin,
+    fullConfidenceDays: sizingConfig.forecast.fullConfidenceDays,
+  };
+}
 
 // The forecast composed: the daily percentiles, the level over the regime window, the margin the
 // same estimate learnt on the series' own past. Days are counted back from `to`, so the margin's
@@ -211,9 +217,10 @@ function forecastWithMargin(series: Float64Array, demand: Demand, to: number): F
   const perDay = stepsPerDay(demand);
   const q = sizingConfig.forecast.targetQuantile;
   const daily = estimateDailyPercentiles(series, q, perDay, to);
+  const regimeRule = readRegimeRule();
   return {
     level: estimateWindowLevel(series, q, perDay, to, daily, regimeRule),
-    margin: estimateLearntMargin(series, perDay, to, daily, marginRule),
+    margin: estimateLearntMargin(series, perDay, to, daily, readMarginRule(regimeRule)),
     days: estimateRegimeDays(daily, regimeRule),
   };
 }
