@@ -148,7 +148,9 @@ function runSet(set: BacktestSet): void {
   }
 
   const futureSteps = Math.min(...machines.map((machine) => machine.average.length)) - historySteps;
-  if (futureSteps <= 0) {
+  // A trace cut after its history can still run a few steps past it on the grid (readings missed
+  // within the history push the last ones later): less than a day of future is not judged.
+  if (futureSteps < stepsPerDay) {
     console.log(`${set.label}: the traces hold only the history: decisions made, nothing to score.`);
     return;
   }
