@@ -1,8 +1,8 @@
 // Reads one VM of the Bitbrains GWA-T-12 format (../shared/backtest-memory/SOURCE.md): a header,
 // then fields split by `;` and a tab, the timestamp in seconds, CPU in % of the VM's provisioned
 // cores, memory used in KB. Laid on a regular 5-minute grid from the first timestamp, as the judge
-// reads it (../shared/backtest-memory/README.md): a reading goes to its nearest step, a step without
-// one repeats the one before.
+// reads it (../shared/backtest-memory/README.md): a step every 5 minutes from the first reading, a
+// step without one repeating the one before.
 export interface BitbrainsTrace {
   cores: number;
   // Busy vCPUs and used GiB at each 5-minute step.
@@ -19,21 +19,27 @@ export function parseBitbrainsTrace(text: string): BitbrainsTrace {
     .map((line) => line.split(';').map((field) => field.trim()))
     .filter((fields) => fields.length >= 7 && fields[0] !== '');
   if (rows.length === 0) throw new Error('the trace holds no readings');
-  const firstSeconds = Number(rows[0]![0]);
-  const lastStep = Math.round((Number(rows.at(-1)![0]) - firstSeconds) / stepSeconds);
-  const cpuVcpus = new Float64Array(lastStep + 1).fill(Number.NaN);
-  const memoryGiB = new Float64Array(lastStep + 1).fill(Number.NaN);
+  // Walked reading by reading: a gap of g seconds holds round(g / 300) steps, the ones before the
+  // next reading repeating the last (as SOURCE.md counts a VM's missing steps).
+  const cpu: number[] = [];
+  const memory: number[] = [];
   let cores = 0;
+  let previousSeconds = Number.NaN;
   for (const fields of rows) {
-    const step = Math.round((Number(fields[0]) - firstSeconds) / stepSeconds);
-    if (step < 0 || step > lastStep) continue;
+    const seconds = Number(fields[0]);
+    const steps = Number.isNaN(previousSeconds)
+      ? 1
+      : Math.max(1, Math.round((seconds - previousSeconds) / stepSeconds));
+    for (let missing = 1; missing < steps; missing += 1) {
+      cpu.push(cpu.at(-1)!);
+      memory.push(memory.at(-1)!);
+    }
     cores = Math.max(cores, Number(fields[1]));
-    cpuVcpus[step] = (Number(fields[4]) / 100) * Number(fields[1]);
-    memoryGiB[step] = Number(fields[6]) / kibPerGib;
+    cpu.push((Number(fields[4]) / 100) * Number(fields[1]));
+    memory.push(Number(fields[6]) / kibPerGib);
+    previousSeconds = seconds;
   }
-  for (let step = 1; step <= lastStep; step += 1) {
-    if (Number.isNaN(cpuVcpus[step]!)) cpuVcpus[step] = cpuVcpus[step - 1]!;
-    if (Number.isNaN(memoryGiB[step]!)) memoryGiB[step] = memoryGiB[step - 1]!;
-  }
+  const cpuVcpus = Float64Array.from(cpu);
+  const memoryGiB = Float64Array.from(memory);
   return { cores, cpuVcpus, memoryGiB };
 }
