@@ -31,6 +31,7 @@ import {
 import { printTable } from '../support/table';
 import { advisorStyleRule, decideAdvisorStyle } from './advisor-style';
 import { parseBitbrainsTrace } from './bitbrains-trace';
+import { crossValidate, dealFolds } from './cross-validation';
 
 const defaultMethod: PredictionMethodId = 'cloudtrim-forecast';
 const stepMinutes = 5;
@@ -248,7 +249,7 @@ function runSet(set: BacktestSet): void {
   const foldRows: string[][] = [];
   const foldScores = new Map<string, FleetScore[]>();
   for (let fold = 0; fold < folds; fold += 1) {
-    const held = futures.filter((_, index) => index % folds === fold);
+    const { held } = dealFolds(futures, folds, fold);
     for (const method of Object.keys(judged)) {
       for (const isGuarded of [true, false]) {
         const key = `${method}${isGuarded ? ' + guard' : ''}`;
@@ -267,26 +268,14 @@ function runSet(set: BacktestSet): void {
   // other folds (of the candidates, the one meeting the targets there that saves most; else the one
   // overloading least) and judged on the fold, beside the rule as it stands.
   const defaultDecisions = toScoringSizes(defaultMethod);
-  const fitted: string[] = [];
-  const fittedScores: FleetScore[] = [];
-  const standingScores: FleetScore[] = [];
-  for (let fold = 0; fold < folds; fold += 1) {
-    const held = futures.filter((_, index) => index % folds === fold);
-    const training = futures.filter((_, index) => index % folds !== fold);
-    const trained = guardCandidates.map((candidate) => ({
-      candidate,
-      score: scoreFleet(training, defaultDecisions, scoringSizes, candidate),
-    }));
-    const meeting = trained.filter(({ score }) => meetsTargets(score));
-    const best = (
-      meeting.length > 0
-        ? meeting.sort((left, right) => right.score.saving - left.score.saving)
-        : trained.sort((left, right) => left.score.overloadedStepShare - right.score.overloadedStepShare)
-    )[0]!.candidate;
-    fitted.push(`${best.overloadPct}%×${best.consecutiveSteps}`);
-    fittedScores.push(scoreFleet(held, defaultDecisions, scoringSizes, best));
-    standingScores.push(scoreFleet(held, defaultDecisions, scoringSizes, guard));
-  }
+  const guardFolds = crossValidate(futures, folds, guardCandidates, (judged, candidate) =>
+    scoreFleet(judged, defaultDecisions, scoringSizes, candidate),
+  );
+  const fitted = guardFolds.map(({ chosen }) => `${chosen.overloadPct}%×${chosen.consecutiveSteps}`);
+  const fittedScores = guardFolds.map(({ held }) => held);
+  const standingScores = Array.from({ length: folds }, (_, fold) =>
+    scoreFleet(dealFolds(futures, folds, fold).held, defaultDecisions, scoringSizes, guard),
+  );
   console.log(
     `guard fitted on the other folds, judged on each (candidates ${guardCandidates.map((candidate) => `${candidate.overloadPct}%×${candidate.consecutiveSteps}`).join(', ')}): chosen ${fitted.join(', ')}`,
   );
@@ -333,24 +322,14 @@ function runSet(set: BacktestSet): void {
   });
   const label = (tunable: (typeof tunables)[number]) =>
     `drop ${tunable.regimeDropRatio} window ${tunable.windowDays} d`;
-  const tunedFitted: string[] = [];
-  const tunedScores: FleetScore[] = [];
-  for (let fold = 0; fold < folds; fold += 1) {
-    const held = futures.filter((_, index) => index % folds === fold);
-    const training = futures.filter((_, index) => index % folds !== fold);
-    const trained = tunables.map((tunable, index) => ({
-      index,
-      score: scoreFleet(training, decidedWith[index]!, scoringSizes, guard),
-    }));
-    const meeting = trained.filter(({ score }) => meetsTargets(score));
-    const best = (
-      meeting.length > 0
-        ? meeting.sort((left, right) => right.score.saving - left.score.saving)
-        : trained.sort((left, right) => left.score.overloadedStepShare - right.score.overloadedStepShare)
-    )[0]!.index;
-    tunedFitted.push(label(tunables[best]!));
-    tunedScores.push(scoreFleet(held, decidedWith[best]!, scoringSizes, guard));
-  }
+  const tunedFolds = crossValidate(
+    futures,
+    folds,
+    tunables.map((_, index) => index),
+    (judged, index) => scoreFleet(judged, decidedWith[index]!, scoringSizes, guard),
+  );
+  const tunedFitted = tunedFolds.map(({ chosen }) => label(tunables[chosen]!));
+  const tunedScores = tunedFolds.map(({ held }) => held);
   console.log(
     `forecast constants fitted on the other folds, judged on each (candidates ${tunables.map(label).join(', ')}; as set ${label(asSet)}): chosen ${tunedFitted.join(', ')}`,
   );
@@ -387,12 +366,6 @@ const guardCandidates = [
         candidate.consecutiveSteps !== guardRule.consecutiveSteps,
     ),
 ];
-
-function meetsTargets(score: FleetScore): boolean {
-  return (
-    score.overloadedStepShare <= 0.005 && score.worstAddedOverloadShare <= 0.02 && rollbackShare(score) <= 0.1
-  );
-}
 
 function decideAll(
   machines: readonly Machine[],
