@@ -24,6 +24,7 @@ import {
   type PricedSize,
 } from './size-catalogue';
 import { pickByBacktest } from './backtest-pick';
+import { overloadThresholdPct } from './service-level';
 import { sizingMethods, type SizingNeed } from './sizing-methods';
 import { countPresent, maximum } from './statistics';
 import {
@@ -187,21 +188,24 @@ function describeRefusedCheaper(context: ProposalContext, need: SizingNeed, targ
 }
 
 // Whether memory, not CPU, chose the size: the cheapest size below the target that carries the need
-// with memory left out, whose memory the need would overload.
+// with memory left out; the memo names the bound its memory breaks (the highest reading seen over
+// the overload line, else the forecast over the memory threshold).
 function describeMemoryDecision(context: ProposalContext, need: SizingNeed, target: PricedSize): string {
-  if (need.memoryLoad === null) return '';
-  const cpuOnly: SizingNeed = { ...need, memoryLoad: null };
+  if (need.memoryLoad === null && need.memoryPeakLoad == null) return '';
+  const cpuOnly: SizingNeed = { ...need, memoryLoad: null, memoryPeakLoad: null };
   const cheaper = context.candidates.find(
     (size) => size.price.hourlyPrice < target.price.hourlyPrice && carriesNeed(size, cpuOnly),
   );
-  return cheaper
-    ? describeMemoryDecided({
-        cheaperSize: cheaper.name,
-        cheaperMemoryGiB: cheaper.memoryGiB,
-        memoryLoadGiB: need.memoryLoad,
-        memoryThresholdPct: need.memoryThresholdPct,
-      })
-    : '';
+  if (!cheaper) return '';
+  const peak = need.memoryPeakLoad ?? null;
+  const isPeak = peak !== null && peak > (cheaper.memoryGiB * overloadThresholdPct) / 100;
+  return describeMemoryDecided({
+    cheaperSize: cheaper.name,
+    cheaperMemoryGiB: cheaper.memoryGiB,
+    isPeak,
+    memoryGiB: isPeak ? peak : (need.memoryLoad ?? 0),
+    limitPct: isPeak ? overloadThresholdPct : need.memoryThresholdPct,
+  });
 }
 
 function proposeShutdown(context: ProposalContext, method: PredictionMethodId): Proposal {

@@ -79,7 +79,7 @@ describe('sizing with memory', () => {
     );
     expect(resize?.targetSize).toBe('Standard_E4s_v5');
     expect(resize?.memo).toContain(
-      'Memory decided the size: Standard_D2s_v5 has the CPU, but 20.0 GiB in use would be 250% of its 8 GiB (limit 85%).',
+      'Memory decided the size: Standard_D2s_v5 has the CPU, but the highest memory in use seen, 20.0 GiB, would be 250% of its 8 GiB (limit 90%).',
     );
   });
 

@@ -18,7 +18,6 @@ import {
 } from './estimators';
 import type { PredictionMethodId } from './prediction-methods';
 import { maximum } from './statistics';
-import { overloadThresholdPct } from './service-level';
 import { describeAdvisorObserved, describeForecastObserved } from './vm-memo';
 
 export interface SizingNeed {
@@ -29,6 +28,9 @@ export interface SizingNeed {
   // Used GiB the new size must hold under `memoryThresholdPct` percent; null without memory data.
   memoryLoad: number | null;
   memoryThresholdPct: number;
+  // The highest used GiB seen, which the new size must hold under the overload line (90%): memory
+  // pages or kills rather than throttles. Absent for a method that does not ask it.
+  memoryPeakLoad?: number | null;
   // What the memo says was seen, e.g. "P95 CPU over 7 days: 1.8 vCPUs busy".
   observed: string;
   confidence: number;
@@ -137,9 +139,6 @@ export function sizeByForecast(demand: Demand, to = demand.steps): SizingNeed {
   // forecast under the memory threshold, the highest memory the whole history saw (Advisor reads
   // memory at P100) must stay under the overload line: never a size its demand has overloaded.
   const memoryPeak = demand.memoryPeakGiB ? maximum(demand.memoryPeakGiB, 0, to) : Number.NaN;
-  // The peak's share of the memory threshold that puts it at the overload line.
-  const peakScale = config.memoryThresholdPct / overloadThresholdPct;
-  const memoryLoad = memory ? Math.max(memory.level * memory.margin, memoryPeak * peakScale) : null;
   const days = to / stepsPerDay(demand);
   const historyShare = Math.min(1, days / config.fullConfidenceDays);
   const windowShare =
@@ -148,16 +147,14 @@ export function sizeByForecast(demand: Demand, to = demand.steps): SizingNeed {
     method: 'cloudtrim-forecast',
     cpuLoad: cpu.level * cpu.margin,
     cpuThresholdPct: config.cpuThresholdPct,
-    memoryLoad,
+    memoryLoad: memory ? memory.level * memory.margin : null,
     memoryThresholdPct: config.memoryThresholdPct,
+    memoryPeakLoad: Number.isNaN(memoryPeak) ? null : memoryPeak,
     // The long memory for hysteresis: the same quantile over the whole lookback.
     steady: () => ({
       cpuLoad: estimatePercentile(cpuSeries, config.targetQuantile, 0, to) * cpu.margin,
       memoryLoad: demand.memoryPeakGiB
-        ? Math.max(
-            estimatePercentile(demand.memoryPeakGiB, config.targetQuantile, 0, to) * memory!.margin,
-            memoryPeak * peakScale,
-          )
+        ? estimatePercentile(demand.memoryPeakGiB, config.targetQuantile, 0, to) * memory!.margin
         : null,
     }),
     observed: describeForecastObserved({

@@ -96,17 +96,20 @@ export function describeResizeMemo(figures: {
   );
 }
 
-// Memory chose the size: a cheaper size had the CPU but not the memory.
+// Memory chose the size: a cheaper size had the CPU but not the memory, by the highest reading seen
+// (over the overload line) or by the forecast (over the memory threshold).
 export function describeMemoryDecided(figures: {
   cheaperSize: string;
   cheaperMemoryGiB: number;
-  memoryLoadGiB: number;
-  memoryThresholdPct: number;
+  isPeak: boolean;
+  memoryGiB: number;
+  limitPct: number;
 }): string {
   return (
-    ` Memory decided the size: ${figures.cheaperSize} has the CPU, but ${figures.memoryLoadGiB.toFixed(1)} GiB ` +
-    `in use would be ${((figures.memoryLoadGiB / figures.cheaperMemoryGiB) * 100).toFixed(0)}% of its ` +
-    `${figures.cheaperMemoryGiB} GiB (limit ${figures.memoryThresholdPct}%).`
+    ` Memory decided the size: ${figures.cheaperSize} has the CPU, but ` +
+    `${figures.isPeak ? 'the highest memory in use seen' : 'the memory forecast'}, ${figures.memoryGiB.toFixed(1)} GiB, ` +
+    `would be ${((figures.memoryGiB / figures.cheaperMemoryGiB) * 100).toFixed(0)}% of its ` +
+    `${figures.cheaperMemoryGiB} GiB (limit ${figures.limitPct}%).`
   );
 }
 

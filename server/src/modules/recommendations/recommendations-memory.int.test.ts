@@ -13,7 +13,7 @@ const hourMs = 60 * minuteMs;
 const clockMs = Math.floor(Date.now() / hourMs) * hourMs - 5 * hourMs - 20 * minuteMs;
 const readClock = () => new Date(clockMs);
 const memoryDecided =
-  /Memory decided the size: (\S+) has the CPU, but ([\d.]+) GiB in use would be (\d+)% of its ([\d.]+) GiB \(limit (\d+)%\)\./;
+  /Memory decided the size: (\S+) has the CPU, but (?:the highest memory in use seen|the memory forecast), ([\d.]+) GiB, would be (\d+)% of its ([\d.]+) GiB \(limit (\d+)%\)\./;
 
 describe('recommendations on memory', () => {
   let context: CloudTestContext;
@@ -54,7 +54,7 @@ describe('recommendations on memory', () => {
       const [, cheaper, usedGiB, , cheaperGiB, limitPct] = memoryDecided.exec(row.memo)!;
       const target = findVirtualMachineSize(row.target_size)!;
       expect(findVirtualMachineSize(cheaper!)!.memoryGiB).toBe(Number(cheaperGiB));
-      // The cheaper size cannot hold the memory in use; the target can.
+      // The cheaper size cannot hold the memory the memo quotes; the target can.
       expect(Number(usedGiB)).toBeGreaterThan((Number(cheaperGiB) * Number(limitPct)) / 100);
       expect(Number(usedGiB)).toBeLessThanOrEqual((target.memoryGiB * Number(limitPct)) / 100);
       // What the emulator's VM really used over the analysed fortnight, read every 5 minutes.
@@ -65,10 +65,12 @@ describe('recommendations on memory', () => {
       for (let at = clockMs - 14 * 24 * hourMs; at < clockMs; at += 5 * minuteMs) {
         peakGiB = Math.max(peakGiB, context.emulator.fleet.demandAt(machine.id, new Date(at)).memoryGiB);
       }
-      // The target holds the real peak under the judge's overload line (90%), and the need the memo
-      // quotes covers it at the memory threshold.
+      // The target holds the real peak under the judge's overload line (90%), and the figure the
+      // memo quotes is that peak as Azure Monitor showed it (hours read from their lowest minute of
+      // available memory, back-filled ones from their spread: within 5%), or a forecast at least
+      // as high as it at the memory threshold.
       expect(peakGiB).toBeLessThanOrEqual(target.memoryGiB * 0.9);
-      expect(Number(usedGiB)).toBeGreaterThanOrEqual((peakGiB * Number(limitPct)) / 90);
+      expect(Number(usedGiB)).toBeGreaterThanOrEqual((0.95 * peakGiB * Number(limitPct)) / 90);
     }
   });
 });
