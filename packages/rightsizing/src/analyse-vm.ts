@@ -24,12 +24,14 @@ import {
   type PricedSize,
 } from './size-catalogue';
 import { pickByBacktest } from './backtest-pick';
+import { overloadThresholdPct } from './service-level';
 import { sizingMethods, type SizingNeed } from './sizing-methods';
 import { countPresent, maximum } from './statistics';
 import {
   describeActiveHours,
   describeActiveHoursMemo,
   describeResize,
+  describeMemoryDecided,
   describeResizeMemo,
   describeShutdown,
   describeShutdownMemo,
@@ -140,6 +142,7 @@ function proposeResize(context: ProposalContext, need: SizingNeed): Proposal | n
         horizonDays: creditConfig.horizonDays,
       })
     : describeRefusedCheaper(context, need, target);
+  const memory = describeMemoryDecision(context, need, target);
   const memo = describeResizeMemo({
     observed: need.observed,
     targetSize: target.name,
@@ -151,7 +154,7 @@ function proposeResize(context: ProposalContext, need: SizingNeed): Proposal | n
     priceSource: target.price.source,
     priceReadAt: target.price.readAt,
     confidence: need.confidence,
-    credits,
+    credits: credits + memory,
     restart: {
       isDeallocation: needsDeallocation(current, target),
       targetFamily: target.family,
@@ -182,6 +185,27 @@ function describeRefusedCheaper(context: ProposalContext, need: SizingNeed, targ
     if (verdict && !verdict.fits) return describeRefusedBurstable(verdict);
   }
   return '';
+}
+
+// Whether memory, not CPU, chose the size: the cheapest size below the target that carries the need
+// with memory left out; the memo names the bound its memory breaks (the highest reading seen over
+// the overload line, else the forecast over the memory threshold).
+function describeMemoryDecision(context: ProposalContext, need: SizingNeed, target: PricedSize): string {
+  if (need.memoryLoad === null && need.memoryPeakLoad == null) return '';
+  const cpuOnly: SizingNeed = { ...need, memoryLoad: null, memoryPeakLoad: null };
+  const cheaper = context.candidates.find(
+    (size) => size.price.hourlyPrice < target.price.hourlyPrice && carriesNeed(size, cpuOnly),
+  );
+  if (!cheaper) return '';
+  const peak = need.memoryPeakLoad ?? null;
+  const isPeak = peak !== null && peak > (cheaper.memoryGiB * overloadThresholdPct) / 100;
+  return describeMemoryDecided({
+    cheaperSize: cheaper.name,
+    cheaperMemoryGiB: cheaper.memoryGiB,
+    isPeak,
+    memoryGiB: isPeak ? peak : (need.memoryLoad ?? 0),
+    limitPct: isPeak ? overloadThresholdPct : need.memoryThresholdPct,
+  });
 }
 
 function proposeShutdown(context: ProposalContext, method: PredictionMethodId): Proposal {

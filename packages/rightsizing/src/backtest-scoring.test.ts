@@ -103,4 +103,22 @@ describe('backtest scoring on burstable sizes', () => {
       findOracleSize({ vm: 'vm1', current: d8, future, stepMinutes: 5 }, [...sizes, cheaperB4]).name,
     ).toBe('B4');
   });
+
+  it('a move to less memory is guarded even with as many vCPUs (an E size to the D size beside it)', () => {
+    const e4 = { name: 'E4', vcpus: 4, memoryGiB: 32, hourlyUsd: 0.25 };
+    const d4 = { name: 'D4', vcpus: 4, memoryGiB: 16, hourlyUsd: 0.2 };
+    const memory = new Float64Array(1000).fill(10);
+    // Two hours and a half at 15 GiB: above 80% of the D4's 16 GiB.
+    memory.fill(15, 400, 430);
+    const future: MachineFuture = {
+      vm: 'vm-e',
+      current: e4,
+      future: new Float64Array(1000).fill(20),
+      memoryGiB: memory,
+      stepMinutes: 5,
+    };
+    const score = scoreMachine(future, d4, [d4, e4], { overloadPct: 80, consecutiveSteps: 24 });
+    expect(score.isRolledBack).toBe(true);
+    expect(score.saving).toBeCloseTo(0.05 * 424 * (5 / 60));
+  });
 });

@@ -130,11 +130,20 @@ export function findOracleSize(machine: MachineFuture, sizes: readonly ScoringSi
   );
 }
 
-// The README's guard applies to a machine made smaller (fewer vCPUs) or moved to a burstable size.
+// The README's guard applies to a machine made smaller (fewer vCPUs, or less memory where the future
+// carries memory: ../backtest-memory/README.md) or moved to a burstable size.
 function isGuarded(machine: MachineFuture, decided: ScoringSize): boolean {
-  if (decided.name === machine.current.name) return false;
+  const { current } = machine;
+  if (decided.name === current.name) return false;
+  const hasLessMemory =
+    machine.memoryGiB !== undefined &&
+    decided.memoryGiB !== undefined &&
+    current.memoryGiB !== undefined &&
+    decided.memoryGiB < current.memoryGiB;
   return (
-    decided.vcpus < machine.current.vcpus || isBurstable({ name: decided.name, credits: decided.credits })
+    decided.vcpus < current.vcpus ||
+    hasLessMemory ||
+    isBurstable({ name: decided.name, credits: decided.credits })
   );
 }
 

@@ -3,6 +3,7 @@
 // requirements are assumed satisfied only when the size says nothing either: a size that states a
 // limit must meet a known count.
 import type { SizeOption, SizePrice, VmRequirements } from './analysis.types';
+import { overloadThresholdPct } from './service-level';
 import type { SizingNeed } from './sizing-methods';
 
 // Moving down to a size whose headroom is thinner than this over the need waits (hysteresis): a
@@ -94,6 +95,12 @@ export function carriesNeed(size: SizeOption, need: SizingNeed, headroom = 0): b
   if (
     need.memoryLoad !== null &&
     need.memoryLoad > ((size.memoryGiB * need.memoryThresholdPct) / 100) * (1 - headroom)
+  ) {
+    return false;
+  }
+  if (
+    need.memoryPeakLoad != null &&
+    need.memoryPeakLoad > ((size.memoryGiB * overloadThresholdPct) / 100) * (1 - headroom)
   ) {
     return false;
   }

@@ -28,6 +28,9 @@ export interface SizingNeed {
   // Used GiB the new size must hold under `memoryThresholdPct` percent; null without memory data.
   memoryLoad: number | null;
   memoryThresholdPct: number;
+  // The highest used GiB seen, which the new size must hold under the overload line (90%): memory
+  // pages or kills rather than throttles. Absent for a method that does not ask it.
+  memoryPeakLoad?: number | null;
   // What the memo says was seen, e.g. "P95 CPU over 7 days: 1.8 vCPUs busy".
   observed: string;
   confidence: number;
@@ -132,6 +135,10 @@ export function sizeByForecast(demand: Demand, to = demand.steps): SizingNeed {
   const cpuSeries = readServiceCpu(demand);
   const cpu = forecastWithMargin(cpuSeries, demand, to);
   const memory = demand.memoryPeakGiB ? forecastWithMargin(demand.memoryPeakGiB, demand, to) : null;
+  // Memory is not throttled like CPU: a guest short of it pages or is killed. So besides the
+  // forecast under the memory threshold, the highest memory the whole history saw (Advisor reads
+  // memory at P100) must stay under the overload line: never a size its demand has overloaded.
+  const memoryPeak = demand.memoryPeakGiB ? maximum(demand.memoryPeakGiB, 0, to) : Number.NaN;
   const days = to / stepsPerDay(demand);
   const historyShare = Math.min(1, days / config.fullConfidenceDays);
   const windowShare =
@@ -142,6 +149,7 @@ export function sizeByForecast(demand: Demand, to = demand.steps): SizingNeed {
     cpuThresholdPct: config.cpuThresholdPct,
     memoryLoad: memory ? memory.level * memory.margin : null,
     memoryThresholdPct: config.memoryThresholdPct,
+    memoryPeakLoad: Number.isNaN(memoryPeak) ? null : memoryPeak,
     // The long memory for hysteresis: the same quantile over the whole lookback.
     steady: () => ({
       cpuLoad: estimatePercentile(cpuSeries, config.targetQuantile, 0, to) * cpu.margin,
@@ -175,23 +183,29 @@ interface Forecast {
   days: number;
 }
 
-const regimeRule: RegimeRule = {
-  dropRatio: sizingConfig.forecast.regimeDropRatio,
-  minimumDays: sizingConfig.forecast.regimeMinimumDays,
-  beforeDays: sizingConfig.forecast.regimeBeforeDays,
-  windowDays: sizingConfig.forecast.windowDays,
-};
+// Read from sizingConfig at each forecast, so a backtest can check another value of a tunable
+// (cross-validation) without a second copy of the method.
+function readRegimeRule(): RegimeRule {
+  return {
+    dropRatio: sizingConfig.forecast.regimeDropRatio,
+    minimumDays: sizingConfig.forecast.regimeMinimumDays,
+    beforeDays: sizingConfig.forecast.regimeBeforeDays,
+    windowDays: sizingConfig.forecast.windowDays,
+  };
+}
 
-const marginRule: MarginRule = {
-  q: sizingConfig.forecast.targetQuantile,
-  regime: regimeRule,
-  firstOriginDays: sizingConfig.forecast.firstOriginDays,
-  originEveryDays: sizingConfig.forecast.originEveryDays,
-  judgeDays: sizingConfig.forecast.judgeDays,
-  marginQuantile: sizingConfig.forecast.marginQuantile,
-  maxMargin: sizingConfig.forecast.maxMargin,
-  fullConfidenceDays: sizingConfig.forecast.fullConfidenceDays,
-};
+function readMarginRule(regime: RegimeRule): MarginRule {
+  return {
+    q: sizingConfig.forecast.targetQuantile,
+    regime,
+    firstOriginDays: sizingConfig.forecast.firstOriginDays,
+    originEveryDays: sizingConfig.forecast.originEveryDays,
+    judgeDays: sizingConfig.forecast.judgeDays,
+    marginQuantile: sizingConfig.forecast.marginQuantile,
+    maxMargin: sizingConfig.forecast.maxMargin,
+    fullConfidenceDays: sizingConfig.forecast.fullConfidenceDays,
+  };
+}
 
 // The forecast composed: the daily percentiles, the level over the regime window, the margin the
 // same estimate learnt on the series' own past. Days are counted back from `to`, so the margin's
@@ -200,9 +214,10 @@ function forecastWithMargin(series: Float64Array, demand: Demand, to: number): F
   const perDay = stepsPerDay(demand);
   const q = sizingConfig.forecast.targetQuantile;
   const daily = estimateDailyPercentiles(series, q, perDay, to);
+  const regimeRule = readRegimeRule();
   return {
     level: estimateWindowLevel(series, q, perDay, to, daily, regimeRule),
-    margin: estimateLearntMargin(series, perDay, to, daily, marginRule),
+    margin: estimateLearntMargin(series, perDay, to, daily, readMarginRule(regimeRule)),
     days: estimateRegimeDays(daily, regimeRule),
   };
 }

@@ -96,6 +96,23 @@ export function describeResizeMemo(figures: {
   );
 }
 
+// Memory chose the size: a cheaper size had the CPU but not the memory, by the highest reading seen
+// (over the overload line) or by the forecast (over the memory threshold).
+export function describeMemoryDecided(figures: {
+  cheaperSize: string;
+  cheaperMemoryGiB: number;
+  isPeak: boolean;
+  memoryGiB: number;
+  limitPct: number;
+}): string {
+  return (
+    ` Memory decided the size: ${figures.cheaperSize} has the CPU, but ` +
+    `${figures.isPeak ? 'the highest memory in use seen' : 'the memory forecast'}, ${figures.memoryGiB.toFixed(1)} GiB, ` +
+    `would be ${((figures.memoryGiB / figures.cheaperMemoryGiB) * 100).toFixed(0)}% of its ` +
+    `${figures.cheaperMemoryGiB} GiB (limit ${figures.limitPct}%).`
+  );
+}
+
 export function describeShutdown(vmId: string): string {
   return `Shut down ${describeVm(vmId)} (deallocate it): it has been idle.`;
 }
