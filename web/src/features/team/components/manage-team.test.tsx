@@ -11,6 +11,7 @@ const owner: TeamMember = {
   FirstName: 'Olga',
   LastName: 'Owner',
   Status: 'Active',
+  role: 'Owner',
 };
 
 function answer(status: number, body: unknown): Response {
@@ -55,7 +56,10 @@ afterEach(() => {
 
 describe('<ManageTeam>', () => {
   it('lists the team with SPEC’s columns and a REMOVE button per row', async () => {
-    team = [owner, { EmailAddress: 'ivy@example.com', FirstName: '', LastName: '', Status: 'Invited' }];
+    team = [
+      owner,
+      { EmailAddress: 'ivy@example.com', FirstName: '', LastName: '', Status: 'Invited', role: 'Member' },
+    ];
     renderTeam();
     expect(screen.getByRole('heading', { name: 'Invite Colleagues' })).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Your Team' })).toBeTruthy();
@@ -77,7 +81,10 @@ describe('<ManageTeam>', () => {
     renderTeam();
     await screen.findByText('olga@example.com');
     typeColleague('Ann@Example.com');
-    team = [owner, { EmailAddress: 'ann@example.com', FirstName: '', LastName: '', Status: 'Invited' }];
+    team = [
+      owner,
+      { EmailAddress: 'ann@example.com', FirstName: '', LastName: '', Status: 'Invited', role: 'Member' },
+    ];
     fireEvent.click(screen.getByRole('button', { name: 'INVITE' }));
 
     expect(
