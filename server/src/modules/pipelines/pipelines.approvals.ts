@@ -26,10 +26,6 @@ export interface Proposal {
 // The states in which an approval still stands between its items and Azure.
 export const openApprovalStates = ['waiting', 'approved'] as const satisfies readonly ApprovalState[];
 
-export function isOpenApproval(state: ApprovalState): boolean {
-  return (openApprovalStates as readonly ApprovalState[]).includes(state);
-}
-
 function isDecidingRole(role: TeamRole): boolean {
   return role === 'Owner' || role === 'Approver';
 }
