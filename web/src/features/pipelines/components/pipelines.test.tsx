@@ -3,8 +3,10 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  approvalJoinedLaterText,
   approvalOwnProposalText,
-  type Approval,
+  approvalRoleText,
+  type CallerApproval,
   type Pipeline,
   type PipelineItem,
   type PipelineListResponse,
@@ -67,7 +69,7 @@ function createItem(index: number, overrides: Partial<PipelineItem> = {}): Pipel
   };
 }
 
-function createApproval(overrides: Partial<Approval> = {}): Approval {
+function createApproval(overrides: Partial<CallerApproval> = {}): CallerApproval {
   return {
     id: '9d6f1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
     pipelineId: createSummary(1).id,
@@ -82,6 +84,8 @@ function createApproval(overrides: Partial<Approval> = {}): Approval {
     decidedAt: null,
     items: [createItem(1, { outcome: 'skipped', reason: 'awaitingApproval', detail: 'Snapshot and delete' })],
     annualSaving: 1234.5,
+    refusal: null,
+    mayReject: true,
     ...overrides,
   };
 }
@@ -123,7 +127,7 @@ function answer(status: number, body?: unknown, statusText = ''): Response {
 
 let pipelines: PipelineSummary[];
 let listAnswer: (offset: number) => Response;
-let approvals: Approval[];
+let approvals: CallerApproval[];
 let decisionAnswer: () => Response;
 let importAnswer: () => Response;
 let fetchMock: ReturnType<typeof vi.fn>;
@@ -476,6 +480,50 @@ describe('<Pipelines> approvals', () => {
     approvals = [createApproval()];
     renderPipelines();
     fireEvent.click(await screen.findByRole('button', { name: 'Reject Delete old disks' }));
+    await waitFor(() => expect(calls('POST', '/api/v1/approval/')).toHaveLength(1));
+    expect(calls('POST', '/api/v1/approval/')[0]!.body).toEqual({ decision: 'reject' });
+  });
+
+  it('says why the user may not approve, and offers REJECT only to an Owner or Approver', async () => {
+    approvals = [createApproval({ refusal: approvalJoinedLaterText })];
+    renderPipelines();
+    let card = within(await screen.findByRole('list', { name: 'Approvals' })).getByRole('listitem');
+    expect(within(card).getByText(approvalJoinedLaterText)).toBeTruthy();
+    expect(within(card).getByRole('button', { name: 'Approve Delete old disks' })).toHaveProperty(
+      'disabled',
+      true,
+    );
+    expect(within(card).getByRole('button', { name: 'Reject Delete old disks' })).toHaveProperty(
+      'disabled',
+      false,
+    );
+    cleanup();
+
+    approvals = [createApproval({ refusal: approvalRoleText, mayReject: false })];
+    renderPipelines();
+    card = within(await screen.findByRole('list', { name: 'Approvals' })).getByRole('listitem');
+    expect(within(card).getByText(approvalRoleText)).toBeTruthy();
+    expect(within(card).getByRole('button', { name: 'Reject Delete old disks' })).toHaveProperty(
+      'disabled',
+      true,
+    );
+    cleanup();
+
+    // Approved but not yet run: only a veto is left.
+    approvals = [
+      createApproval({
+        state: 'approved',
+        decidedBy: 'ann@example.com',
+        refusal: 'This approval is approved already.',
+      }),
+    ];
+    renderPipelines();
+    card = within(await screen.findByRole('list', { name: 'Approvals' })).getByRole('listitem');
+    expect(within(card).queryByRole('button', { name: 'Approve Delete old disks' })).toBeNull();
+    expect(
+      within(card).getByText(/approved by ann@example\.com: an Owner or Approver may still reject it/),
+    ).toBeTruthy();
+    fireEvent.click(within(card).getByRole('button', { name: 'Reject Delete old disks' }));
     await waitFor(() => expect(calls('POST', '/api/v1/approval/')).toHaveLength(1));
     expect(calls('POST', '/api/v1/approval/')[0]!.body).toEqual({ decision: 'reject' });
   });
