@@ -23,6 +23,7 @@ import {
   pipelineStateLabels,
 } from '../utils/pipeline-text';
 import { TableScrollRegion } from './table-scroll-region';
+import { useIsReadOnly } from '../../../lib/my-role';
 
 export interface PipelineRowHandlers {
   onEdit: (pipeline: PipelineSummary) => void;
@@ -47,6 +48,8 @@ function PipelineState({ pipeline }: { pipeline: PipelineSummary }) {
 
 function RowActions({ pipeline, isBusy, onEdit, onShowRuns, onChangeState, onExport, onDelete }: RowProps) {
   const { name } = pipeline;
+  // A Viewer reads only: no pause, resume or delete.
+  const isReadOnly = useIsReadOnly();
   return (
     <div className="pipeline-actions">
       <Button
@@ -68,6 +71,7 @@ function RowActions({ pipeline, isBusy, onEdit, onShowRuns, onChangeState, onExp
       <Button
         variant="outline-secondary"
         size="sm"
+        hidden={isReadOnly}
         disabled={isBusy}
         onClick={() => onChangeState(pipeline)}
         aria-label={`${pipeline.state === 'active' ? 'Pause' : 'Resume'} ${name}`}
@@ -85,6 +89,7 @@ function RowActions({ pipeline, isBusy, onEdit, onShowRuns, onChangeState, onExp
       <Button
         variant="outline-danger"
         size="sm"
+        hidden={isReadOnly}
         onClick={() => onDelete(pipeline)}
         aria-label={`Delete ${name}`}
       >

@@ -130,6 +130,7 @@ let listAnswer: (offset: number) => Response;
 let approvals: CallerApproval[];
 let decisionAnswer: () => Response;
 let importAnswer: () => Response;
+let myRole: 'Owner' | 'Approver' | 'Member' | 'Viewer';
 let fetchMock: ReturnType<typeof vi.fn>;
 
 function setWindowWidth(width: number) {
@@ -178,6 +179,7 @@ beforeEach(() => {
   approvals = [];
   decisionAnswer = () => answer(204);
   importAnswer = () => answer(201, createPipeline(9));
+  myRole = 'Member';
   fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
     const method = init?.method ?? 'GET';
     const { pathname, searchParams } = new URL(url, 'http://localhost');
@@ -185,6 +187,17 @@ beforeEach(() => {
       return listAnswer(Number(searchParams.get('offset') ?? 0));
     }
     if (pathname === '/api/v1/approval') return answer(200, { approvals });
+    if (pathname === '/api/v1/team') {
+      return answer(200, [
+        {
+          EmailAddress: 'demo@cloudtrim.dev',
+          FirstName: 'Demo',
+          LastName: 'User',
+          Status: 'Active',
+          role: myRole,
+        },
+      ]);
+    }
     if (pathname.startsWith('/api/v1/approval/')) return decisionAnswer();
     if (pathname === '/api/v1/pipeline/import') return importAnswer();
     if (pathname.endsWith('/export')) {
@@ -338,6 +351,18 @@ describe('<Pipelines> list', () => {
     await waitFor(() =>
       expect(calls('DELETE').map((call) => call.url)).toEqual([`/api/v1/pipeline/${createSummary(1).id}`]),
     );
+  });
+});
+
+describe('<Pipelines> for a Viewer', () => {
+  it('offers no new pipeline, import, pause, delete or run: a Viewer reads only', async () => {
+    myRole = 'Viewer';
+    renderPipelines();
+    await screen.findByRole('button', { name: 'Runs of Pipeline 1' });
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'NEW PIPELINE' })).toBeNull());
+    expect(screen.queryByRole('button', { name: 'Pause Pipeline 1' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Delete Pipeline 1' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Export Pipeline 1 as YAML' })).toBeTruthy();
   });
 });
 
