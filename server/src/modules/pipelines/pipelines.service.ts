@@ -321,16 +321,17 @@ export class PipelinesService {
       if (!approval) throw notFound('Approval not found.');
       const decider = await approvals.findDecider(auth.teamId, auth.userId);
       if (!decider) throw notFound('Approval not found.');
-      const isVeto = decision === 'reject' && approval.state === 'approved';
-      if (approval.state !== 'waiting' && !isVeto) {
-        throw conflict(`This approval is ${approval.state} already.`);
-      }
+      // Who may decide first: one who may not hears why, whatever the approval's state.
       const proposers = (await approvals.listProposers([approval])).get(approval.id)!;
       const refusal =
         decision === 'approve'
           ? findApprovalRefusal(decider, { proposers, proposedAt: approval.proposedAt })
           : findRejectionRefusal(decider);
       if (refusal) throw forbidden(refusal);
+      const isVeto = decision === 'reject' && approval.state === 'approved';
+      if (approval.state !== 'waiting' && !isVeto) {
+        throw conflict(`This approval is ${approval.state} already.`);
+      }
       const at = this.now();
       const runsAfter = decision === 'approve' ? findRunsAfter(approval, at) : approval.runsAfter;
       await pipelines.updateApproval(id, {
