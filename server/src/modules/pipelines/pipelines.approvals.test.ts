@@ -5,12 +5,7 @@ import {
   rejectionRoleText,
 } from '@cloudtrim/contracts/pipelines';
 import { describe, expect, it } from 'vitest';
-import {
-  findApprovalRefusal,
-  findRejectionRefusal,
-  findRunsAfter,
-  toActionKey,
-} from './pipelines.approvals';
+import { findApprovalRefusal, findRejectionRefusal, findRunsAfter, toActionKey } from './pipelines.approvals';
 
 const proposedAt = new Date('2027-05-01T10:00:00Z');
 const longAgo = new Date('2027-01-01T00:00:00Z');
