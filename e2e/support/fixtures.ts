@@ -32,7 +32,8 @@ export async function createAccount(firstName = 'Tess'): Promise<Account> {
       `${firstName}'s team`,
     ]);
     await client.query(
-      'insert into app_user (team_id, email, password_hash, first_name, last_name) values ($1, $2, $3, $4, $5)',
+      // The team's creator is its Owner.
+      "insert into app_user (team_id, email, password_hash, first_name, last_name, role) values ($1, $2, $3, $4, $5, 'Owner')",
       [team.rows[0]!.id, email, await hashPassword(password), firstName, 'Tester'],
     );
   } finally {

@@ -21,7 +21,10 @@ async function withDatabase<Result>(work: (client: pg.Client) => Promise<Result>
   }
 }
 
-/** A second member of the demo account's team, made directly in the database. */
+/**
+ * A second member of the demo account's team, made directly in the database: an Approver (a Member
+ * may not approve), in the team since before the run it approves.
+ */
 async function createColleague(): Promise<Account> {
   const account = {
     email: `colin-${randomUUID().slice(0, 8)}@example.com`,
@@ -31,8 +34,8 @@ async function createColleague(): Promise<Account> {
   const passwordHash = await hashPassword(account.password);
   await withDatabase((client) =>
     client.query(
-      `insert into app_user (team_id, email, password_hash, first_name, last_name)
-       select team_id, $2, $3, $4, 'Colleague' from app_user where email = $1`,
+      `insert into app_user (team_id, email, password_hash, first_name, last_name, role)
+       select team_id, $2, $3, $4, 'Colleague', 'Approver' from app_user where email = $1`,
       [demo.email, account.email, passwordHash, account.firstName],
     ),
   );

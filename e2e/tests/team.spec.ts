@@ -33,7 +33,7 @@ test.describe('manage team', () => {
     await page.goto('/team');
     await expect(page.getByRole('heading', { name: 'Invite Colleagues' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Your Team' })).toBeVisible();
-    for (const header of ['EMAIL', 'NAME', 'STATUS', 'REMOVE FROM TEAM']) {
+    for (const header of ['EMAIL', 'NAME', 'STATUS', 'ROLE', 'REMOVE FROM TEAM']) {
       await expect(page.getByRole('columnheader', { name: header, exact: true })).toBeVisible();
     }
     await expect(findMemberRow(page, owner.email).getByRole('cell').nth(1)).toHaveText('Olga Tester');
@@ -76,6 +76,19 @@ test.describe('manage team', () => {
         await expect(colleagueRow.getByRole('cell').nth(1)).toHaveText('Cole Porter');
         await expect(colleagueRow.getByRole('cell').nth(2)).toHaveText('Active');
       }
+
+      // The Owner grants roles from a menu; the colleague (a Member) sees them as words.
+      await expect(findMemberRow(colleaguePage, owner.email).getByRole('cell').nth(3)).toHaveText('Owner');
+      await expect(colleaguePage.getByRole('combobox')).toHaveCount(0);
+      const roleMenu = page.getByRole('combobox', { name: `Role of ${colleagueEmail}` });
+      await expect(roleMenu).toHaveValue('Member');
+      await roleMenu.selectOption('Approver');
+      // The menu follows the list, read again once the server has the new role.
+      await expect(roleMenu).toHaveValue('Approver');
+      await colleaguePage.reload();
+      await expect(findMemberRow(colleaguePage, colleagueEmail).getByRole('cell').nth(3)).toHaveText(
+        'Approver',
+      );
 
       await findMemberRow(page, colleagueEmail)
         .getByRole('button', { name: /REMOVE/ })

@@ -47,6 +47,7 @@ import { registerAuthentication } from './plugins/authenticate';
 import { registerNoStore } from './plugins/no-store';
 import { refuseHeadOnStateChanges } from './plugins/refuse-head-on-state-changes';
 import { refuseNulText } from './plugins/refuse-nul-text';
+import { refuseViewerChanges } from './plugins/refuse-viewer-changes';
 
 export const databaseUnavailableText =
   'Cloudtrim cannot reach its database right now. Try again in a moment.';
@@ -106,6 +107,7 @@ export async function buildApp(
 
   refuseHeadOnStateChanges(app);
   registerAuthentication(app, container.auth);
+  refuseViewerChanges(app, (userId) => container.team.findRole(userId));
 
   app.get('/healthz', { config: { isPublic: true }, schema: { hide: true } }, async (_request, reply) => {
     const isHealthy = await isDatabaseReachable(container.database);

@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { TeamRole } from '@cloudtrim/contracts/team';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -95,7 +96,14 @@ let userCounter = 0;
 
 export async function createUser(
   context: TestContext,
-  overrides: { email?: string; password?: string; firstName?: string; teamId?: string } = {},
+  overrides: {
+    email?: string;
+    password?: string;
+    firstName?: string;
+    teamId?: string;
+    role?: TeamRole;
+    joinedTeamAt?: Date;
+  } = {},
 ): Promise<TestUser> {
   userCounter += 1;
   const email = overrides.email ?? `user${userCounter}-${randomUUID().slice(0, 8)}@example.com`;
@@ -107,6 +115,10 @@ export async function createUser(
       passwordHash: await hashPassword(password),
       firstName: overrides.firstName ?? 'Ada',
       lastName: 'Lovelace',
+      role: overrides.role,
+      // Members have been in their team since 2020 unless a test says when they joined: the tests'
+      // movable clocks start before their users are made.
+      joinedTeamAt: overrides.joinedTeamAt ?? new Date(Date.UTC(2020, 0, 1)),
     },
     overrides.teamId,
   );

@@ -490,9 +490,18 @@ export const approvalDecisionRequestSchema = z.object({
 export type ApprovalDecisionRequest = z.infer<typeof approvalDecisionRequestSchema>;
 
 export const approvalOwnProposalText = 'A colleague must approve this: you proposed it.';
+// Who may decide (issue 23 §2): an Owner or Approver approves, if they are not the proposer (an author
+// of a version the run used, or whoever pressed run) and were in the team before the proposal; an
+// Owner or Approver may reject until the action has run.
+export const approvalRoleText =
+  'Only an Owner or Approver of your team can approve this: ask an Owner for the Approver role.';
+export const approvalJoinedLaterText =
+  'A colleague who was in the team when this was proposed must approve it: you joined after.';
+export const rejectionRoleText = 'Only an Owner or Approver of your team can reject this.';
 
-// waiting: for a colleague; approved: runs once its grace period is over (then done); rejected.
-export const approvalStates = ['waiting', 'approved', 'rejected', 'done'] as const;
+// waiting: for a colleague; approved: runs once its grace period is over (then done); rejected;
+// cancelled: its pipeline was paused before it ran.
+export const approvalStates = ['waiting', 'approved', 'rejected', 'done', 'cancelled'] as const;
 export type ApprovalState = (typeof approvalStates)[number];
 
 export const approvalSchema = z.object({
@@ -514,6 +523,15 @@ export const approvalSchema = z.object({
 });
 export type Approval = z.infer<typeof approvalSchema>;
 
-// GET /api/v1/approval: the team's approvals waiting for the signed-in user (not their own proposals).
-export const approvalListResponseSchema = z.object({ approvals: z.array(approvalSchema) });
+// An approval as the signed-in user sees it: refusal says why they may not approve it (null when they
+// may); mayReject, whether they may reject it (veto) now.
+export const callerApprovalSchema = approvalSchema.extend({
+  refusal: z.string().nullable(),
+  mayReject: z.boolean(),
+});
+export type CallerApproval = z.infer<typeof callerApprovalSchema>;
+
+// GET /api/v1/approval: the team's approvals waiting for a decision, and those approved but not yet
+// run (an Owner or Approver may still reject them), but for the signed-in user's own proposals.
+export const approvalListResponseSchema = z.object({ approvals: z.array(callerApprovalSchema) });
 export type ApprovalListResponse = z.infer<typeof approvalListResponseSchema>;

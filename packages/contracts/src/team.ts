@@ -6,12 +6,21 @@ export const teamMemberStatuses = ['Active', 'Invited'] as const;
 export const teamMemberStatusSchema = z.enum(teamMemberStatuses);
 export type TeamMemberStatus = z.infer<typeof teamMemberStatusSchema>;
 
-// GET /api/v1/team. An invited colleague has no name yet: FirstName and LastName are then ''.
+// A member's role in the team (issue 23 §2). Owner: the team's creator, grants roles; Approver: may
+// approve a colleague's destructive action; Member: reads and changes; Viewer: reads only. New members
+// join as Member.
+export const teamRoles = ['Owner', 'Approver', 'Member', 'Viewer'] as const;
+export const teamRoleSchema = z.enum(teamRoles, { error: 'Role must be Owner, Approver, Member or Viewer.' });
+export type TeamRole = z.infer<typeof teamRoleSchema>;
+
+// GET /api/v1/team. An invited colleague has no name yet: FirstName and LastName are then ''; their
+// role is the one they will join with (Member). `role` is spelt as issue 23 names it.
 export const teamMemberSchema = z.object({
   EmailAddress: z.string(),
   FirstName: z.string(),
   LastName: z.string(),
   Status: teamMemberStatusSchema,
+  role: teamRoleSchema,
 });
 export type TeamMember = z.infer<typeof teamMemberSchema>;
 
@@ -31,3 +40,15 @@ export type InviteColleagueQuery = z.infer<typeof inviteColleagueQuerySchema>;
 
 export const inviteColleagueResponseSchema = messageResponseSchema;
 export type InviteColleagueResponse = z.infer<typeof inviteColleagueResponseSchema>;
+
+// PUT /api/v1/team/role: an Owner sets a member's role; a team always keeps one Owner.
+export const setTeamRoleRequestSchema = z.object({ emailAddress: emailAddressSchema, role: teamRoleSchema });
+export type SetTeamRoleRequest = z.infer<typeof setTeamRoleRequestSchema>;
+
+export const setTeamRoleResponseSchema = messageResponseSchema;
+export type SetTeamRoleResponse = z.infer<typeof setTeamRoleResponseSchema>;
+
+export const ownerOnlyText = 'Only an Owner of your team can change roles.';
+export const lastOwnerText = 'A team always keeps one Owner: make another member Owner first.';
+export const viewerReadOnlyText =
+  'A Viewer can only read: ask an Owner of your team for the Member role to make changes.';

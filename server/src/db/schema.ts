@@ -4,6 +4,7 @@
 // budget → budget crossing · alert · pipeline → version · run → item · streak · approval.
 // Every table a signed-in user reads hangs from a team, directly or through its tenant.
 import type { PipelineAction, PipelineDefinition } from '@cloudtrim/contracts/pipelines';
+import { teamRoles } from '@cloudtrim/contracts/team';
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -64,6 +65,10 @@ export const users = pgTable(
     // The user's own mail preferences for alerts (issue 17 §4).
     budgetMails: boolean('budget_mails').notNull().default(true),
     anomalyMails: boolean('anomaly_mails').notNull().default(true),
+    // The user's role in their team (issue 23 §2) and since when they are in it: an approval counts
+    // only from an Owner or Approver who was a member before the proposal.
+    role: text('role', { enum: teamRoles }).notNull().default('Member'),
+    joinedTeamAt: instant('joined_team_at').notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: instant('updated_at').notNull().defaultNow(),
   },
@@ -907,7 +912,7 @@ export const pipelineApprovals = pgTable(
       .notNull()
       .references(() => pipelineRuns.id, { onDelete: 'cascade' }),
     action: jsonb('action').$type<PipelineAction>().notNull(),
-    state: text('state', { enum: ['waiting', 'approved', 'rejected', 'done'] })
+    state: text('state', { enum: ['waiting', 'approved', 'rejected', 'done', 'cancelled'] })
       .notNull()
       .default('waiting'),
     proposedBy: uuid('proposed_by').references(() => users.id, { onDelete: 'set null' }),
@@ -921,5 +926,25 @@ export const pipelineApprovals = pgTable(
     index('pipeline_approval_due_idx')
       .on(table.runsAfter)
       .where(sql`state = 'approved'`),
+  ],
+);
+
+// The open approvals (waiting, or approved and not yet run) by resource and action: one at most, so a
+// pipeline matching the same resources every minute proposes them once. A row leaves with its
+// approval's decision, carrying out or cancelling.
+export const pipelineOpenApprovals = pgTable(
+  'pipeline_open_approval',
+  {
+    resourceId: uuid('resource_id')
+      .notNull()
+      .references(() => resources.id, { onDelete: 'cascade' }),
+    actionKey: text('action_key').notNull(),
+    approvalId: uuid('approval_id')
+      .notNull()
+      .references(() => pipelineApprovals.id, { onDelete: 'cascade' }),
+  },
+  (table) => [
+    uniqueIndex('pipeline_open_approval_key').on(table.resourceId, table.actionKey),
+    index('pipeline_open_approval_approval_idx').on(table.approvalId),
   ],
 );

@@ -227,7 +227,8 @@ beforeAll(async () => {
       method: 'POST',
       url: `/api/v1/approval/${approvalId}`,
       payload: { decision: 'reject' },
-      ownerStatus: 403,
+      // The owner, an Owner, may reject (veto) their own proposal; the pause above cancelled it.
+      ownerStatus: 409,
     },
     { name: 'delete pipeline', method: 'DELETE', url: `/api/v1/pipeline/${pipelineId}`, isDestructive: true },
     { name: 'costs of tenant', method: 'GET', url: `/api/v1/cost?${days}&${query('tenantId', tenantId)}` },

@@ -46,7 +46,13 @@ export class AccountRepository {
       }
       const [created] = await transaction
         .insert(users)
-        .values({ ...user, email: user.email.toLowerCase(), teamId: resolvedTeamId })
+        .values({
+          ...user,
+          email: user.email.toLowerCase(),
+          teamId: resolvedTeamId,
+          // The creator of a team is its Owner; one who joins an existing team is a Member.
+          role: user.role ?? (teamId ? 'Member' : 'Owner'),
+        })
         .returning();
       return created!;
     });

@@ -174,7 +174,7 @@ describe('an action waiting for approval', () => {
   // A real run of a pipeline that stops one VM of the emulator's estate after a colleague approves.
   async function proposeNightStop(options: { colleagueMails: boolean }) {
     const proposer = await createUser(context);
-    const colleague = await createUser(context, { teamId: proposer.teamId });
+    const colleague = await createUser(context, { teamId: proposer.teamId, role: 'Approver' });
     const proposerToken = await logIn(context, proposer);
     const colleagueToken = await logIn(context, colleague);
     if (!options.colleagueMails) {

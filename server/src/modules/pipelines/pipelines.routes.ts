@@ -256,7 +256,8 @@ export function pipelineRoutes(pipelines: PipelinesService): FastifyPluginAsyncZ
       {
         schema: {
           tags,
-          summary: "The team's approvals waiting for the signed-in user (not their own proposals)",
+          summary:
+            "The team's approvals waiting or approved and not yet run, each saying whether the signed-in user may decide it (not their own proposals)",
           response: { 200: approvalListResponseSchema, 401: errorResponseSchema },
         },
       },
@@ -268,7 +269,8 @@ export function pipelineRoutes(pipelines: PipelinesService): FastifyPluginAsyncZ
       {
         schema: {
           tags,
-          summary: "Approve or reject a pipeline's action (not one's own proposal: 403)",
+          summary:
+            "Approve (an Owner or Approver, not a proposer, in the team before the proposal) or reject (an Owner or Approver, until it has run) a pipeline's action; 403 says why not",
           params: approvalParamsSchema,
           body: approvalDecisionRequestSchema,
           response: { 200: approvalSchema, 403: errorResponseSchema, 409: errorResponseSchema, ...errors },

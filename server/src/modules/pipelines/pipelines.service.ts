@@ -5,7 +5,7 @@ import { roundCents } from '@cloudtrim/contracts/money';
 import { pageSize } from '@cloudtrim/contracts/paging';
 import {
   approvalDecisionRequestSchema,
-  approvalOwnProposalText,
+  approvalRoleText,
   createPipelineJsonSchema,
   pipelineDefinitionSchema,
   pipelineImportRequestSchema,
@@ -63,6 +63,8 @@ import {
   type PipelineRunRow,
   type PipelineWithDefinition,
 } from './pipelines.repository';
+import { findApprovalRefusal, findRejectionRefusal, findRunsAfter, toActionKey } from './pipelines.approvals';
+import { ApprovalsRepository } from './pipelines.approvals.repository';
 import { estimateStopSavings } from './pipelines.savings';
 import { checkCron, findDueTick, findNextTick } from './pipelines.schedule';
 import { pipelineTemplates } from './pipelines.templates';
@@ -160,11 +162,47 @@ export class PipelinesService {
     if (!isDeleted) throw notFound('Pipeline not found.');
   }
 
+  // Pausing cancels the pipeline's approvals that have not run, approved or still waiting: a paused
+  // pipeline acts on nothing.
   async setPipelineState(auth: AuthContext, id: string, state: 'active' | 'paused'): Promise<Pipeline> {
-    if (!(await this.pipelines.setState(auth.teamId, id, state, auth.userId, this.now()))) {
-      throw notFound('Pipeline not found.');
-    }
+    const isSet = await this.runTransaction(async (transaction) => {
+      const at = this.now();
+      if (
+        !(await new PipelinesRepository(transaction.db).setState(auth.teamId, id, state, auth.userId, at))
+      ) {
+        return false;
+      }
+      if (state === 'paused') await this.cancelOpenApprovals(transaction, auth, id);
+      return true;
+    });
+    if (!isSet) throw notFound('Pipeline not found.');
     return this.getPipeline(auth.teamId, id);
+  }
+
+  private async cancelOpenApprovals(
+    transaction: Transaction,
+    auth: AuthContext,
+    pipelineId: string,
+  ): Promise<void> {
+    const pipelines = new PipelinesRepository(transaction.db);
+    const approvals = new ApprovalsRepository(transaction.db);
+    for (const approval of await approvals.lockOpenForPipeline(auth.teamId, pipelineId)) {
+      await pipelines.updateApproval(approval.id, { state: 'cancelled' });
+      await approvals.release(approval.id);
+      if (approval.state === 'waiting')
+        await settleApprovalAlert(this.alerts, transaction, approval, auth.userId);
+      const items = (await pipelines.listApprovalItems([approval.id])).filter(
+        (item) => item.reason === 'awaitingApproval',
+      );
+      for (const item of items) {
+        await pipelines.updateItem(item.id, {
+          outcome: 'skipped',
+          reason: 'rejected',
+          detail: `Cancelled: ${auth.email} paused the pipeline`,
+        });
+      }
+      await this.finishRun(transaction, approval.runId, false);
+    }
   }
 
   listTemplates(): PipelineTemplatesResponse {
@@ -240,33 +278,75 @@ export class PipelinesService {
     return this.createPipeline(auth, read.definition);
   }
 
+  // Each with why the signed-in user may not approve it, and whether they may reject it.
   async listApprovals(auth: AuthContext): Promise<ApprovalListResponse> {
-    const rows = await this.pipelines.listWaitingApprovals(auth.teamId, auth.userId);
-    return { approvals: await this.describeApprovals(rows) };
+    const { rows, decider, proposers } = await this.runTransaction(async (transaction) => {
+      const approvals = new ApprovalsRepository(transaction.db);
+      const open = await approvals.listOpen(auth.teamId, auth.userId);
+      return {
+        rows: open,
+        decider: await approvals.findDecider(auth.teamId, auth.userId),
+        proposers: await approvals.listProposers(open),
+      };
+    });
+    const described = await this.describeApprovals(rows);
+    return {
+      approvals: described.map((approval, index) => {
+        const row = rows[index]!;
+        const proposal = {
+          proposers: proposers.get(row.id) ?? new Set<string>(),
+          proposedAt: row.proposedAt,
+        };
+        return {
+          ...approval,
+          refusal: !decider
+            ? approvalRoleText
+            : row.state === 'waiting'
+              ? (findApprovalRefusal(decider, proposal) ?? null)
+              : `This approval is ${row.state} already.`,
+          mayReject: decider !== undefined && !findRejectionRefusal(decider),
+        };
+      }),
+    };
   }
 
-  // A colleague's decision; the proposer's own is refused. Approved past its grace period, the action
-  // is carried out at once; before it, by the tick once the grace period is over.
+  // A colleague's decision (pipelines.approvals.ts says who may). Approved before the grace period is
+  // over, the tick carries it out at its end; approved later, a full grace period from the approval.
+  // Until it has run, an Owner or Approver may still reject it.
   async decideApproval(auth: AuthContext, id: string, input: unknown): Promise<Approval> {
     const { decision } = parse(approvalDecisionRequestSchema, input);
     const pending = await this.runTransaction(async (transaction) => {
       const pipelines = new PipelinesRepository(transaction.db);
+      const approvals = new ApprovalsRepository(transaction.db);
       const approval = await pipelines.lockApproval(auth.teamId, id);
       if (!approval) throw notFound('Approval not found.');
-      if (approval.proposedBy === auth.userId) throw forbidden(approvalOwnProposalText);
-      if (approval.state !== 'waiting') throw conflict(`This approval is ${approval.state} already.`);
+      const decider = await approvals.findDecider(auth.teamId, auth.userId);
+      if (!decider) throw notFound('Approval not found.');
+      // Who may decide first: one who may not hears why, whatever the approval's state.
+      const proposers = (await approvals.listProposers([approval])).get(approval.id)!;
+      const refusal =
+        decision === 'approve'
+          ? findApprovalRefusal(decider, { proposers, proposedAt: approval.proposedAt })
+          : findRejectionRefusal(decider);
+      if (refusal) throw forbidden(refusal);
+      const isVeto = decision === 'reject' && approval.state === 'approved';
+      if (approval.state !== 'waiting' && !isVeto) {
+        throw conflict(`This approval is ${approval.state} already.`);
+      }
       const at = this.now();
+      const runsAfter = decision === 'approve' ? findRunsAfter(approval, at) : approval.runsAfter;
       await pipelines.updateApproval(id, {
         state: decision === 'approve' ? 'approved' : 'rejected',
         decidedBy: auth.userId,
         decidedAt: at,
       });
-      await settleApprovalAlert(this.alerts, transaction, approval, auth.userId);
+      if (runsAfter.getTime() !== approval.runsAfter.getTime()) await approvals.setRunsAfter(id, runsAfter);
+      if (!isVeto) await settleApprovalAlert(this.alerts, transaction, approval, auth.userId);
       if (decision === 'reject') {
         await this.rejectApproval(transaction, approval, auth.email);
         return [];
       }
-      if (approval.runsAfter.getTime() > at.getTime()) return [];
+      if (runsAfter.getTime() > at.getTime()) return [];
       return this.carryOutApproval(transaction, approval, auth.email);
     });
     await this.applyPending(auth.teamId, id, pending);
@@ -449,16 +529,18 @@ export class PipelinesService {
   }
 
   // The approval row and its alert (Recent Activity notice, a mail to every other member), in the run's
-  // transaction.
+  // transaction. One open approval per resource and action: a resource an open approval holds already
+  // is not proposed again (its item is held), and a run proposing none makes no approval and no mail.
   private async proposeApproval(
     transaction: Transaction,
     pipeline: PipelineWithDefinition,
     runId: string,
-    waiting: EvaluatedItem[],
+    proposed: EvaluatedItem[],
     proposer: string | null,
     at: Date,
-  ): Promise<string> {
+  ): Promise<string | null> {
     const pipelines = new PipelinesRepository(transaction.db);
+    const approvals = new ApprovalsRepository(transaction.db);
     const runsAfter = new Date(at.getTime() + pipeline.definition.gates.graceMinutes * 60_000);
     const approvalId = await pipelines.insertApproval({
       teamId: pipeline.teamId,
@@ -470,6 +552,20 @@ export class PipelinesService {
       proposedAt: at,
       runsAfter,
     });
+    const claimed = await approvals.claim(
+      approvalId,
+      toActionKey(pipeline.definition.action),
+      proposed.map((item) => item.candidate.resourceId),
+    );
+    const waiting = proposed.filter((item) => claimed.has(item.candidate.resourceId));
+    for (const item of proposed.filter((each) => !claimed.has(each.candidate.resourceId))) {
+      item.reason = 'held';
+      item.detail = `${item.detail}: already waiting for an approval`;
+    }
+    if (waiting.length === 0) {
+      await approvals.delete(approvalId);
+      return null;
+    }
     const members = await pipelines.listMembers(pipeline.teamId);
     const notice = {
       pipelineName: pipeline.name,
@@ -500,6 +596,7 @@ export class PipelinesService {
     by: string,
   ): Promise<void> {
     const pipelines = new PipelinesRepository(transaction.db);
+    await new ApprovalsRepository(transaction.db).release(approval.id);
     const items = (await pipelines.listApprovalItems([approval.id])).filter(
       (item) => item.reason === 'awaitingApproval',
     );
@@ -532,6 +629,7 @@ export class PipelinesService {
   ): Promise<PendingApply[]> {
     const pipelines = new PipelinesRepository(transaction.db);
     await pipelines.updateApproval(approval.id, { state: 'done' });
+    await new ApprovalsRepository(transaction.db).release(approval.id);
     const items = (await pipelines.listApprovalItems([approval.id])).filter(
       (item) => item.reason === 'awaitingApproval' && item.resourceId !== null,
     );

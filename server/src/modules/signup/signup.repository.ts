@@ -138,9 +138,15 @@ export class SignupRepository {
       return await this.db.transaction(async (transaction) => {
         const teamId = await consumeLink(transaction);
         if (!teamId) return { status: 'link-unavailable' } as const;
+        // The first member of a team (one made for this sign-up) is its Owner; an invited one joins
+        // as a Member.
+        const [others] = await transaction
+          .select({ count: count() })
+          .from(users)
+          .where(eq(users.teamId, teamId));
         const [created] = await transaction
           .insert(users)
-          .values({ ...user, teamId })
+          .values({ ...user, teamId, role: (others?.count ?? 0) === 0 ? 'Owner' : 'Member' })
           .returning();
         // A pending invitation to someone who now has an account can never be accepted.
         await transaction

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
 import { waitFor } from '../../../test/azure-emulator';
 import { createMailTestContext, waitForMailJobs, type MailTestContext } from '../../../test/mailbox';
-import { lastMemberText, notInTeamText, teamRules } from './team.service';
+import { lastOwnerText, ownerOnlyText } from '@cloudtrim/contracts/team';
+import { lastMemberText, notInTeamText, notMemberText, teamRules } from './team.service';
 
 let context: MailTestContext;
 let emailCounter = 0;
@@ -22,8 +23,12 @@ interface SignedInUser extends TestUser {
   token: string;
 }
 
-async function createSignedInUser(teamId?: string, firstName = 'Ada'): Promise<SignedInUser> {
-  const user = await createUser(context, { teamId, firstName });
+async function createSignedInUser(
+  teamId?: string,
+  firstName = 'Ada',
+  role?: 'Owner' | 'Approver' | 'Member' | 'Viewer',
+): Promise<SignedInUser> {
+  const user = await createUser(context, { teamId, firstName, role });
   return { ...user, token: await logIn(context, user) };
 }
 
@@ -44,6 +49,19 @@ const removeFromTeam = (token: string, emailAddress: string) =>
     headers: bearer(token),
     payload: { emailAddress },
   });
+
+const setRole = (token: string, emailAddress: string, role: string) =>
+  context.app.inject({
+    method: 'PUT',
+    url: '/api/v1/team/role',
+    headers: bearer(token),
+    payload: { emailAddress, role },
+  });
+
+const roleOf = async (token: string, email: string) =>
+  (await getTeam(token))
+    .json<{ EmailAddress: string; role: string }[]>()
+    .find((member) => member.EmailAddress === email)?.role;
 
 const getDetails = (token: string) =>
   context.app.inject({ method: 'GET', url: '/api/v1/account/details', headers: bearer(token) });
@@ -78,11 +96,19 @@ describe('GET /api/v1/team', () => {
           FirstName: index === 0 ? 'Alice' : 'Bob',
           LastName: 'Lovelace',
           Status: 'Active',
+          // The team's creator is its Owner; one who joins it, a Member.
+          role: index === 0 ? 'Owner' : 'Member',
         }))
         .sort((left, right) => left.EmailAddress.localeCompare(right.EmailAddress)),
     );
     expect((await getTeam(outsider.token)).json()).toEqual([
-      { EmailAddress: outsider.email, FirstName: 'Ada', LastName: 'Lovelace', Status: 'Active' },
+      {
+        EmailAddress: outsider.email,
+        FirstName: 'Ada',
+        LastName: 'Lovelace',
+        Status: 'Active',
+        role: 'Owner',
+      },
     ]);
   });
 
@@ -103,6 +129,7 @@ describe('POST /api/v1/colleague', () => {
       FirstName: '',
       LastName: '',
       Status: 'Invited',
+      role: 'Member',
     });
 
     const mail = await context.mailbox.nextMailTo(email);
@@ -121,6 +148,7 @@ describe('POST /api/v1/colleague', () => {
       FirstName: 'Grace',
       LastName: 'Hopper',
       Status: 'Active',
+      role: 'Member',
     });
     expect(team).toContainEqual(expect.objectContaining({ EmailAddress: inviter.email, Status: 'Active' }));
     expect(team.filter((member: { Status: string }) => member.Status === 'Invited')).toEqual([]);
@@ -203,7 +231,7 @@ describe('DELETE /api/v1/team', () => {
 
     const bobAgain = await logIn(context, bob);
     expect((await getTeam(bobAgain)).json()).toEqual([
-      { EmailAddress: bob.email, FirstName: 'Bob', LastName: 'Lovelace', Status: 'Active' },
+      { EmailAddress: bob.email, FirstName: 'Bob', LastName: 'Lovelace', Status: 'Active', role: 'Owner' },
     ]);
     const moved = await context.container.repositories.account.findByEmail(bob.email);
     expect(moved!.teamId).not.toBe(alice.teamId);
@@ -332,5 +360,61 @@ describe('DELETE /api/v1/team', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().field).toBe('emailAddress');
+  });
+});
+
+describe('PUT /api/v1/team/role', () => {
+  it("is an Owner's call: sets a member's role, shown by GET /api/v1/team", async () => {
+    const alice = await createSignedInUser(undefined, 'Alice');
+    const bob = await createSignedInUser(alice.teamId, 'Bob');
+    const carol = await createSignedInUser(alice.teamId, 'Carol');
+    const response = await setRole(alice.token, bob.email.toUpperCase(), 'Approver');
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().message).toBe(`${bob.email} is now an Approver.`);
+    expect(await roleOf(carol.token, bob.email)).toBe('Approver');
+
+    // Neither a Member nor an Approver grants roles, their own included.
+    for (const caller of [carol, bob]) {
+      const refused = await setRole(caller.token, caller.email, 'Owner');
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().message).toBe(ownerOnlyText);
+    }
+    expect(await roleOf(alice.token, carol.email)).toBe('Member');
+    expect(await roleOf(alice.token, bob.email)).toBe('Approver');
+  });
+
+  it('keeps one Owner: the last one can neither step down nor leave, until another is made Owner', async () => {
+    const alice = await createSignedInUser(undefined, 'Alice');
+    const bob = await createSignedInUser(alice.teamId, 'Bob');
+    const stepDown = await setRole(alice.token, alice.email, 'Member');
+    expect(stepDown.statusCode).toBe(409);
+    expect(stepDown.json().message).toBe(lastOwnerText);
+    const leave = await removeFromTeam(bob.token, alice.email);
+    expect(leave.statusCode).toBe(409);
+    expect(leave.json().message).toBe(lastOwnerText);
+    expect(await roleOf(alice.token, alice.email)).toBe('Owner');
+
+    expect((await setRole(alice.token, bob.email, 'Owner')).statusCode).toBe(200);
+    expect((await setRole(alice.token, alice.email, 'Viewer')).statusCode).toBe(200);
+    expect(await roleOf(bob.token, alice.email)).toBe('Viewer');
+    expect(await roleOf(bob.token, bob.email)).toBe('Owner');
+  });
+
+  it("answers 404 for another team's member or an invitation, and 400 for an unknown role, changing nothing", async () => {
+    const alice = await createSignedInUser();
+    const invited = newEmail();
+    await invite(alice.token, invited);
+    const mallory = await createSignedInUser();
+    for (const email of [mallory.email, invited]) {
+      const response = await setRole(alice.token, email, 'Viewer');
+      expect(response.statusCode).toBe(404);
+      expect(response.json().message).toBe(notMemberText);
+    }
+    const unknown = await setRole(alice.token, alice.email, 'Admin');
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().field).toBe('role');
+    expect(await roleOf(mallory.token, mallory.email)).toBe('Owner');
+    expect(await roleOf(alice.token, alice.email)).toBe('Owner');
+    await context.mailbox.nextMailTo(invited);
   });
 });

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import { isUniqueViolation, type Db } from '../../db/database';
+import type { TeamRole } from '@cloudtrim/contracts/team';
 import { invitations, teams, users } from '../../db/schema';
 
 export interface Member {
@@ -7,7 +8,18 @@ export interface Member {
   email: string;
   firstName: string;
   lastName: string;
+  role: TeamRole;
 }
+
+// A user's place in their team: what they may do, and since when (an approval counts only from a
+// member who joined before the proposal).
+export interface Membership {
+  teamId: string;
+  role: TeamRole;
+  joinedTeamAt: Date;
+}
+
+export type SetRoleResult = 'set' | 'notMember' | 'lastOwner';
 
 export interface Inviter {
   firstName: string;
@@ -31,8 +43,46 @@ export interface TeamSettingsRow {
   defaultMaintenanceWindow: number;
 }
 
+const memberColumns = {
+  userId: users.id,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  role: users.role,
+};
+
 export class TeamRepository {
   constructor(private readonly db: Db) {}
+
+  async findMembership(userId: string): Promise<Membership | undefined> {
+    const [row] = await this.db
+      .select({ teamId: users.teamId, role: users.role, joinedTeamAt: users.joinedTeamAt })
+      .from(users)
+      .where(eq(users.id, userId));
+    return row;
+  }
+
+  // The team row is locked until the change commits, so two Owners demoting each other at once cannot
+  // leave the team without one.
+  async setRole(teamId: string, email: string, role: TeamRole): Promise<SetRoleResult> {
+    return this.db.transaction(async (transaction) => {
+      await transaction.select({ id: teams.id }).from(teams).where(eq(teams.id, teamId)).for('update');
+      const [member] = await transaction
+        .select({ userId: users.id, role: users.role })
+        .from(users)
+        .where(and(eq(users.teamId, teamId), eq(users.email, email)));
+      if (!member) return 'notMember';
+      if (member.role === 'Owner' && role !== 'Owner') {
+        const [owners] = await transaction
+          .select({ count: count() })
+          .from(users)
+          .where(and(eq(users.teamId, teamId), eq(users.role, 'Owner')));
+        if ((owners?.count ?? 0) <= 1) return 'lastOwner';
+      }
+      await transaction.update(users).set({ role, updatedAt: new Date() }).where(eq(users.id, member.userId));
+      return 'set';
+    });
+  }
 
   async findInviter(userId: string): Promise<Inviter | undefined> {
     const [row] = await this.db
@@ -50,7 +100,7 @@ export class TeamRepository {
 
   listMembers(teamId: string): Promise<Member[]> {
     return this.db
-      .select({ userId: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName })
+      .select(memberColumns)
       .from(users)
       .where(eq(users.teamId, teamId))
       .orderBy(asc(users.email));
@@ -58,7 +108,7 @@ export class TeamRepository {
 
   async findMember(teamId: string, email: string): Promise<Member | undefined> {
     const [row] = await this.db
-      .select({ userId: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName })
+      .select(memberColumns)
       .from(users)
       .where(and(eq(users.teamId, teamId), eq(users.email, email)));
     return row;
@@ -120,17 +170,27 @@ export class TeamRepository {
 
   // Moves a member out into a new team of their own, in the caller's transaction (the one that ends
   // the member's sessions: TeamService.removeFromTeam). The team row is locked until it commits, so
-  // two removals at once cannot empty it; false when the member is its last one.
-  async moveToOwnTeam(member: Member, teamId: string, newTeamName: string): Promise<boolean> {
+  // two removals at once cannot empty it, nor leave it without an Owner. The member is the Owner of
+  // their new team.
+  async moveToOwnTeam(
+    member: Member,
+    teamId: string,
+    newTeamName: string,
+  ): Promise<'moved' | 'lastMember' | 'lastOwner'> {
     await this.db.select({ id: teams.id }).from(teams).where(eq(teams.id, teamId)).for('update');
     const [members] = await this.db.select({ count: count() }).from(users).where(eq(users.teamId, teamId));
-    if ((members?.count ?? 0) <= 1) return false;
+    if ((members?.count ?? 0) <= 1) return 'lastMember';
+    const [owners] = await this.db
+      .select({ count: count() })
+      .from(users)
+      .where(and(eq(users.teamId, teamId), eq(users.role, 'Owner'), sql`${users.id} <> ${member.userId}`));
+    if ((owners?.count ?? 0) === 0) return 'lastOwner';
     const [team] = await this.db.insert(teams).values({ name: newTeamName }).returning({ id: teams.id });
     await this.db
       .update(users)
-      .set({ teamId: team!.id, updatedAt: new Date() })
+      .set({ teamId: team!.id, role: 'Owner', joinedTeamAt: new Date(), updatedAt: new Date() })
       .where(and(eq(users.id, member.userId), eq(users.teamId, teamId)));
-    return true;
+    return 'moved';
   }
 
   async readSettings(teamId: string): Promise<TeamSettingsRow> {

@@ -5,6 +5,8 @@ import {
   inviteColleagueResponseSchema,
   removeTeamMemberRequestSchema,
   removeTeamMemberResponseSchema,
+  setTeamRoleRequestSchema,
+  setTeamRoleResponseSchema,
   teamResponseSchema,
 } from '@cloudtrim/contracts/team';
 import { getAuth } from '../../plugins/authenticate';
@@ -17,7 +19,7 @@ export function teamRoutes(team: TeamService): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['team'],
-          summary: 'Members (Active) and pending invitations (Invited) of your team',
+          summary: 'Members (Active) and pending invitations (Invited) of your team, each with its role',
           response: { 200: teamResponseSchema, 401: errorResponseSchema },
         },
       },
@@ -42,6 +44,27 @@ export function teamRoutes(team: TeamService): FastifyPluginAsyncZod {
         },
       },
       (request) => team.removeFromTeam(getAuth(request), request.body.emailAddress),
+    );
+
+    app.put(
+      '/api/v1/team/role',
+      {
+        schema: {
+          tags: ['team'],
+          summary:
+            "An Owner sets a member's role (Owner, Approver, Member or Viewer); a team keeps one Owner",
+          body: setTeamRoleRequestSchema,
+          response: {
+            200: setTeamRoleResponseSchema,
+            400: errorResponseSchema,
+            401: errorResponseSchema,
+            403: errorResponseSchema,
+            404: errorResponseSchema,
+            409: errorResponseSchema,
+          },
+        },
+      },
+      (request) => team.setRole(getAuth(request), request.body.emailAddress, request.body.role),
     );
 
     app.post(

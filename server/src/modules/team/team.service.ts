@@ -1,8 +1,8 @@
 import type { MessageResponse } from '@cloudtrim/contracts/common';
 import { inviteConflictText, inviteSuccessText } from '@cloudtrim/contracts/messages';
 import type { TeamSettings } from '@cloudtrim/contracts/recommendations';
-import type { TeamResponse } from '@cloudtrim/contracts/team';
-import { conflict, notFound, tooManyRequests, unauthorized } from '../../lib/http-errors';
+import { lastOwnerText, ownerOnlyText, type TeamResponse, type TeamRole } from '@cloudtrim/contracts/team';
+import { conflict, forbidden, notFound, tooManyRequests, unauthorized } from '../../lib/http-errors';
 import { createOneTimeToken, hashToken } from '../../lib/secret-box';
 import type { AccountRepository } from '../account/account.repository';
 import type { AuthContext, AuthService } from '../auth/auth.service';
@@ -20,6 +20,7 @@ export const teamRules = {
 } satisfies Record<string, number | ThrottleRule>;
 
 export const lastMemberText = 'The last member of a team cannot be removed: a team always keeps one member.';
+export const notMemberText = 'There is no member with that email address in your team.';
 export const notInTeamText = 'There is no member or invitation with that email address in your team.';
 const tooManyInvitationsText = 'Too many invitations. Please wait a while before inviting more colleagues.';
 
@@ -44,12 +45,14 @@ export class TeamService {
         FirstName: member.firstName,
         LastName: member.lastName,
         Status: 'Active' as const,
+        role: member.role,
       })),
       ...invitedEmails.map((email) => ({
         EmailAddress: email,
         FirstName: '',
         LastName: '',
         Status: 'Invited' as const,
+        role: 'Member' as const,
       })),
     ];
   }
@@ -95,16 +98,33 @@ export class TeamService {
     const member = await this.teams.findMember(auth.teamId, email);
     if (member) {
       const newTeamName = nameTeamFor({ firstName: member.firstName, lastName: member.lastName });
-      const isMoved = await this.auth.logOutEverywhereWith(member.userId, (db) =>
-        new TeamRepository(db).moveToOwnTeam(member, auth.teamId, newTeamName),
-      );
-      if (!isMoved) throw conflict(lastMemberText);
+      let refusal = lastMemberText;
+      const isMoved = await this.auth.logOutEverywhereWith(member.userId, async (db) => {
+        const outcome = await new TeamRepository(db).moveToOwnTeam(member, auth.teamId, newTeamName);
+        if (outcome === 'lastOwner') refusal = lastOwnerText;
+        return outcome === 'moved';
+      });
+      if (!isMoved) throw conflict(refusal);
       return { message: `${email} has been removed from your team.` };
     }
     if (await this.teams.deletePendingInvitation(auth.teamId, email)) {
       return { message: `The invitation to ${email} has been withdrawn.` };
     }
     throw notFound(notInTeamText);
+  }
+
+  async findRole(userId: string): Promise<TeamRole | undefined> {
+    return (await this.teams.findMembership(userId))?.role;
+  }
+
+  // An Owner's call: sets a member's role. The team keeps at least one Owner.
+  async setRole(auth: AuthContext, email: string, role: TeamRole): Promise<MessageResponse> {
+    const caller = await this.teams.findMembership(auth.userId);
+    if (caller?.teamId !== auth.teamId || caller.role !== 'Owner') throw forbidden(ownerOnlyText);
+    const outcome = await this.teams.setRole(auth.teamId, email, role);
+    if (outcome === 'notMember') throw notFound(notMemberText);
+    if (outcome === 'lastOwner') throw conflict(lastOwnerText);
+    return { message: `${email} is now ${role === 'Owner' || role === 'Approver' ? 'an' : 'a'} ${role}.` };
   }
 
   async getSettings(teamId: string): Promise<TeamSettings> {

@@ -95,8 +95,12 @@ function calls(method: string): { url: string; body: unknown }[] {
     }));
 }
 
+let team: { EmailAddress: string; FirstName: string; LastName: string; Status: 'Active'; role: string }[];
+
 beforeEach(() => {
   localStorage.setItem('token', 'a-session-token');
+  localStorage.setItem('email', 'demo@cloudtrim.dev');
+  team = [];
   list = { Budgets: [createBudget(1)], AzureBudgets: [azureBudget] };
   listAnswer = () => answer(200, list);
   saveAnswer = () => answer(201, createBudget(2));
@@ -107,6 +111,7 @@ beforeEach(() => {
     if (url.startsWith('/api/v1/budget/') && method === 'PUT')
       return saveAnswer(JSON.parse(String(init!.body)));
     if (url.startsWith('/api/v1/budget/') && method === 'DELETE') return answer(204);
+    if (url === '/api/v1/team') return answer(200, team);
     return refuseUnexpectedCall(url, init);
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -151,6 +156,17 @@ describe('<Budgets> list', () => {
         name: 'Burn-down of Budget 1: $420.00 spent of $500.00, forecast $610.00 ($560.00 to $650.00) by Nov 30, 2026',
       }),
     ).toBeTruthy();
+  });
+
+  it('offers a Viewer no ADD BUDGET, EDIT or DELETE: a Viewer reads only', async () => {
+    team = [
+      { EmailAddress: 'demo@cloudtrim.dev', FirstName: 'D', LastName: 'U', Status: 'Active', role: 'Viewer' },
+    ];
+    renderBudgets();
+    const table = await screen.findByRole('table', { name: 'Budgets' });
+    await waitFor(() => expect(within(table).queryByRole('button', { name: 'Edit Budget 1' })).toBeNull());
+    expect(within(table).queryByRole('button', { name: 'Delete Budget 1' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'ADD BUDGET' })).toBeNull();
   });
 
   it('shows cards on narrow screens', async () => {

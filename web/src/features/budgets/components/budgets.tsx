@@ -17,6 +17,7 @@ import { BudgetBurnDown } from './budget-burn-down';
 import { BudgetFormModal, type BudgetMemberOption, type BudgetTenantOption } from './budget-form-modal';
 import { DeleteBudgetDialog } from './delete-budget-dialog';
 import './budgets.css';
+import { useIsReadOnly } from '../../../lib/my-role';
 
 export type { BudgetMemberOption, BudgetTenantOption } from './budget-form-modal';
 
@@ -105,7 +106,9 @@ function BurnDownCell({ row }: { row: BudgetRow }) {
 }
 
 function RowActions({ row, onEdit, onDelete }: Omit<RowViewProps, 'tenantNames'>) {
-  if (!row.isOurs) return <span className="text-body-secondary small">Read-only</span>;
+  // A Viewer reads only: no edit or delete.
+  const isReadOnly = useIsReadOnly();
+  if (!row.isOurs || isReadOnly) return <span className="text-body-secondary small">Read-only</span>;
   const { budget } = row;
   return (
     <div className="budget-actions">
@@ -220,6 +223,8 @@ export function Budgets({ tenants, members }: BudgetsProps) {
   const isTable = useMediaQuery(logListTableMediaQuery);
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<Editing>({ isShown: false, budget: null });
+  // A Viewer reads only: no new budget.
+  const isReadOnly = useIsReadOnly();
   const [deleting, setDeleting] = useState<Budget | null>(null);
   const tenantNames = useMemo(() => new Map(tenants.map((tenant) => [tenant.id, tenant.name])), [tenants]);
   const rows = useMemo<BudgetRow[]>(
@@ -298,7 +303,12 @@ export function Budgets({ tenants, members }: BudgetsProps) {
     <>
       <div className="budgets-toolbar">
         <BurnDownLegend />
-        <Button variant="primary" size="sm" onClick={() => setEditing({ isShown: true, budget: null })}>
+        <Button
+          variant="primary"
+          size="sm"
+          hidden={isReadOnly}
+          onClick={() => setEditing({ isShown: true, budget: null })}
+        >
           ADD BUDGET
         </Button>
       </div>

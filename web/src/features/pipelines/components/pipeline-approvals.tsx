@@ -5,8 +5,8 @@ import Card from 'react-bootstrap/Card';
 import Spinner from 'react-bootstrap/Spinner';
 import {
   approvalOwnProposalText,
-  type Approval,
   type ApprovalDecision,
+  type CallerApproval,
 } from '@cloudtrim/contracts/pipelines';
 import { DataLoading } from '../../../components/data-loading';
 import { formatUtcDateTime } from '../../../lib/format-date-time';
@@ -18,7 +18,7 @@ import { describeAction, formatSaving, noApprovalsText } from '../utils/pipeline
 import { PipelineItems } from './pipeline-items';
 
 interface ApprovalCardProps {
-  approval: Approval;
+  approval: CallerApproval;
   /** The signed-in user's address: their own proposal needs a colleague. */
   userEmail: string;
 }
@@ -27,6 +27,9 @@ function ApprovalCard({ approval, userEmail }: ApprovalCardProps) {
   const deciding = useDecideApproval();
   const [decision, setDecision] = useState<ApprovalDecision | null>(null);
   const isOwn = approval.proposedBy.toLowerCase() === userEmail.toLowerCase();
+  const isApproved = approval.state === 'approved';
+  // Why the user may not approve: the server's sentence (role, own proposal, joined after it).
+  const refusal = isApproved ? null : (approval.refusal ?? (isOwn ? approvalOwnProposalText : null));
   const count = approval.items.length;
 
   function decide(next: ApprovalDecision) {
@@ -48,7 +51,12 @@ function ApprovalCard({ approval, userEmail }: ApprovalCardProps) {
             {approval.proposedBy}, {formatUtcDateTime(approval.proposedAt)}
           </dd>
           <dt>RUNS AFTER</dt>
-          <dd>{formatUtcDateTime(approval.runsAfter)}, once approved</dd>
+          <dd>
+            {formatUtcDateTime(approval.runsAfter)}
+            {isApproved
+              ? `, approved by ${approval.decidedBy ?? 'a colleague'}: an Owner or Approver may still reject it`
+              : ', once approved'}
+          </dd>
           <dt>ANNUAL SAVING</dt>
           <dd>{formatSaving(approval.annualSaving)}</dd>
         </dl>
@@ -56,27 +64,29 @@ function ApprovalCard({ approval, userEmail }: ApprovalCardProps) {
           <summary>The resources</summary>
           <PipelineItems items={approval.items} label={`Resources of ${approval.pipelineName}`} />
         </details>
-        {isOwn ? <p className="text-body-secondary small mt-2 mb-0">{approvalOwnProposalText}</p> : null}
+        {refusal ? <p className="text-body-secondary small mt-2 mb-0">{refusal}</p> : null}
         {deciding.isError ? (
           <Alert variant="danger" className="mt-2 mb-0" role="alert">
             {deciding.error.message}
           </Alert>
         ) : null}
         <div className="pipeline-actions mt-2">
-          <Button
-            variant="primary"
-            size="sm"
-            disabled={isOwn || deciding.isPending}
-            onClick={() => decide('approve')}
-            aria-label={`Approve ${approval.pipelineName}`}
-          >
-            {deciding.isPending && decision === 'approve' ? spinner : null}
-            APPROVE
-          </Button>
+          {isApproved ? null : (
+            <Button
+              variant="primary"
+              size="sm"
+              disabled={refusal !== null || deciding.isPending}
+              onClick={() => decide('approve')}
+              aria-label={`Approve ${approval.pipelineName}`}
+            >
+              {deciding.isPending && decision === 'approve' ? spinner : null}
+              APPROVE
+            </Button>
+          )}
           <Button
             variant="outline-danger"
             size="sm"
-            disabled={deciding.isPending}
+            disabled={!approval.mayReject || deciding.isPending}
             onClick={() => decide('reject')}
             aria-label={`Reject ${approval.pipelineName}`}
           >
@@ -89,7 +99,10 @@ function ApprovalCard({ approval, userEmail }: ApprovalCardProps) {
   );
 }
 
-/** The pipeline actions waiting for the signed-in user's approval (a colleague proposed them). */
+/**
+ * The pipeline actions waiting for an approval (a colleague proposed them), each saying why the user
+ * may not approve it, and those approved but not yet run, which an Owner or Approver may still reject.
+ */
 export function PipelineApprovals() {
   const approvals = useApprovals();
   const userEmail = readSession()?.email ?? '';
@@ -103,7 +116,9 @@ export function PipelineApprovals() {
     );
   }
   if (!approvals.data) return <DataLoading label="Loading the approvals" />;
-  const waiting = approvals.data.approvals.filter((approval) => approval.state === 'waiting');
+  const waiting = approvals.data.approvals.filter(
+    (approval) => approval.state === 'waiting' || approval.state === 'approved',
+  );
   if (waiting.length === 0) return <p className="data-empty">{noApprovalsText}</p>;
   return (
     <div className="data-card-list p-2" role="list" aria-label="Approvals">

@@ -43,6 +43,7 @@ import {
 import { findingKindLabels, recommendationKindLabels } from '../utils/pipeline-text';
 import { PipelinePreview } from './pipeline-preview';
 import { TagFilterFields } from './tag-filter-fields';
+import { useIsReadOnly } from '../../../lib/my-role';
 
 export interface PipelineTenantOption {
   id: string;
@@ -484,6 +485,8 @@ function TemplatePicker({ onPick }: { onPick: (draft: PipelineDraft) => void }) 
  * show on save; the server's 400 by the field it names.
  */
 export function PipelineBuilder({ isShown, pipelineId, tenants, onHide, onSaved }: PipelineBuilderProps) {
+  // A Viewer reads only: the definition shows, but does not save.
+  const isReadOnly = useIsReadOnly();
   const titleId = useId();
   const id = useId();
   const saving = useSavePipeline();
@@ -586,7 +589,7 @@ export function PipelineBuilder({ isShown, pipelineId, tenants, onHide, onSaved 
           <Button variant="outline-secondary" onClick={onHide} disabled={saving.isPending}>
             CANCEL
           </Button>
-          <Button type="submit" variant="primary" disabled={saving.isPending || isLoading}>
+          <Button type="submit" variant="primary" disabled={saving.isPending || isLoading || isReadOnly}>
             {saving.isPending ? (
               <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />
             ) : null}

@@ -22,6 +22,7 @@ import {
   pipelineStateLabels,
 } from '../utils/pipeline-text';
 import { TableScrollRegion } from './table-scroll-region';
+import { useIsReadOnly } from '../../../lib/my-role';
 
 export interface PipelineRowHandlers {
   onEdit: (pipeline: PipelineSummary) => void;
@@ -46,6 +47,8 @@ function PipelineState({ pipeline }: { pipeline: PipelineSummary }) {
 
 function RowActions({ pipeline, isBusy, onEdit, onShowRuns, onChangeState, onExport, onDelete }: RowProps) {
   const { name } = pipeline;
+  // A Viewer reads only: no pause, resume or delete.
+  const isReadOnly = useIsReadOnly();
   return (
     <div className="pipeline-actions">
       <Button
@@ -67,6 +70,7 @@ function RowActions({ pipeline, isBusy, onEdit, onShowRuns, onChangeState, onExp
       <Button
         variant="outline-secondary"
         size="sm"
+        hidden={isReadOnly}
         disabled={isBusy}
         onClick={() => onChangeState(pipeline)}
         aria-label={`${pipeline.state === 'active' ? 'Pause' : 'Resume'} ${name}`}
@@ -84,6 +88,7 @@ function RowActions({ pipeline, isBusy, onEdit, onShowRuns, onChangeState, onExp
       <Button
         variant="outline-danger"
         size="sm"
+        hidden={isReadOnly}
         onClick={() => onDelete(pipeline)}
         aria-label={`Delete ${name}`}
       >

@@ -18,6 +18,7 @@ import { useRunPipeline } from '../api/run-pipeline';
 import { formatSaving, noRunsText, runStateLabels } from '../utils/pipeline-text';
 import { PipelineItems } from './pipeline-items';
 import { TableScrollRegion } from './table-scroll-region';
+import { useIsReadOnly } from '../../../lib/my-role';
 
 function describeMode(run: Pick<PipelineRun, 'dryRun' | 'trigger'>): string {
   return `${run.dryRun ? 'Dry run' : 'Real run'}, ${run.trigger === 'manual' ? 'run now' : 'scheduled'}`;
@@ -187,6 +188,8 @@ interface PipelineRunsProps {
 export function PipelineRuns({ pipeline, onHide }: PipelineRunsProps) {
   const titleId = useId();
   const running = useRunPipeline();
+  // A Viewer reads only: the history shows, but no run starts.
+  const isReadOnly = useIsReadOnly();
   // The modal keeps naming the pipeline while it fades out after it was cleared.
   const [shown, setShown] = useState(pipeline);
   if (pipeline !== null && pipeline !== shown) setShown(pipeline);
@@ -222,14 +225,19 @@ export function PipelineRuns({ pipeline, onHide }: PipelineRunsProps) {
       </Modal.Header>
       <Modal.Body>
         <div className="pipeline-actions mb-3">
-          <Button variant="outline-primary" size="sm" disabled={running.isPending} onClick={() => run(true)}>
+          <Button
+            variant="outline-primary"
+            size="sm"
+            disabled={running.isPending || isReadOnly}
+            onClick={() => run(true)}
+          >
             {running.isPending && running.variables.dryRun ? spinner : null}
             DRY RUN NOW
           </Button>
           <Button
             variant="primary"
             size="sm"
-            disabled={running.isPending || isConfirmingRealRun}
+            disabled={running.isPending || isConfirmingRealRun || isReadOnly}
             onClick={() => setIsConfirmingRealRun(true)}
           >
             {running.isPending && !running.variables.dryRun ? spinner : null}

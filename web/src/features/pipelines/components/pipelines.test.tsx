@@ -3,8 +3,10 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  approvalJoinedLaterText,
   approvalOwnProposalText,
-  type Approval,
+  approvalRoleText,
+  type CallerApproval,
   type Pipeline,
   type PipelineItem,
   type PipelineListResponse,
@@ -68,7 +70,7 @@ function createItem(index: number, overrides: Partial<PipelineItem> = {}): Pipel
   };
 }
 
-function createApproval(overrides: Partial<Approval> = {}): Approval {
+function createApproval(overrides: Partial<CallerApproval> = {}): CallerApproval {
   return {
     id: '9d6f1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
     pipelineId: createSummary(1).id,
@@ -83,6 +85,8 @@ function createApproval(overrides: Partial<Approval> = {}): Approval {
     decidedAt: null,
     items: [createItem(1, { outcome: 'skipped', reason: 'awaitingApproval', detail: 'Snapshot and delete' })],
     annualSaving: 1234.5,
+    refusal: null,
+    mayReject: true,
     ...overrides,
   };
 }
@@ -124,9 +128,10 @@ function answer(status: number, body?: unknown, statusText = ''): Response {
 
 let pipelines: PipelineSummary[];
 let listAnswer: (offset: number) => Response;
-let approvals: Approval[];
+let approvals: CallerApproval[];
 let decisionAnswer: () => Response;
 let importAnswer: () => Response;
+let myRole: 'Owner' | 'Approver' | 'Member' | 'Viewer';
 let fetchMock: ReturnType<typeof vi.fn>;
 
 function setWindowWidth(width: number) {
@@ -175,6 +180,7 @@ beforeEach(() => {
   approvals = [];
   decisionAnswer = () => answer(204);
   importAnswer = () => answer(201, createPipeline(9));
+  myRole = 'Member';
   fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
     const method = init?.method ?? 'GET';
     const { pathname, searchParams } = new URL(url, 'http://localhost');
@@ -182,6 +188,17 @@ beforeEach(() => {
       return listAnswer(Number(searchParams.get('offset') ?? 0));
     }
     if (pathname === '/api/v1/approval') return answer(200, { approvals });
+    if (pathname === '/api/v1/team') {
+      return answer(200, [
+        {
+          EmailAddress: 'demo@cloudtrim.dev',
+          FirstName: 'Demo',
+          LastName: 'User',
+          Status: 'Active',
+          role: myRole,
+        },
+      ]);
+    }
     if (pathname.startsWith('/api/v1/approval/')) return decisionAnswer();
     if (pathname === '/api/v1/pipeline/import') return importAnswer();
     if (pathname.endsWith('/export')) {
@@ -338,6 +355,18 @@ describe('<Pipelines> list', () => {
   });
 });
 
+describe('<Pipelines> for a Viewer', () => {
+  it('offers no new pipeline, import, pause, delete or run: a Viewer reads only', async () => {
+    myRole = 'Viewer';
+    renderPipelines();
+    await screen.findByRole('button', { name: 'Runs of Pipeline 1' });
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'NEW PIPELINE' })).toBeNull());
+    expect(screen.queryByRole('button', { name: 'Pause Pipeline 1' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Delete Pipeline 1' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Export Pipeline 1 as YAML' })).toBeTruthy();
+  });
+});
+
 describe('<Pipelines> export', () => {
   it('downloads the pipeline’s YAML under its name', async () => {
     const createObjectURL = vi.fn((_file: Blob) => 'blob:pipeline');
@@ -477,6 +506,50 @@ describe('<Pipelines> approvals', () => {
     approvals = [createApproval()];
     renderPipelines();
     fireEvent.click(await screen.findByRole('button', { name: 'Reject Delete old disks' }));
+    await waitFor(() => expect(calls('POST', '/api/v1/approval/')).toHaveLength(1));
+    expect(calls('POST', '/api/v1/approval/')[0]!.body).toEqual({ decision: 'reject' });
+  });
+
+  it('says why the user may not approve, and offers REJECT only to an Owner or Approver', async () => {
+    approvals = [createApproval({ refusal: approvalJoinedLaterText })];
+    renderPipelines();
+    let card = within(await screen.findByRole('list', { name: 'Approvals' })).getByRole('listitem');
+    expect(within(card).getByText(approvalJoinedLaterText)).toBeTruthy();
+    expect(within(card).getByRole('button', { name: 'Approve Delete old disks' })).toHaveProperty(
+      'disabled',
+      true,
+    );
+    expect(within(card).getByRole('button', { name: 'Reject Delete old disks' })).toHaveProperty(
+      'disabled',
+      false,
+    );
+    cleanup();
+
+    approvals = [createApproval({ refusal: approvalRoleText, mayReject: false })];
+    renderPipelines();
+    card = within(await screen.findByRole('list', { name: 'Approvals' })).getByRole('listitem');
+    expect(within(card).getByText(approvalRoleText)).toBeTruthy();
+    expect(within(card).getByRole('button', { name: 'Reject Delete old disks' })).toHaveProperty(
+      'disabled',
+      true,
+    );
+    cleanup();
+
+    // Approved but not yet run: only a veto is left.
+    approvals = [
+      createApproval({
+        state: 'approved',
+        decidedBy: 'ann@example.com',
+        refusal: 'This approval is approved already.',
+      }),
+    ];
+    renderPipelines();
+    card = within(await screen.findByRole('list', { name: 'Approvals' })).getByRole('listitem');
+    expect(within(card).queryByRole('button', { name: 'Approve Delete old disks' })).toBeNull();
+    expect(
+      within(card).getByText(/approved by ann@example\.com: an Owner or Approver may still reject it/),
+    ).toBeTruthy();
+    fireEvent.click(within(card).getByRole('button', { name: 'Reject Delete old disks' }));
     await waitFor(() => expect(calls('POST', '/api/v1/approval/')).toHaveLength(1));
     expect(calls('POST', '/api/v1/approval/')[0]!.body).toEqual({ decision: 'reject' });
   });

@@ -6,6 +6,7 @@ import { PageHeading } from '../../../components/page-heading';
 import { describeImportError, useImportPipeline } from '../api/import-pipeline';
 import { pipelinesTitleText } from '../utils/pipeline-text';
 import { DeletePipelineDialog } from './delete-pipeline-dialog';
+import { useIsReadOnly } from '../../../lib/my-role';
 import { ImportPipelineButton } from './import-pipeline-button';
 import { PipelineApprovals } from './pipeline-approvals';
 import { PipelineBuilder, type PipelineTenantOption } from './pipeline-builder';
@@ -45,25 +46,29 @@ export function Pipelines({ tenants }: PipelinesProps) {
   const [runsOf, setRunsOf] = useState<PipelineSummary | null>(null);
   const [deleting, setDeleting] = useState<PipelineSummary | null>(null);
   const importing = useImportPipeline();
+  // A Viewer reads only: no new pipeline, no import.
+  const isReadOnly = useIsReadOnly();
 
   return (
     <>
       <PageHeading
         title={pipelinesTitleText}
         actions={
-          <div className="pipeline-actions">
-            <ImportPipelineButton
-              isPending={importing.isPending}
-              onChoose={(yaml) => importing.mutate(yaml)}
-            />
-            <Button
-              variant="primary"
-              size="sm"
-              onClick={() => setBuilding({ isShown: true, pipelineId: null })}
-            >
-              NEW PIPELINE
-            </Button>
-          </div>
+          isReadOnly ? null : (
+            <div className="pipeline-actions">
+              <ImportPipelineButton
+                isPending={importing.isPending}
+                onChoose={(yaml) => importing.mutate(yaml)}
+              />
+              <Button
+                variant="primary"
+                size="sm"
+                onClick={() => setBuilding({ isShown: true, pipelineId: null })}
+              >
+                NEW PIPELINE
+              </Button>
+            </div>
+          )
         }
       />
       {importing.isError ? (

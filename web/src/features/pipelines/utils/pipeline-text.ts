@@ -41,6 +41,7 @@ export const approvalStateLabels: Record<ApprovalState, string> = {
   approved: 'Approved',
   rejected: 'Rejected',
   done: 'Done',
+  cancelled: 'Cancelled',
 };
 
 export const outcomeLabels: Record<PipelineItemOutcome, string> = {

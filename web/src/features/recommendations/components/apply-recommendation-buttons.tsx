@@ -8,6 +8,7 @@ import {
   applyNowText,
 } from '@cloudtrim/contracts/messages';
 import { ApiError } from '../../../lib/api-client';
+import { useIsReadOnly } from '../../../lib/my-role';
 import { useApplyRecommendation, type ApplyTiming } from '../api/apply-recommendation';
 import './recommendation-list.css';
 
@@ -26,11 +27,13 @@ export function describeApplyError(error: Error): string | null {
 
 /**
  * SPEC §4's APPLY NOW and APPLY AT MAINTENANCE WINDOW: a spinner while one runs, then its done text;
- * both stay disabled while either runs or once either is done.
+ * both stay disabled while either runs or once either is done, and for a Viewer.
  */
 export function ApplyRecommendationButtons({ recommendationId }: ApplyRecommendationButtonsProps) {
   const apply = useApplyRecommendation();
-  const isLocked = apply.isPending || apply.isSuccess;
+  // A Viewer reads only: the server would refuse the apply.
+  const isReadOnly = useIsReadOnly();
+  const isLocked = apply.isPending || apply.isSuccess || isReadOnly;
   const errorText = apply.error ? describeApplyError(apply.error) : null;
 
   function renderLabel(timing: ApplyTiming, idleText: string, doneText: string) {

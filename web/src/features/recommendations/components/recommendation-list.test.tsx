@@ -7,6 +7,7 @@ import {
   type Recommendation,
   type RecommendationEvidence,
 } from '@cloudtrim/contracts/recommendations';
+import type { TeamResponse } from '@cloudtrim/contracts/team';
 import { createQueryClient } from '../../../lib/query-client';
 import { getStatus401, setStatus401 } from '../../../lib/status-401';
 import { RecommendationList } from './recommendation-list';
@@ -88,8 +89,12 @@ function renderList(props: { resourceId?: string } = {}) {
   );
 }
 
+let team: TeamResponse;
+
 beforeEach(() => {
   localStorage.setItem('token', 'a-session-token');
+  localStorage.setItem('email', 'demo@cloudtrim.dev');
+  team = [];
   recommendations = [recommendation];
   recommendationsAnswer = () => answer(200, { Data: recommendations });
   applyAnswer = async () => answer(200, { message: 'Applied' });
@@ -98,6 +103,8 @@ beforeEach(() => {
     if (parsed.pathname === '/api/v1/log/recommendation') return recommendationsAnswer();
     if (parsed.pathname.startsWith('/api/v1/log/recommendation/apply/')) return applyAnswer();
     if (parsed.pathname === '/api/v1/log/recommendation/evidence') return answer(200, evidence);
+    // The caller's role (a Viewer's APPLY buttons are disabled).
+    if (parsed.pathname === '/api/v1/team') return answer(200, team);
     return refuseUnexpectedCall(url);
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -112,7 +119,7 @@ afterEach(() => {
 });
 
 function calledPaths(): string[] {
-  return fetchMock.mock.calls.map(([url]) => String(url));
+  return fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url !== '/api/v1/team');
 }
 
 describe('<RecommendationList>', () => {
@@ -217,6 +224,24 @@ describe('<RecommendationList>', () => {
     expect(applied.hasAttribute('disabled')).toBe(true);
     expect(windowButton.hasAttribute('disabled')).toBe(true);
     expect(calledPaths()).toContain('/api/v1/log/recommendation/apply/now?id=7');
+  });
+
+  it('keeps both APPLY buttons disabled for a Viewer, who reads only', async () => {
+    team = [
+      {
+        EmailAddress: 'demo@cloudtrim.dev',
+        FirstName: 'Demo',
+        LastName: 'User',
+        Status: 'Active',
+        role: 'Viewer',
+      },
+    ];
+    renderList();
+    const applyNow = await screen.findByRole('button', { name: 'APPLY NOW' });
+    await waitFor(() => expect(applyNow.hasAttribute('disabled')).toBe(true));
+    expect(screen.getByRole('button', { name: 'APPLY AT MAINTENANCE WINDOW' }).hasAttribute('disabled')).toBe(
+      true,
+    );
   });
 
   it('APPLY AT MAINTENANCE WINDOW ends as APPLIED AT MAINTENANCE WINDOW', async () => {

@@ -7,12 +7,15 @@ import InputGroup from 'react-bootstrap/InputGroup';
 import Spinner from 'react-bootstrap/Spinner';
 import { addColleagueErrorText, colleagueEmailLabel, inviteSuccessText } from '@cloudtrim/contracts/messages';
 import { inviteColleagueQuerySchema } from '@cloudtrim/contracts/team';
+import { useIsReadOnly } from '../../../lib/my-role';
 import { useInviteColleague } from '../api/invite-colleague';
 import { getInviteErrorText } from '../utils/get-invite-error-text';
 
 /** SPEC §4 'Team invite': idle, sending, then a success or error banner that editing the field clears. */
 export function InviteColleagueForm() {
   const invite = useInviteColleague();
+  // A Viewer reads only: the server would refuse the invitation.
+  const isReadOnly = useIsReadOnly();
   const {
     register,
     handleSubmit,
@@ -65,7 +68,7 @@ export function InviteColleagueForm() {
               },
             })}
           />
-          <Button type="submit" variant="primary" disabled={invite.isPending}>
+          <Button type="submit" variant="primary" disabled={invite.isPending || isReadOnly}>
             {invite.isPending ? (
               <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />
             ) : null}

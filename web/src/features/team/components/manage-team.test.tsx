@@ -4,6 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TeamMember } from '@cloudtrim/contracts/team';
 import { createQueryClient } from '../../../lib/query-client';
+import { sessionStorageKeys } from '../../../lib/session';
 import { ManageTeam } from './manage-team';
 import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
 
@@ -12,6 +13,7 @@ const owner: TeamMember = {
   FirstName: 'Olga',
   LastName: 'Owner',
   Status: 'Active',
+  role: 'Owner',
 };
 
 function answer(status: number, body: unknown): Response {
@@ -21,6 +23,7 @@ function answer(status: number, body: unknown): Response {
 let team: TeamMember[];
 let inviteAnswer: () => Response;
 let removeAnswer: () => Response;
+let roleAnswer: () => Response;
 let fetchMock: ReturnType<typeof vi.fn>;
 
 function renderTeam() {
@@ -39,11 +42,13 @@ beforeEach(() => {
   team = [owner];
   inviteAnswer = () => answer(200, { message: 'invited' });
   removeAnswer = () => answer(200, { message: 'removed' });
+  roleAnswer = () => answer(200, { message: 'set' });
   fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
     const method = init?.method ?? 'GET';
     if (url === '/api/v1/team' && method === 'GET') return answer(200, team);
     if (url.startsWith('/api/v1/colleague?') && method === 'POST') return inviteAnswer();
     if (url === '/api/v1/team' && method === 'DELETE') return removeAnswer();
+    if (url === '/api/v1/team/role' && method === 'PUT') return roleAnswer();
     return refuseUnexpectedCall(url, init);
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -52,20 +57,91 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  localStorage.clear();
 });
+
+function signInAs(email: string) {
+  localStorage.setItem(sessionStorageKeys.token, 'a-session-token');
+  localStorage.setItem(sessionStorageKeys.email, email);
+}
 
 describe('<ManageTeam>', () => {
   it('lists the team with SPEC’s columns and a REMOVE button per row', async () => {
-    team = [owner, { EmailAddress: 'ivy@example.com', FirstName: '', LastName: '', Status: 'Invited' }];
+    team = [
+      owner,
+      { EmailAddress: 'ivy@example.com', FirstName: '', LastName: '', Status: 'Invited', role: 'Member' },
+    ];
     renderTeam();
     expect(screen.getByRole('heading', { name: 'Invite Colleagues' })).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Your Team' })).toBeTruthy();
     const rows = await screen.findAllByRole('row');
     expect(rows.map((row) => row.textContent)).toEqual([
-      'EMAILNAMESTATUSREMOVE FROM TEAM',
-      'olga@example.comOlga OwnerActiveREMOVE',
-      'ivy@example.comInvitedREMOVE',
+      'EMAILNAMESTATUSROLEREMOVE FROM TEAM',
+      'olga@example.comOlga OwnerActiveOwnerREMOVE',
+      'ivy@example.comInvitedMemberREMOVE',
     ]);
+  });
+
+  it('gives an Owner a role menu for each active member, which sends the new role', async () => {
+    signInAs('olga@example.com');
+    const bob: TeamMember = {
+      EmailAddress: 'bob@example.com',
+      FirstName: 'Bob',
+      LastName: 'B',
+      Status: 'Active',
+      role: 'Member',
+    };
+    team = [bob, owner];
+    renderTeam();
+    const menu = await screen.findByRole('combobox', { name: 'Role of bob@example.com' });
+    expect(
+      within(menu)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Owner', 'Approver', 'Member', 'Viewer']);
+    team = [{ ...bob, role: 'Approver' }, owner];
+    fireEvent.change(menu, { target: { value: 'Approver' } });
+    await waitFor(() =>
+      expect(
+        fetchMock.mock.calls.find(([url, init]) => url === '/api/v1/team/role' && init?.method === 'PUT'),
+      ).toBeTruthy(),
+    );
+    const roleCall = fetchMock.mock.calls.find(([url]) => url === '/api/v1/team/role');
+    expect(JSON.parse(String(roleCall?.[1]?.body))).toEqual({
+      emailAddress: 'bob@example.com',
+      role: 'Approver',
+    });
+    await waitFor(() =>
+      expect(
+        (screen.getByRole('combobox', { name: 'Role of bob@example.com' }) as HTMLSelectElement).value,
+      ).toBe('Approver'),
+    );
+
+    // The server's refusal (the last Owner stepping down) is said in a banner.
+    roleAnswer = () =>
+      answer(409, { message: 'A team always keeps one Owner: make another member Owner first.' });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Role of olga@example.com' }), {
+      target: { value: 'Viewer' },
+    });
+    expect((await screen.findByRole('alert')).textContent).toContain('A team always keeps one Owner');
+  });
+
+  it('shows the role as a word to a Member, and hides the changes from a Viewer', async () => {
+    const vera: TeamMember = {
+      EmailAddress: 'vera@example.com',
+      FirstName: 'Vera',
+      LastName: 'V',
+      Status: 'Active',
+      role: 'Viewer',
+    };
+    team = [owner, vera];
+    signInAs('vera@example.com');
+    renderTeam();
+    const rows = await screen.findAllByRole('row');
+    await waitFor(() => expect(rows[0]!.textContent).toBe('EMAILNAMESTATUSROLE'));
+    expect(screen.queryByRole('combobox')).toBeNull();
+    expect(screen.queryByRole('button', { name: /REMOVE/ })).toBeNull();
+    expect(screen.getByRole('button', { name: 'INVITE' })).toHaveProperty('disabled', true);
   });
 
   it('says so when the team is empty', async () => {
@@ -78,7 +154,10 @@ describe('<ManageTeam>', () => {
     renderTeam();
     await screen.findByText('olga@example.com');
     typeColleague('Ann@Example.com');
-    team = [owner, { EmailAddress: 'ann@example.com', FirstName: '', LastName: '', Status: 'Invited' }];
+    team = [
+      owner,
+      { EmailAddress: 'ann@example.com', FirstName: '', LastName: '', Status: 'Invited', role: 'Member' },
+    ];
     fireEvent.click(screen.getByRole('button', { name: 'INVITE' }));
 
     expect(

@@ -12,6 +12,7 @@ import { tenantAddedText } from '@cloudtrim/contracts/messages';
 import { addTenantRequestSchema, tenantTypes, type AddTenantRequest } from '@cloudtrim/contracts/tenants';
 import { useAddTenant } from '../api/add-tenant';
 import { getAddTenantErrorText } from '../utils/get-tenant-error-text';
+import { useIsReadOnly } from '../../../lib/my-role';
 
 const emptyForm: AddTenantRequest = {
   Type: 'Azure',
@@ -27,6 +28,8 @@ export function AddTenantForm() {
   const [isSecretShown, setIsSecretShown] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
   const addTenant = useAddTenant();
+  // A Viewer reads only: the server would refuse a new tenant.
+  const isReadOnly = useIsReadOnly();
   const {
     register,
     handleSubmit,
@@ -142,7 +145,7 @@ export function AddTenantForm() {
         </Col>
       </Row>
 
-      <Button type="submit" className="mt-4" disabled={addTenant.isPending}>
+      <Button type="submit" className="mt-4" disabled={addTenant.isPending || isReadOnly}>
         {addTenant.isPending ? (
           <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />
         ) : null}

@@ -5,6 +5,7 @@ import Table from 'react-bootstrap/Table';
 import { tenantOkStatus, type Tenant } from '@cloudtrim/contracts/tenants';
 import { formatUtcDateTime } from '../../../lib/format-date-time';
 import { tenantTableMediaQuery, useMediaQuery } from '../../../lib/use-media-query';
+import { useIsReadOnly } from '../../../lib/my-role';
 
 interface TenantListProps {
   tenants: readonly Tenant[];
@@ -34,6 +35,8 @@ function TenantHealth({ tenant }: { tenant: Tenant }) {
 }
 
 function TenantActions({ tenant, onRename, onDelete }: TenantViewProps) {
+  // A Viewer reads only: no rename or delete.
+  if (useIsReadOnly()) return null;
   return (
     <div className="d-flex gap-2 flex-wrap">
       <Button

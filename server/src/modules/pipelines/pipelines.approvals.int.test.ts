@@ -1,0 +1,308 @@
+// Approvals that mean something (issue 23 §2), against PostgreSQL and the Azure emulator: only an Owner
+// or Approver approves, never a proposer (an author of a version the run used, or whoever pressed run)
+// nor one who joined after the proposal, each refusal a 403 saying why, and the list saying it too; an
+// approved action can be vetoed until it runs, a pause cancels it, a late approval waits a full grace
+// period again; and a resource waits in one open approval per action, however often it is matched.
+import {
+  approvalJoinedLaterText,
+  approvalOwnProposalText,
+  approvalRoleText,
+  type Approval,
+  type ApprovalListResponse,
+  type Pipeline,
+  type PipelineDefinitionRequest,
+  type PipelineRunDetail,
+} from '@cloudtrim/contracts/pipelines';
+import { viewerReadOnlyText } from '@cloudtrim/contracts/team';
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  connectTenant,
+  createCloudTestContext,
+  listRunningVms,
+  type CloudTestContext,
+} from '../../../test/azure-emulator';
+import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
+import type { Db } from '../../db/database';
+import { pipelineApprovals, pipelineOpenApprovals, resources, scheduledChanges } from '../../db/schema';
+
+let clockMs = Date.now();
+const readClock = () => new Date(clockMs);
+const minuteMs = 60_000;
+
+let context: CloudTestContext;
+let db: Db;
+let owner: TestUser;
+const tokens: Record<'owner' | 'approver' | 'editor' | 'member' | 'viewer', string> = {
+  owner: '',
+  approver: '',
+  editor: '',
+  member: '',
+  viewer: '',
+};
+let vms: (typeof resources.$inferSelect)[];
+
+// A yearly cron: these pipelines never fire on their own.
+const neverInTests = { cron: '0 0 1 1 *', timeZone: 'UTC' };
+
+async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, body?: unknown) {
+  return context.app.inject({
+    method,
+    url,
+    headers: { ...bearer(token), 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+}
+
+async function createPipeline(definition: PipelineDefinitionRequest): Promise<Pipeline> {
+  const response = await call('POST', '/api/v1/pipeline', tokens.owner, definition);
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<Pipeline>();
+}
+
+async function runPipeline(id: string, token: string): Promise<PipelineRunDetail> {
+  const response = await call('POST', `/api/v1/pipeline/${id}/run`, token, { dryRun: false });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<PipelineRunDetail>();
+}
+
+// A production VM (tagged as inventory stored it) under a deallocation that waits for approval.
+async function proposeDeallocation(
+  vm: typeof resources.$inferSelect | undefined,
+  team: string,
+  graceMinutes = 0,
+) {
+  await db
+    .update(resources)
+    .set({ tags: { env: 'prod', team } })
+    .where(eq(resources.id, vm!.id));
+  return createPipeline({
+    name: `Deallocate ${team}`,
+    scope: { tags: [{ key: 'team', op: 'equals', value: team }] },
+    action: { type: 'deallocate' },
+    schedule: neverInTests,
+    gates: { dryRun: false, graceMinutes },
+  });
+}
+
+async function findApproval(pipelineId: string, token: string) {
+  const response = await call('GET', '/api/v1/approval', token);
+  expect(response.statusCode, response.body).toBe(200);
+  return response
+    .json<ApprovalListResponse>()
+    .approvals.find((approval) => approval.pipelineId === pipelineId);
+}
+
+const decide = (id: string, token: string, decision: 'approve' | 'reject') =>
+  call('POST', `/api/v1/approval/${id}`, token, { decision });
+
+const changesOfRun = (runId: string) =>
+  db.select().from(scheduledChanges).where(eq(scheduledChanges.pipelineRunId, runId));
+
+beforeAll(async () => {
+  context = await createCloudTestContext({
+    now: readClock,
+    emulator: { fleetSize: 8, operationDurationMs: 100 },
+  });
+  db = context.container.database.db;
+  owner = await createUser(context);
+  const teamId = owner.teamId;
+  tokens.owner = await logIn(context, owner);
+  tokens.approver = await logIn(context, await createUser(context, { teamId, role: 'Approver' }));
+  tokens.editor = await logIn(context, await createUser(context, { teamId, role: 'Approver' }));
+  tokens.member = await logIn(context, await createUser(context, { teamId }));
+  tokens.viewer = await logIn(context, await createUser(context, { teamId, role: 'Viewer' }));
+  const tenantId = await connectTenant(context, teamId, 0, 0);
+  await context.container.inventory.syncTenant(tenantId);
+  vms = await listRunningVms(db, tenantId);
+  expect(vms.length).toBeGreaterThanOrEqual(5);
+  await db.update(resources).set({ tags: {} }).where(eq(resources.tenantId, tenantId));
+}, 120_000);
+
+afterAll(() => context?.close());
+
+describe('who may approve', () => {
+  it('only an Owner or Approver who proposed nothing of the run and was in the team before it', async () => {
+    const pipeline = await proposeDeallocation(vms[0], 'who-approves');
+    // The editor's version is the one the run uses; the member presses run: both propose it.
+    const edited = await call('PUT', `/api/v1/pipeline/${pipeline.id}`, tokens.editor, {
+      ...pipeline.definition,
+      name: 'Deallocate who-approves, edited',
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const run = await runPipeline(pipeline.id, tokens.member);
+    expect(run.items).toMatchObject([{ outcome: 'skipped', reason: 'awaitingApproval' }]);
+    // An Approver invited after the proposal, with their own sessions.
+    const late = await createUser(context, {
+      teamId: owner.teamId,
+      role: 'Approver',
+      joinedTeamAt: new Date(clockMs + minuteMs),
+    });
+    const lateToken = await logIn(context, late);
+    clockMs += 2 * minuteMs;
+
+    const approval = (await findApproval(pipeline.id, tokens.approver))!;
+    expect(approval).toMatchObject({ state: 'waiting', refusal: null, mayReject: true });
+    expect(await findApproval(pipeline.id, lateToken)).toMatchObject({
+      refusal: approvalJoinedLaterText,
+      mayReject: true,
+    });
+    expect(await findApproval(pipeline.id, tokens.editor)).toMatchObject({
+      refusal: approvalOwnProposalText,
+    });
+    expect(await findApproval(pipeline.id, tokens.owner)).toMatchObject({ refusal: approvalOwnProposalText });
+
+    const refusals: [string, string][] = [
+      [tokens.member, approvalRoleText],
+      [tokens.viewer, viewerReadOnlyText],
+      [tokens.editor, approvalOwnProposalText],
+      [tokens.owner, approvalOwnProposalText],
+      [lateToken, approvalJoinedLaterText],
+    ];
+    for (const [token, text] of refusals) {
+      const refused = await decide(approval.id, token, 'approve');
+      expect(refused.statusCode, text).toBe(403);
+      expect(refused.json<{ message: string }>().message).toBe(text);
+    }
+    // A Member may not reject either.
+    expect((await decide(approval.id, tokens.member, 'reject')).statusCode).toBe(403);
+    expect(await changesOfRun(run.id)).toEqual([]);
+
+    const approved = await decide(approval.id, tokens.approver, 'approve');
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json<Approval>()).toMatchObject({ state: 'done', items: [{ outcome: 'acted' }] });
+    expect(await changesOfRun(run.id)).toMatchObject([{ resourceId: vms[0]!.id }]);
+  });
+});
+
+describe('until an approved action has run', () => {
+  it('an Owner or Approver vetoes it, and an approval past the grace period waits a full one again', async () => {
+    const pipeline = await proposeDeallocation(vms[1], 'veto', 60);
+    const run = await runPipeline(pipeline.id, tokens.owner);
+    const approval = (await findApproval(pipeline.id, tokens.approver))!;
+    clockMs += 90 * minuteMs;
+    const approvedAt = clockMs;
+    const approved = await decide(approval.id, tokens.approver, 'approve');
+    expect(approved.json<Approval>()).toMatchObject({
+      state: 'approved',
+      runsAfter: new Date(approvedAt + 60 * minuteMs).toISOString(),
+    });
+    clockMs += 59 * minuteMs;
+    await context.container.pipelines.carryOutDueApprovals();
+    expect(await changesOfRun(run.id)).toEqual([]);
+    expect(await findApproval(pipeline.id, tokens.editor)).toMatchObject({
+      state: 'approved',
+      mayReject: true,
+    });
+
+    // The proposer, an Owner, may still say no.
+    const vetoed = await decide(approval.id, tokens.owner, 'reject');
+    expect(vetoed.statusCode, vetoed.body).toBe(200);
+    expect(vetoed.json<Approval>()).toMatchObject({ state: 'rejected', items: [{ reason: 'rejected' }] });
+    clockMs += 2 * minuteMs;
+    await context.container.pipelines.carryOutDueApprovals();
+    expect(await changesOfRun(run.id)).toEqual([]);
+    expect((await decide(approval.id, tokens.approver, 'reject')).statusCode).toBe(409);
+  });
+
+  it('approved late with no grace period, it runs at once', async () => {
+    const pipeline = await proposeDeallocation(vms[2], 'late-no-grace', 0);
+    const run = await runPipeline(pipeline.id, tokens.owner);
+    const approval = (await findApproval(pipeline.id, tokens.approver))!;
+    clockMs += 30 * minuteMs;
+    expect((await decide(approval.id, tokens.approver, 'approve')).json<Approval>().state).toBe('done');
+    expect(await changesOfRun(run.id)).toHaveLength(1);
+  });
+
+  it('pausing the pipeline cancels it, approved or waiting, and deleting it takes it away', async () => {
+    const pipeline = await proposeDeallocation(vms[3], 'pause', 30);
+    const first = await runPipeline(pipeline.id, tokens.owner);
+    const approval = (await findApproval(pipeline.id, tokens.approver))!;
+    expect((await decide(approval.id, tokens.approver, 'approve')).json<Approval>().state).toBe('approved');
+    expect((await call('POST', `/api/v1/pipeline/${pipeline.id}/pause`, tokens.member)).statusCode).toBe(200);
+    const [cancelled] = await db
+      .select()
+      .from(pipelineApprovals)
+      .where(eq(pipelineApprovals.id, approval.id));
+    expect(cancelled!.state).toBe('cancelled');
+    clockMs += 31 * minuteMs;
+    await context.container.pipelines.carryOutDueApprovals();
+    expect(await changesOfRun(first.id)).toEqual([]);
+    const detail = (
+      await call('GET', `/api/v1/pipeline/run/${first.id}`, tokens.owner)
+    ).json<PipelineRunDetail>();
+    expect(detail).toMatchObject({ state: 'succeeded', items: [{ outcome: 'skipped', reason: 'rejected' }] });
+    expect(await findApproval(pipeline.id, tokens.approver)).toBeUndefined();
+
+    // Resumed, proposed and approved again; then deleted before its grace period is over.
+    expect((await call('POST', `/api/v1/pipeline/${pipeline.id}/resume`, tokens.owner)).statusCode).toBe(200);
+    const second = await runPipeline(pipeline.id, tokens.owner);
+    const again = (await findApproval(pipeline.id, tokens.approver))!;
+    expect((await decide(again.id, tokens.approver, 'approve')).json<Approval>().state).toBe('approved');
+    expect((await call('DELETE', `/api/v1/pipeline/${pipeline.id}`, tokens.owner)).statusCode).toBe(204);
+    clockMs += 31 * minuteMs;
+    await context.container.pipelines.carryOutDueApprovals();
+    expect(await changesOfRun(second.id)).toEqual([]);
+  });
+});
+
+describe('one open approval per resource and action', () => {
+  it('a resource matched run after run, by one pipeline or two, is proposed and mailed once', async () => {
+    const countMails = async () => {
+      const { rows } = await context.container.database.pool.query<{ count: number }>(
+        "select count(*)::int as count from pgboss.job where name = 'send-email'",
+      );
+      return rows[0]!.count;
+    };
+    const countApprovals = async (pipelineId: string) => {
+      const [row] = await db
+        .select({ count: sql<number>`count(*)::int` })
+        .from(pipelineApprovals)
+        .where(eq(pipelineApprovals.pipelineId, pipelineId));
+      return row!.count;
+    };
+    const pipeline = await proposeDeallocation(vms[4], 'once', 60);
+    const mailsBefore = await countMails();
+    await runPipeline(pipeline.id, tokens.owner);
+    const mailsAfterFirst = await countMails();
+    // Mailed to every other member of the team.
+    const { rows } = await context.container.database.pool.query<{ count: number }>(
+      'select count(*)::int as count from app_user where team_id = $1',
+      [owner.teamId],
+    );
+    expect(mailsAfterFirst - mailsBefore).toBe(rows[0]!.count - 1);
+    for (let tick = 0; tick < 3; tick += 1) {
+      clockMs += minuteMs;
+      const run = await runPipeline(pipeline.id, tokens.owner);
+      expect(run.items).toMatchObject([{ outcome: 'skipped', reason: 'held' }]);
+      expect(run.state).toBe('succeeded');
+    }
+    // Another pipeline deallocating the same VM finds it held too.
+    const twin = await createPipeline({
+      ...pipeline.definition,
+      name: 'Deallocate once, twin',
+    });
+    expect((await runPipeline(twin.id, tokens.owner)).items).toMatchObject([{ reason: 'held' }]);
+    expect(await countApprovals(pipeline.id)).toBe(1);
+    expect(await countApprovals(twin.id)).toBe(0);
+    expect(await countMails()).toBe(mailsAfterFirst);
+
+    // The database holds the rule too, whatever the code path.
+    const [open] = await db
+      .select()
+      .from(pipelineOpenApprovals)
+      .where(
+        and(
+          eq(pipelineOpenApprovals.resourceId, vms[4]!.id),
+          eq(pipelineOpenApprovals.actionKey, 'deallocate'),
+        ),
+      );
+    await expect(db.insert(pipelineOpenApprovals).values({ ...open! })).rejects.toThrow();
+
+    // Once decided, the resource may be proposed again.
+    const approval = (await findApproval(pipeline.id, tokens.approver))!;
+    expect((await decide(approval.id, tokens.approver, 'reject')).statusCode).toBe(200);
+    clockMs += minuteMs;
+    expect((await runPipeline(twin.id, tokens.owner)).items).toMatchObject([{ reason: 'awaitingApproval' }]);
+  });
+});
