@@ -508,8 +508,10 @@ describe('windows are windows; holds hold', () => {
   });
 });
 
+// Polled until a deadline rather than a count of tries: a loaded machine answers each read slower.
 async function waitForState(changeId: number, state: string) {
-  for (let tries = 0; tries < 200; tries += 1) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
     const change = await readChange(changeId);
     if (change.state === state && change.operationUrl) return change;
     await new Promise((resolve) => setTimeout(resolve, 25));
