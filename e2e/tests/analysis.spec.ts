@@ -27,15 +27,20 @@ async function logInAsDemo(page: Page): Promise<void> {
   await expect(page).toHaveURL(/\/home$/);
 }
 
-/** Waits until the first cost sync has brought this month's bill in, reloading as a user would. */
+/**
+ * Waits until the first cost sync has brought the bill in, reloading as a user would, then opens
+ * `path`. The wait reads the last 30 days, which hold a bill at any hour: in the first hours of a
+ * month this month has none yet (Cost Management has not billed its first day), honestly.
+ */
 async function openAnalysis(page: Page, path = '/analysis'): Promise<void> {
-  await page.goto(path);
+  await page.goto('/analysis?period=last-30-days');
   await expect(async () => {
     await page.reload();
     await expect(getCostTable(page, 'Cost by service').locator('tbody tr').first()).toBeVisible({
       timeout: 5_000,
     });
   }).toPass({ timeout: 240_000, intervals: [5_000] });
+  if (path !== '/analysis?period=last-30-days') await page.goto(path);
 }
 
 /** Every row's cost on every page of a grouped table, and the TOTAL row's. */
@@ -78,11 +83,12 @@ test('the side menu opens the bill: summary cards, the chart and the top 10 reso
     // The cards stand while their amounts load: wait for the amount itself.
     await expect(card.locator('.cost-summary-amount')).toHaveText(moneyFormat);
   }
+  // Nothing yet in the first hours of a month, before Cost Management bills its first day.
   expect(
     readMoney(
       await cards.locator('.cost-summary-card').first().locator('.cost-summary-amount').textContent(),
     ),
-  ).toBeGreaterThan(0);
+  ).toBeGreaterThanOrEqual(0);
   await expect(cards.getByText(/the same days last month$/)).toBeVisible();
 
   const chart = page.getByRole('figure', { name: /^Daily cost by service, / });
@@ -92,6 +98,8 @@ test('the side menu opens the bill: summary cards, the chart and the top 10 reso
   const firstSwatch = chart.getByRole('listitem').first().locator('.bar-chart-swatch');
   await expectCanvasDrawsColour(chart, await readLegendColour(firstSwatch, 'backgroundColor'));
 
+  // The top resources of a period that holds a bill at any hour.
+  await page.getByLabel('Period').selectOption('last-30-days');
   const topRows = getCostTable(page, 'Top 10 resources by cost').locator('tbody tr');
   await expect(topRows.first()).toBeVisible();
   expect(await topRows.count()).toBeLessThanOrEqual(10);
@@ -133,7 +141,7 @@ test('this month’s chart runs to the month’s end with the forecast after the
 });
 
 test('the table’s rows add up to its total, and grouping by resource group changes it', async ({ page }) => {
-  await openAnalysis(page);
+  await openAnalysis(page, '/analysis?period=last-30-days');
   const byService = await readTableCosts(page, 'Cost by service');
   expect(byService.total).toBeGreaterThan(0);
   const sum = byService.costs.reduce((total, cost) => total + cost, 0);
@@ -141,7 +149,7 @@ test('the table’s rows add up to its total, and grouping by resource group cha
   expect(Math.abs(sum - byService.total)).toBeLessThanOrEqual(0.005 * byService.costs.length + 0.001);
 
   await page.getByLabel('Group by').selectOption('resourceGroup');
-  await expect(page).toHaveURL(/\/analysis\?groupBy=resourceGroup$/);
+  await expect(page).toHaveURL(/\/analysis\?period=last-30-days&groupBy=resourceGroup$/);
   await expect(page.getByRole('columnheader', { name: 'RESOURCE GROUP' })).toBeVisible();
   await expect(getCostTable(page, 'Cost by resource group').locator('tbody tr').first()).toBeVisible();
   const byResourceGroup = await readTableCosts(page, 'Cost by resource group');
@@ -153,7 +161,7 @@ test('the table’s rows add up to its total, and grouping by resource group cha
 });
 
 test('narrow screens show the groups as cards, with a TOTAL card', async ({ page }) => {
-  await openAnalysis(page);
+  await openAnalysis(page, '/analysis?period=last-30-days');
   await page.setViewportSize({ width: 866, height: 900 });
   await expect(getCostTable(page, 'Cost by service')).toBeVisible();
   await page.setViewportSize({ width: 865, height: 900 });

@@ -420,11 +420,23 @@ describe('<CostAnalysis> filters', () => {
 describe('<CostAnalysis> states', () => {
   it('says there is no cost data in the chart, the table and the top 10 when the bill is empty', async () => {
     costAnswer = () => answer(200, createCostResponse([]));
+    forecastAnswer = () => answer(200, { Expected: 0, Low: 0, High: 0, Currency: 'USD', Data: [] });
     renderPage();
     await vi.waitFor(() =>
       expect(screen.getAllByText('No cost data right now, check back later.')).toHaveLength(3),
     );
     expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('draws the month’s forecast over empty days in the first hours of a month, before its first day is billed', async () => {
+    costAnswer = () => answer(200, createCostResponse([]));
+    renderPage();
+    const chart = await screen.findByRole('figure', { name: /^Daily cost by service, / });
+    expect(within(chart).getByText(/^Forecast to month end/)).toBeTruthy();
+    // The table and the top 10 have nothing to list yet.
+    await vi.waitFor(() =>
+      expect(screen.getAllByText('No cost data right now, check back later.')).toHaveLength(2),
+    );
   });
 
   // A network failure is retried twice (1 s, then 2 s later) before the page gives up on it.

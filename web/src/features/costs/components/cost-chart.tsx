@@ -89,7 +89,10 @@ export function CostChart({ label, groupBy, query, period, granularity, forecast
       </div>
     );
   }
-  if (cost.data.Data.length === 0) return <p className="data-empty">{noCostDataText}</p>;
+  // In the first hours of a month nothing is billed yet, but the month's forecast already stands: the
+  // chart shows it over empty days rather than saying there is nothing.
+  const isForecastShown = band?.points.some((point) => point !== null) ?? false;
+  if (cost.data.Data.length === 0 && !isForecastShown) return <p className="data-empty">{noCostDataText}</p>;
   return (
     <StackedBarChart
       label={label}
