@@ -275,34 +275,76 @@ export class PipelinesService {
 
   // Every minute: each active pipeline whose tick is due runs once (the tick's claim decides), then
   // the approved actions whose grace period is over are carried out, and runs whose worker died are
-  // finished. Answers the runs made.
+  // finished. Each pipeline is evaluated on its own: one that fails is its own failed run, and holds
+  // up neither the others nor the approvals and resumptions after them. Answers the runs made.
   async runDuePipelines(): Promise<number> {
     const now = this.now();
     let runs = 0;
-    let firstError: unknown;
     const windowHours = new Map<string, Promise<number[]>>();
     for (const pipeline of await this.pipelines.listActive()) {
-      const tick = findDueTick(pipeline.definition.schedule, now, pipeline.activeSince);
-      if (!tick) continue;
+      if (await this.runIfDue(pipeline, now, windowHours)) runs += 1;
+    }
+    const errors: unknown[] = [];
+    await this.carryOutDueApprovals().catch((error: unknown) => errors.push(error));
+    await this.resumeRuns().catch((error: unknown) => errors.push(error));
+    if (errors.length > 0) throw errors[0];
+    return runs;
+  }
+
+  // One pipeline's scheduled run for its tick due at `now`, if any; its failure is recorded as its
+  // run's, failed, and never thrown to the tick. True when a run was made.
+  async runIfDue(
+    pipeline: PipelineWithDefinition,
+    now: Date,
+    windowHours = new Map<string, Promise<number[]>>(),
+  ): Promise<boolean> {
+    let tick: Date | undefined;
+    try {
+      tick = findDueTick(pipeline.definition.schedule, now, pipeline.activeSince);
+      if (!tick) return false;
       // A window pipeline's hour in which none of the team's resources has its window is no run.
       if ('maintenanceWindow' in pipeline.definition.schedule) {
         if (!windowHours.has(pipeline.teamId)) {
           windowHours.set(pipeline.teamId, this.pipelines.listWindowHours(pipeline.teamId));
         }
-        if (!(await windowHours.get(pipeline.teamId)!).includes(tick.getUTCHours())) continue;
+        if (!(await windowHours.get(pipeline.teamId)!).includes(tick.getUTCHours())) return false;
       }
-      try {
-        if (await this.executeRun(pipeline, { kind: 'schedule', tick })) runs += 1;
-      } catch (error) {
-        // One pipeline's failure holds up no other; the job fails after them all, and the tick is
-        // claimed again at the next minute (nothing of the failed run committed).
-        firstError ??= error;
-      }
+      return (await this.executeRun(pipeline, { kind: 'schedule', tick })) !== undefined;
+    } catch (error) {
+      // A schedule that cannot be read has no tick: its one failed run is for its activation.
+      await this.recordFailedRun(pipeline, tick ?? pipeline.activeSince, error);
+      return true;
     }
-    await this.carryOutDueApprovals();
-    await this.resumeRuns();
-    if (firstError) throw firstError;
-    return runs;
+  }
+
+  // A scheduled evaluation that threw: its tick's run, failed, so the tick is not tried again each
+  // minute and the team sees it (a run committed before the failure keeps its own state).
+  private async recordFailedRun(pipeline: PipelineWithDefinition, tick: Date, error: unknown): Promise<void> {
+    const at = this.now();
+    await this.runTransaction(async (transaction) => {
+      const runId = await new PipelinesRepository(transaction.db).insertScheduledRun({
+        pipelineId: pipeline.id,
+        teamId: pipeline.teamId,
+        version: pipeline.version,
+        trigger: 'schedule',
+        dryRun: pipeline.definition.gates.dryRun,
+        state: 'failed',
+        scheduledFor: tick,
+        startedBy: null,
+        startedAt: at,
+        finishedAt: at,
+      });
+      if (!runId) return;
+      await new ActivityRepository(transaction.db).insertManyInTransaction([
+        {
+          teamId: pipeline.teamId,
+          tenantId: null,
+          serviceName: describePipelineService(pipeline.name),
+          resourceArmId: null,
+          logText: `The run failed: ${error instanceof Error ? error.message : String(error)}`,
+        },
+      ]);
+    });
   }
 
   async carryOutDueApprovals(): Promise<number> {
@@ -857,7 +899,7 @@ export class PipelinesService {
   // not found, as every other team's object is: the cross-team proof).
   private async checkDefinition(teamId: string, definition: PipelineDefinition): Promise<PipelineDefinition> {
     if ('cron' in definition.schedule) {
-      const error = checkCron(definition.schedule.cron, definition.schedule.timeZone);
+      const error = checkCron(definition.schedule.cron, definition.schedule.timeZone, this.now());
       if (error) throw badRequest(`Cron: ${error}.`, 'schedule.cron');
     }
     const tenantIds = new Set(await this.pipelines.listTenantIds(teamId));
