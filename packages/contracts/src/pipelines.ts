@@ -468,7 +468,8 @@ export const pipelineImportRequestSchema = z.object({
   yaml: z
     .string({ error: 'yaml must be the text of a pipeline file.' })
     .min(1, { error: 'yaml must be the text of a pipeline file.' })
-    .max(100_000, { error: 'A pipeline file must be at most 100000 characters.' }),
+    // The transport's bound; the reader refuses past 100000 characters, naming the line.
+    .max(1_000_000, { error: 'A pipeline file must be at most 100000 characters.' }),
 });
 export type PipelineImportRequest = z.infer<typeof pipelineImportRequestSchema>;
 export const pipelineImportErrorSchema = errorResponseSchema.extend({ line: z.number().int().optional() });

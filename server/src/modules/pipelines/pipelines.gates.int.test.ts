@@ -7,6 +7,7 @@ import type {
   PipelineListResponse,
 } from '@cloudtrim/contracts/pipelines';
 import { and, eq, sql } from 'drizzle-orm';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
@@ -122,5 +123,48 @@ describe('a cron with no next firing', () => {
     const byName = new Map(list.json<PipelineListResponse>().pipelines.map((item) => [item.name, item]));
     expect(byName.get('Never')?.nextRunAt).toBeNull();
     expect(byName.get('Good')?.nextRunAt).toBe('2026-11-10T11:00:00.000Z');
+  }, 60_000);
+});
+
+describe('a hostile pipeline file', () => {
+  it('answers 400 with the line for an alias bomb, and no junk file answers 500', async () => {
+    const before = await countPipelines(owner.teamId);
+    const bomb = [
+      'name: Bomb',
+      'a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]',
+      ...'bcdefgh'
+        .split('')
+        .map((name, index) => `${name}: &${name} [${Array(9).fill(`*${'abcdefgh'[index]}`).join(', ')}]`),
+      '',
+    ].join('\n');
+    const response = await call('POST', '/api/v1/pipeline/import', { yaml: bomb });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json()).toMatchObject({
+      message: 'Line 5: A pipeline file may use at most 20 aliases.',
+      line: 5,
+    });
+
+    const token = fc.constantFrom(
+      'name: x',
+      'a: &x [1]',
+      'b: *x',
+      '<<: *x',
+      '*z',
+      '{',
+      '- ',
+      ': ',
+      '!!binary x',
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(token, fc.string({ maxLength: 8 })), { maxLength: 12 }),
+        async (parts) => {
+          const answer = await call('POST', '/api/v1/pipeline/import', { yaml: parts.join('\n') || ' ' });
+          expect(answer.statusCode, answer.body).toBeLessThan(500);
+        },
+      ),
+      { numRuns: 40, seed: 23 },
+    );
+    expect(await countPipelines(owner.teamId)).toBe(before);
   }, 60_000);
 });
