@@ -1,6 +1,9 @@
 // The pipeline gates against careless or hostile definitions (issue 23), on PostgreSQL and the Azure
 // emulator with a movable clock: a cron that never fires refused at save, an old bad row failing only
-// its own run while the tick goes on and the list still answers.
+// its own run while the tick goes on and the list still answers; alias bombs and junk files never a
+// 500; a deleteDisk recommendation applied by a pipeline waiting for approval; a prod tag added in
+// Azure since inventory cancelling a pipeline's stop at act time; a disk never deleted while its
+// snapshot is not Succeeded.
 import type {
   Pipeline,
   PipelineDefinitionRequest,
@@ -9,10 +12,30 @@ import type {
 import { and, eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
+import type { PipelineRunDetail } from '@cloudtrim/contracts/pipelines';
+import {
+  connectTenant,
+  createCloudTestContext,
+  listRunningVms,
+  type CloudTestContext,
+} from '../../../test/azure-emulator';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
+import type { CloudProvider } from '../../cloud/cloud-provider';
+import { createAzureGateway } from '../../cloud/azure/azure-gateway';
 import type { Db } from '../../db/database';
-import { pipelineRuns, pipelines, pipelineVersions } from '../../db/schema';
+import { createTransactionRunner } from '../../db/transaction';
+import {
+  automationLogs,
+  pipelineRuns,
+  pipelines,
+  pipelineVersions,
+  recommendations,
+  resources,
+  scheduledChanges,
+} from '../../db/schema';
+import { AutomationExecutor, defaultExecutorOptions } from '../automation/automation.executor';
+import { AutomationRepository } from '../automation/automation.repository';
+import { snapshotIdOf } from '../automation/automation.resource-steps';
 
 let clockMs = Date.UTC(2026, 10, 10, 9, 50);
 const readClock = () => new Date(clockMs);
@@ -21,6 +44,10 @@ let context: CloudTestContext;
 let db: Db;
 let owner: TestUser;
 let ownerToken: string;
+let tenantId: string;
+
+// A yearly cron: these pipelines only run when asked.
+const neverInTests = { cron: '0 0 1 1 *', timeZone: 'UTC' };
 
 async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) {
   return context.app.inject({
@@ -58,11 +85,67 @@ async function overwriteSchedule(pipelineId: string, schedule: { cron: string; t
 }
 
 beforeAll(async () => {
-  context = await createCloudTestContext({ now: readClock, emulator: { fleetSize: 4 } });
+  context = await createCloudTestContext({
+    now: readClock,
+    emulator: { fleetSize: 8, operationDurationMs: 100 },
+  });
   db = context.container.database.db;
   owner = await createUser(context);
   ownerToken = await logIn(context, owner);
+  tenantId = await connectTenant(context, owner.teamId, 0, 0);
+  await context.container.inventory.syncTenant(tenantId);
 }, 120_000);
+
+const changesOf = (resourceId: string) =>
+  db
+    .select()
+    .from(scheduledChanges)
+    .where(eq(scheduledChanges.resourceId, resourceId))
+    .orderBy(scheduledChanges.id);
+
+// An unattached disk, as someone detaching it from its VM leaves it (in Azure and in inventory).
+async function detachDisk(): Promise<typeof resources.$inferSelect> {
+  const [disk] = await db
+    .select()
+    .from(resources)
+    .where(
+      and(
+        eq(resources.tenantId, tenantId),
+        eq(resources.type, 'Microsoft.Compute/disks'),
+        sql`not (details ? 'osType')`,
+        sql`not exists (select 1 from recommendation r where r.resource_id = ${resources.id})`,
+      ),
+    )
+    .orderBy(resources.armId)
+    .limit(1);
+  const record = context.emulator.fleet.managedDisks.find((item) => item.id === disk!.armId)!;
+  record.machine = undefined;
+  record.lastOwnershipUpdateMs = Date.now();
+  await db
+    .update(resources)
+    .set({ details: { ...disk!.details, diskState: 'Unattached' } })
+    .where(eq(resources.id, disk!.id));
+  return disk!;
+}
+
+async function recommendDeletion(disk: typeof resources.$inferSelect): Promise<number> {
+  const [row] = await db
+    .insert(recommendations)
+    .values({
+      teamId: owner.teamId,
+      tenantId,
+      resourceId: disk.id,
+      kind: 'deleteDisk',
+      predictionMethod: 'cloudtrim-waste',
+      currentSize: disk.sku,
+      targetSize: null,
+      recommendation: 'Delete the unattached disk',
+      annualCostSavings: 240,
+      status: 'open',
+    })
+    .returning({ id: recommendations.id });
+  return row!.id;
+}
 
 afterAll(() => context?.close());
 
@@ -166,5 +249,117 @@ describe('a hostile pipeline file', () => {
       { numRuns: 40, seed: 23 },
     );
     expect(await countPipelines(owner.teamId)).toBe(before);
+  }, 60_000);
+});
+
+describe('approval decided on the change an item makes', () => {
+  it('a pipeline applying a deleteDisk recommendation waits for approval and deletes nothing', async () => {
+    const disk = await detachDisk();
+    await db
+      .update(resources)
+      .set({ tags: { gates: 'delete' } })
+      .where(eq(resources.id, disk.id));
+    await recommendDeletion(disk);
+    const pipeline = await createPipeline({
+      name: 'Apply what is recommended',
+      scope: { tags: [{ key: 'gates', op: 'equals', value: 'delete' }] },
+      condition: { finding: { kind: 'recommendation' } },
+      action: { type: 'applyRecommendation' },
+      schedule: neverInTests,
+      gates: { dryRun: false },
+    });
+    const response = await call('POST', `/api/v1/pipeline/${pipeline.id}/run`, { dryRun: false });
+    expect(response.statusCode, response.body).toBe(200);
+    const run = response.json<PipelineRunDetail>();
+    expect(run.state).toBe('awaitingApproval');
+    expect(run.items.map((item) => [item.resourceName, item.outcome, item.reason])).toEqual([
+      [disk.name, 'skipped', 'awaitingApproval'],
+    ]);
+    expect(await changesOf(disk.id)).toEqual([]);
+    expect(context.emulator.fleet.findResource(disk.armId)).toBeDefined();
+  }, 60_000);
+});
+
+describe('the executor at act time', () => {
+  it("cancels a pipeline's stop of a VM tagged prod in Azure since inventory, said on the run's item", async () => {
+    const [vm] = (await listRunningVms(db, tenantId)).filter((row) => !row.tags.gates);
+    await db
+      .update(resources)
+      .set({ tags: { gates: 'stop' } })
+      .where(eq(resources.id, vm!.id));
+    context.emulator.fleet.findVirtualMachine(vm!.armId)!.tags = { gates: 'stop', Environment: 'Prod' };
+    const pipeline = await createPipeline({
+      name: 'Stop at night',
+      scope: { tags: [{ key: 'gates', op: 'equals', value: 'stop' }] },
+      action: { type: 'deallocate' },
+      schedule: neverInTests,
+      gates: { dryRun: false },
+    });
+    const run = (
+      await call('POST', `/api/v1/pipeline/${pipeline.id}/run`, { dryRun: false })
+    ).json<PipelineRunDetail>();
+    expect(run.items.map((item) => item.outcome)).toEqual(['acted']);
+    const [change] = await changesOf(vm!.id);
+    await context.container.automation.executor.execute(change!.id);
+
+    expect((await changesOf(vm!.id))[0]!.state).toBe('cancelled');
+    const after = (await call('GET', `/api/v1/pipeline/run/${run.id}`)).json<PipelineRunDetail>();
+    expect(after.items.map((item) => [item.outcome, item.reason, item.detail])).toEqual([
+      ['skipped', 'optedOut', 'it is tagged as production in Azure now'],
+    ]);
+    expect(context.emulator.fleet.findVirtualMachine(vm!.armId)).toBeDefined();
+    expect(
+      (await listRunningVms(db, tenantId)).some((row) => row.id === vm!.id),
+      'the VM still runs in inventory',
+    ).toBe(true);
+  }, 60_000);
+
+  it('never deletes a disk while its snapshot is not Succeeded: the change fails and says why', async () => {
+    const disk = await detachDisk();
+    const recommendationId = await recommendDeletion(disk);
+    const apply = await context.app.inject({
+      method: 'GET',
+      url: `/api/v1/log/recommendation/apply/now?id=${recommendationId}`,
+      headers: bearer(ownerToken),
+    });
+    expect(apply.statusCode, apply.body).toBe(200);
+    const [change] = await changesOf(disk.id);
+    // Azure as it is when a copy stalls: the snapshot stays Creating however long the executor waits.
+    const gateway = createAzureGateway(context.config.azure);
+    const stalled: CloudProvider = Object.assign(Object.create(gateway) as CloudProvider, {
+      getResourceState: async (...args: Parameters<CloudProvider['getResourceState']>) => {
+        const state = await gateway.getResourceState(...args);
+        return args[1] === snapshotIdOf(disk.armId, change!.id) && state
+          ? { ...state, provisioningState: 'Creating', details: { completionPercent: 100 } }
+          : state;
+      },
+    });
+    const executor = new AutomationExecutor(
+      new AutomationRepository(db),
+      createTransactionRunner(context.container.database),
+      context.container.tenants,
+      stalled,
+      context.container.activity,
+      readClock,
+      (error) => (error instanceof Error ? error.message : String(error)),
+      async () => {},
+      // Pauses a hundredth as long: the deadline's backoff runs out in a fraction of a second.
+      {
+        ...defaultExecutorOptions,
+        stepDeadlineMs: 20_000,
+        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms / 100)),
+      },
+    );
+    await executor.execute(change!.id);
+
+    expect((await changesOf(disk.id))[0]!.state).toBe('failed');
+    expect(context.emulator.fleet.findResource(disk.armId), 'the disk is still in Azure').toBeDefined();
+    const actions = (
+      await db
+        .select({ action: automationLogs.action })
+        .from(automationLogs)
+        .where(eq(automationLogs.resourceId, disk.id))
+    ).map((row) => row.action);
+    expect(actions.at(-1)).toContain('is Creating, not Succeeded, so the disk is kept');
   }, 60_000);
 });
