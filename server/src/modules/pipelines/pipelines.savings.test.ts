@@ -1,5 +1,6 @@
 import { pipelineDefinitionSchema, type PipelineDefinitionRequest } from '@cloudtrim/contracts/pipelines';
-import { describe, expect, it } from 'vitest';
+import cronParser from 'cron-parser';
+import { describe, expect, it, vi } from 'vitest';
 import { evaluatePipeline, listStopTargets, type PipelineCandidate } from './pipelines.match';
 import { estimateStopSavings, findOffHours, weeksPerYear, type StartPipeline } from './pipelines.savings';
 
@@ -273,5 +274,58 @@ describe('a stop pipeline with what its stops save', () => {
       ),
     });
     expect(paired).toMatchObject({ annualSaving: 108 * weeksPerYear, recommendationId: null });
+  });
+});
+
+describe('findOffHours bounded', () => {
+  // Every read of any cron, counted where the parser answers it.
+  function countCronReads(read: () => void): number {
+    const prototype = Object.getPrototypeOf(cronParser.parseExpression('* * * * *')) as {
+      next: () => unknown;
+    };
+    const next = vi.spyOn(prototype, 'next');
+    try {
+      read();
+      return next.mock.calls.length;
+    } finally {
+      next.mockRestore();
+    }
+  }
+
+  // The fifth Monday of a February: no firing before 2044.
+  const rareStart = createStart('Rare start', { schedule: { cron: '0 0 * 2 1#5', timeZone: 'UTC' } });
+
+  it('reads a minutely or quarter-hourly stop beside a start that fires once in years a handful of times', () => {
+    for (const cron of ['* * * * *', '*/15 * * * *']) {
+      let hours = 0;
+      const reads = countCronReads(() => {
+        hours = findOffHours(
+          { cron, timeZone: 'UTC' },
+          [rareStart],
+          2,
+          new Date('2026-11-23T00:00:00Z'),
+        ).hoursPerWeek;
+      });
+      // Off the whole week: no start comes.
+      expect(hours).toBe(168);
+      expect(reads).toBeLessThanOrEqual(4);
+    }
+  });
+
+  it('reads each cron about once per change of state: a quarter-hourly stop beside an hourly start', () => {
+    const hourly = createStart('Hourly start', { schedule: { cron: '30 * * * *', timeZone: 'UTC' } });
+    let hours = 0;
+    const reads = countCronReads(() => {
+      hours = findOffHours(
+        { cron: '0 * * * *', timeZone: 'UTC' },
+        [hourly],
+        2,
+        new Date('2026-11-23T00:00:00Z'),
+      ).hoursPerWeek;
+    });
+    // Off half of every hour.
+    expect(hours).toBe(84);
+    // 168 stops and 168 starts, and the stop's first firing after the week.
+    expect(reads).toBeLessThanOrEqual(2 * 168 + 2);
   });
 });

@@ -67,6 +67,34 @@ export function findNextTick(
   return null;
 }
 
+// A schedule's firings read forward, each read starting where the caller says: one parse of the cron,
+// and no read past `endMs` (the parser stops there rather than search on).
+export type FiringReader = (after: number) => number | undefined;
+
+// The first firing strictly after `after`, before `endMs`; a window schedule fires at `windowHour`.
+export function createFiringReader(
+  schedule: PipelineSchedule,
+  windowHour: number,
+  endMs: number,
+): FiringReader {
+  if ('maintenanceWindow' in schedule) {
+    return (after) => {
+      const next = findNextTick(schedule, new Date(after), [windowHour])?.getTime();
+      return next !== undefined && next <= endMs ? next : undefined;
+    };
+  }
+  let ticks: CronExpression;
+  try {
+    ticks = cronParser.parseExpression(schedule.cron, { endDate: new Date(endMs), tz: schedule.timeZone });
+  } catch {
+    return () => undefined;
+  }
+  return (after) => {
+    ticks.reset(new Date(after));
+    return readNext(ticks)?.getTime();
+  };
+}
+
 // The cron's error as its parser words it, or that it never fires within a year of `now`, or
 // undefined for an expression that will run.
 export function checkCron(cron: string, timeZone: string, now: Date): string | undefined {
