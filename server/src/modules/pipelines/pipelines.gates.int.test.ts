@@ -36,6 +36,7 @@ import {
 import { AutomationExecutor, defaultExecutorOptions } from '../automation/automation.executor';
 import { AutomationRepository } from '../automation/automation.repository';
 import { snapshotIdOf } from '../automation/automation.resource-steps';
+import { PipelinesRepository } from './pipelines.repository';
 
 let clockMs = Date.UTC(2026, 10, 10, 9, 50);
 const readClock = () => new Date(clockMs);
@@ -361,5 +362,113 @@ describe('the executor at act time', () => {
         .where(eq(automationLogs.resourceId, disk.id))
     ).map((row) => row.action);
     expect(actions.at(-1)).toContain('is Creating, not Succeeded, so the disk is kept');
+  }, 60_000);
+});
+
+describe("a team's limits", () => {
+  const notice: PipelineDefinitionRequest = {
+    name: 'Notice',
+    scope: { tags: [{ key: 'gates', op: 'equals', value: 'none' }] },
+    action: { type: 'notify' },
+    schedule: neverInTests,
+  };
+
+  it('refuses a pipeline that would act more often than every 15 minutes, or notify more often than every 5', async () => {
+    const before = await countPipelines(owner.teamId);
+    const refusals: [PipelineDefinitionRequest, string][] = [
+      [
+        {
+          ...notice,
+          action: { type: 'deallocate' },
+          gates: { dryRun: false },
+          schedule: { cron: '*/10 * * * *', timeZone: 'UTC' },
+        },
+        'Cron: a pipeline that acts may run at most every 15 minutes (a notice or dry run every 5).',
+      ],
+      [
+        { ...notice, schedule: { cron: '* * * * *', timeZone: 'UTC' } },
+        'Cron: a pipeline may run at most every 5 minutes.',
+      ],
+    ];
+    for (const [body, message] of refusals) {
+      const response = await call('POST', '/api/v1/pipeline', body);
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json()).toMatchObject({ field: 'schedule.cron', message });
+    }
+    expect(await countPipelines(owner.teamId)).toBe(before);
+    await createPipeline({ ...notice, schedule: { cron: '*/5 * * * *', timeZone: 'UTC' } });
+    await createPipeline({
+      ...notice,
+      action: { type: 'deallocate' },
+      gates: { dryRun: false },
+      schedule: { cron: '*/15 * * * *', timeZone: 'UTC' },
+    });
+  });
+
+  it('keeps a team to 100 pipelines and 100 budgets, the 101st refused naming the limit', async () => {
+    const team = await createUser(context);
+    const token = await logIn(context, team);
+    const definition = (await import('@cloudtrim/contracts/pipelines')).pipelineDefinitionSchema.parse(
+      notice,
+    );
+    const repository = new PipelinesRepository(db);
+    for (let index = 0; index < 100; index += 1) {
+      await repository.insert(team.teamId, team.userId, definition, readClock());
+    }
+    const answer = await context.app.inject({
+      method: 'POST',
+      url: '/api/v1/pipeline',
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+      payload: JSON.stringify(notice),
+    });
+    expect(answer.statusCode, answer.body).toBe(409);
+    expect(answer.json()).toMatchObject({ message: 'A team may have at most 100 pipelines.' });
+    expect(await countPipelines(team.teamId)).toBe(100);
+
+    for (let index = 0; index < 100; index += 1) {
+      await context.container.budgets.createBudget(team.teamId, {
+        Name: `Budget ${index}`,
+        Amount: 100,
+        Period: 'monthly',
+        StartDate: '2026-11-01',
+      });
+    }
+    const budget = await context.app.inject({
+      method: 'POST',
+      url: '/api/v1/budget',
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+      payload: JSON.stringify({ Name: 'One more', Amount: 100, Period: 'monthly', StartDate: '2026-11-01' }),
+    });
+    expect(budget.statusCode, budget.body).toBe(409);
+    expect(budget.json()).toMatchObject({ message: 'A team may have at most 100 budgets.' });
+  }, 60_000);
+
+  it('counts only scheduled evaluations in a row: pressing Run does not satisfy the gate', async () => {
+    clockMs = Date.UTC(2026, 10, 11, 8, 50);
+    ownerToken = await logIn(context, owner);
+    const [vm] = (await listRunningVms(db, tenantId)).filter((row) => !row.tags.gates);
+    await db
+      .update(resources)
+      .set({ tags: { gates: 'in-a-row' } })
+      .where(eq(resources.id, vm!.id));
+    const pipeline = await createPipeline({
+      ...notice,
+      name: 'Three in a row',
+      scope: { tags: [{ key: 'gates', op: 'equals', value: 'in-a-row' }] },
+      schedule: { cron: '0 * * * *', timeZone: 'UTC' },
+      gates: { inARow: 3 },
+    });
+    const press = async () =>
+      (await call('POST', `/api/v1/pipeline/${pipeline.id}/run`, { dryRun: true })).json<PipelineRunDetail>();
+    for (let press_ = 0; press_ < 3; press_ += 1) {
+      expect((await press()).items.map((item) => item.reason)).toEqual(['notEnoughInARow']);
+    }
+    for (const hour of [9, 10]) {
+      clockMs = Date.UTC(2026, 10, 11, hour, 1);
+      await context.container.pipelines.runDuePipelines();
+    }
+    ownerToken = await logIn(context, owner);
+    const [third] = (await press()).items;
+    expect(third).toMatchObject({ outcome: 'matched', reason: null });
   }, 60_000);
 });

@@ -62,6 +62,8 @@ import {
   type PipelineRunRow,
   type PipelineWithDefinition,
 } from './pipelines.repository';
+import { checkCronInterval, maxPipelinesPerTeam, readMinimumIntervalMinutes } from './pipelines.limits';
+import { PipelineLimitsRepository } from './pipelines.limits.repository';
 import { estimateStopSavings } from './pipelines.savings';
 import { checkCron, findDueTick, findNextTick } from './pipelines.schedule';
 import { pipelineTemplates } from './pipelines.templates';
@@ -122,9 +124,15 @@ export class PipelinesService {
 
   async createPipeline(auth: AuthContext, input: unknown): Promise<Pipeline> {
     const definition = await this.checkDefinition(auth.teamId, parse(pipelineDefinitionSchema, input));
-    const id = await this.runTransaction((transaction) =>
-      new PipelinesRepository(transaction.db).insert(auth.teamId, auth.userId, definition, this.now()),
-    );
+    const id = await this.runTransaction(async (transaction) => {
+      // Counted under the team's lock: two saves at 99 cannot make 101.
+      const limits = new PipelineLimitsRepository(transaction.db);
+      await limits.lockTeam(auth.teamId);
+      if ((await limits.countPipelines(auth.teamId)) >= maxPipelinesPerTeam) {
+        throw conflict(`A team may have at most ${maxPipelinesPerTeam} pipelines.`);
+      }
+      return new PipelinesRepository(transaction.db).insert(auth.teamId, auth.userId, definition, this.now());
+    });
     return this.getPipeline(auth.teamId, id);
   }
 
@@ -408,12 +416,14 @@ export class PipelinesService {
         streaks: await pipelines.listStreaks(pipeline.id),
         stopSavings: await this.estimateStopSavings(pipelines, pipeline.teamId, definition, candidates, at),
       });
-      await pipelines.recordEvaluation(
-        pipeline.id,
-        candidates.map((candidate) => candidate.resourceId),
-        items.filter((item) => item.reason !== 'optedOut').map((item) => item.candidate.resourceId),
-        at,
-      );
+      // The in-a-row gate counts scheduled evaluations only: pressing Run does not satisfy it.
+      if (trigger.kind === 'schedule')
+        await pipelines.recordEvaluation(
+          pipeline.id,
+          candidates.map((candidate) => candidate.resourceId),
+          items.filter((item) => item.reason !== 'optedOut').map((item) => item.candidate.resourceId),
+          at,
+        );
       const waiting = items.filter((item) => item.reason === 'awaitingApproval');
       const approvalId =
         waiting.length > 0
@@ -899,7 +909,10 @@ export class PipelinesService {
   // not found, as every other team's object is: the cross-team proof).
   private async checkDefinition(teamId: string, definition: PipelineDefinition): Promise<PipelineDefinition> {
     if ('cron' in definition.schedule) {
-      const error = checkCron(definition.schedule.cron, definition.schedule.timeZone, this.now());
+      const { cron, timeZone } = definition.schedule;
+      const error =
+        checkCron(cron, timeZone, this.now()) ??
+        checkCronInterval(cron, timeZone, this.now(), readMinimumIntervalMinutes(definition));
       if (error) throw badRequest(`Cron: ${error}.`, 'schedule.cron');
     }
     const tenantIds = new Set(await this.pipelines.listTenantIds(teamId));
