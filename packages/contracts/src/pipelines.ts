@@ -518,3 +518,14 @@ export type Approval = z.infer<typeof approvalSchema>;
 // GET /api/v1/approval: the team's approvals waiting for the signed-in user (not their own proposals).
 export const approvalListResponseSchema = z.object({ approvals: z.array(approvalSchema) });
 export type ApprovalListResponse = z.infer<typeof approvalListResponseSchema>;
+
+// GET and PUT /api/v1/pipeline/limits: how many resources the team's pipelines may act on in an hour,
+// across all of them (50 unless set; at most 1,000). A run past it skips the rest (overBlastRadius).
+export const pipelineTeamLimitsSchema = z.object({
+  blastRadiusPerHour: z
+    .number({ error: 'blastRadiusPerHour must be a whole number from 1 to 1000.' })
+    .int({ error: 'blastRadiusPerHour must be a whole number from 1 to 1000.' })
+    .min(1, { error: 'blastRadiusPerHour must be a whole number from 1 to 1000.' })
+    .max(1_000, { error: 'blastRadiusPerHour must be a whole number from 1 to 1000.' }),
+});
+export type PipelineTeamLimits = z.infer<typeof pipelineTeamLimitsSchema>;

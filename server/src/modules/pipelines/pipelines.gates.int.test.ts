@@ -88,7 +88,7 @@ async function overwriteSchedule(pipelineId: string, schedule: { cron: string; t
 beforeAll(async () => {
   context = await createCloudTestContext({
     now: readClock,
-    emulator: { fleetSize: 8, operationDurationMs: 100 },
+    emulator: { fleetSize: 12, operationDurationMs: 100 },
   });
   db = context.container.database.db;
   owner = await createUser(context);
@@ -470,5 +470,56 @@ describe("a team's limits", () => {
     ownerToken = await logIn(context, owner);
     const [third] = (await press()).items;
     expect(third).toMatchObject({ outcome: 'matched', reason: null });
+  }, 60_000);
+});
+
+describe("the team's blast radius an hour", () => {
+  it('is a team setting from 1 to 1,000, refused past it', async () => {
+    expect((await call('GET', '/api/v1/pipeline/limits')).json()).toEqual({ blastRadiusPerHour: 50 });
+    const refused = await call('PUT', '/api/v1/pipeline/limits', { blastRadiusPerHour: 1_001 });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json()).toMatchObject({ field: 'blastRadiusPerHour' });
+    expect((await call('GET', '/api/v1/pipeline/limits')).json()).toEqual({ blastRadiusPerHour: 50 });
+  });
+
+  it('holds across two runs at once: of 4 resources two pipelines would stop, 3 are acted on', async () => {
+    clockMs = Date.UTC(2026, 10, 12, 9, 0);
+    ownerToken = await logIn(context, owner);
+    const set = await call('PUT', '/api/v1/pipeline/limits', { blastRadiusPerHour: 3 });
+    expect(set.statusCode, set.body).toBe(200);
+    const running = (await listRunningVms(db, tenantId)).filter((row) => !row.tags.gates).slice(0, 4);
+    expect(running).toHaveLength(4);
+    const ids: string[] = [];
+    for (const [index, group] of ['radius-a', 'radius-b'].entries()) {
+      for (const vm of running.slice(index * 2, index * 2 + 2)) {
+        await db
+          .update(resources)
+          .set({ tags: { gates: group } })
+          .where(eq(resources.id, vm.id));
+        context.emulator.fleet.findVirtualMachine(vm.armId)!.tags = { gates: group };
+      }
+      ids.push(
+        (
+          await createPipeline({
+            name: `Radius ${group}`,
+            scope: { tags: [{ key: 'gates', op: 'equals', value: group }] },
+            action: { type: 'deallocate' },
+            schedule: neverInTests,
+            gates: { dryRun: false },
+          })
+        ).id,
+      );
+    }
+    const runs = await Promise.all(
+      ids.map(async (id) =>
+        (await call('POST', `/api/v1/pipeline/${id}/run`, { dryRun: false })).json<PipelineRunDetail>(),
+      ),
+    );
+    const items = runs.flatMap((run) => run.items);
+    expect(items.filter((item) => item.outcome === 'acted')).toHaveLength(3);
+    expect(items.filter((item) => item.reason === 'overBlastRadius').map((item) => item.detail)).toEqual([
+      "Over the team's blast radius of 3 an hour",
+    ]);
+    await call('PUT', '/api/v1/pipeline/limits', { blastRadiusPerHour: 50 });
   }, 60_000);
 });

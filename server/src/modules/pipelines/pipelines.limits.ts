@@ -4,6 +4,7 @@
 // definitions with these, the run's fence and the purge job read the numbers.
 import type { PipelineDefinition } from '@cloudtrim/contracts/pipelines';
 import cronParser from 'cron-parser';
+import type { EvaluatedItem } from './pipelines.match';
 
 // A pipeline that acts fires at most every 15 minutes; one that only notifies or dry-runs, every 5.
 export const actingIntervalMinutes = 15;
@@ -17,6 +18,22 @@ export const defaultTeamBlastRadius = 50;
 export const maxTeamBlastRadius = 1_000;
 
 const minuteMs = 60_000;
+export const blastRadiusWindowMs = 60 * minuteMs;
+
+// The items a run would act on now, past what the team has left of its hour's blast radius: skipped,
+// the largest savings kept (the run's own order). Answers how many it keeps.
+export function capToTeamBlastRadius(items: EvaluatedItem[], remaining: number, limit: number): number {
+  const acting = items
+    .filter((item) => item.outcome === 'acted')
+    .sort((first, second) => second.annualSaving - first.annualSaving);
+  acting.slice(Math.max(remaining, 0)).forEach((item) => {
+    item.outcome = 'skipped';
+    item.reason = 'overBlastRadius';
+    item.detail = `Over the team's blast radius of ${limit} an hour`;
+    item.plan = null;
+  });
+  return Math.min(acting.length, Math.max(remaining, 0));
+}
 // A week's firings of the tightest allowed cron (every 5 minutes), and one more: enough to find the
 // closest two firings of any cron that repeats within a week.
 const maxFiringsRead = (7 * 24 * 60) / watchingIntervalMinutes + 1;

@@ -12,6 +12,7 @@ import {
   pipelineOptOutTag,
   pipelineRunListQuerySchema,
   pipelineRunRequestSchema,
+  pipelineTeamLimitsSchema,
   type Approval,
   type ApprovalListResponse,
   type Pipeline,
@@ -24,6 +25,7 @@ import {
   type PipelineRunListResponse,
   type PipelineSkipReason,
   type PipelineSummary,
+  type PipelineTeamLimits,
   type PipelineTemplatesResponse,
 } from '@cloudtrim/contracts/pipelines';
 import type { z } from 'zod';
@@ -62,7 +64,13 @@ import {
   type PipelineRunRow,
   type PipelineWithDefinition,
 } from './pipelines.repository';
-import { checkCronInterval, maxPipelinesPerTeam, readMinimumIntervalMinutes } from './pipelines.limits';
+import {
+  blastRadiusWindowMs,
+  capToTeamBlastRadius,
+  checkCronInterval,
+  maxPipelinesPerTeam,
+  readMinimumIntervalMinutes,
+} from './pipelines.limits';
 import { PipelineLimitsRepository } from './pipelines.limits.repository';
 import { estimateStopSavings } from './pipelines.savings';
 import { checkCron, findDueTick, findNextTick } from './pipelines.schedule';
@@ -416,6 +424,9 @@ export class PipelinesService {
         streaks: await pipelines.listStreaks(pipeline.id),
         stopSavings: await this.estimateStopSavings(pipelines, pipeline.teamId, definition, candidates, at),
       });
+      if (!dryRun && definition.action.type !== 'notify') {
+        await this.fenceTeamBlastRadius(transaction, pipeline.teamId, items, at);
+      }
       // The in-a-row gate counts scheduled evaluations only: pressing Run does not satisfy it.
       if (trigger.kind === 'schedule')
         await pipelines.recordEvaluation(
@@ -497,6 +508,37 @@ export class PipelinesService {
     const timing = isAtWindow ? 'window' : 'now';
     await this.applyRecommendations(pipeline.teamId, pipeline.name, outcome.runId, outcome.pending, timing);
     return outcome.runId;
+  }
+
+  // The team's blast radius an hour, across all its pipelines: counted and taken under the team's lock,
+  // held to the run's commit, so two runs at once cannot both pass it.
+  private async fenceTeamBlastRadius(
+    transaction: Transaction,
+    teamId: string,
+    items: EvaluatedItem[],
+    at: Date,
+  ): Promise<void> {
+    if (!items.some((item) => item.outcome === 'acted')) return;
+    const limits = new PipelineLimitsRepository(transaction.db);
+    await limits.lockTeam(teamId);
+    const limit = await limits.readBlastRadius(teamId);
+    const used = await limits.countActedSince(teamId, new Date(at.getTime() - blastRadiusWindowMs));
+    capToTeamBlastRadius(items, limit - used, limit);
+  }
+
+  async getTeamLimits(teamId: string): Promise<PipelineTeamLimits> {
+    const blastRadiusPerHour = await this.runTransaction((transaction) =>
+      new PipelineLimitsRepository(transaction.db).readBlastRadius(teamId),
+    );
+    return { blastRadiusPerHour };
+  }
+
+  async setTeamLimits(teamId: string, input: unknown): Promise<PipelineTeamLimits> {
+    const { blastRadiusPerHour } = parse(pipelineTeamLimitsSchema, input);
+    await this.runTransaction((transaction) =>
+      new PipelineLimitsRepository(transaction.db).setBlastRadius(teamId, blastRadiusPerHour, this.now()),
+    );
+    return { blastRadiusPerHour };
   }
 
   // The approval row and its alert (Recent Activity notice, a mail to every other member), in the run's
