@@ -22,7 +22,8 @@ import { createMetricsCollectAllJob } from './metrics-collect-all.job';
 import { createMetricsCollectJob } from './metrics-collect.job';
 import { createMetricsPurgeJob } from './metrics-purge.job';
 import { createPipelineTickJob } from './pipeline-tick.job';
-import { pipelineTickJob } from './pipeline-work';
+import { createPipelinePurgeJob } from './pipeline-purge.job';
+import { pipelinePurgeJob, pipelineTickJob } from './pipeline-work';
 import { createPricingRefreshJob } from './pricing-refresh.job';
 import { createRecommendationsAnalyseJob } from './recommendations-analyse.job';
 import { createPurgeExpiredJob, purgeExpiredJob } from './purge-expired.job';
@@ -55,6 +56,7 @@ function createCloudJobs(container: Container): JobDefinition<z.ZodType>[] {
     createCostSyncJob(container),
     createCostSyncAllJob(container),
     createPipelineTickJob(container),
+    createPipelinePurgeJob(container),
   ];
 }
 
@@ -69,4 +71,5 @@ export const scheduledJobs: ScheduledJob[] = [
   { name: activeHoursJob.name, cron: '* * * * *' },
   { name: costSyncAllJob.name, cron: '* * * * *' },
   { name: pipelineTickJob.name, cron: '* * * * *' },
+  { name: pipelinePurgeJob.name, cron: '37 3 * * *' },
 ];

@@ -4,3 +4,6 @@ import { z } from 'zod';
 // Every minute: the pipelines whose tick is due run once each, then the approved actions whose grace
 // period is over are carried out.
 export const pipelineTickJob = { name: 'pipeline-tick', payload: z.object({}) };
+
+// Daily: run items past their 90 days are deleted.
+export const pipelinePurgeJob = { name: 'pipeline-purge', payload: z.object({}) };

@@ -523,3 +523,31 @@ describe("the team's blast radius an hour", () => {
     await call('PUT', '/api/v1/pipeline/limits', { blastRadiusPerHour: 50 });
   }, 60_000);
 });
+
+describe('run items', () => {
+  it('are purged after 90 days, the run kept', async () => {
+    clockMs = Date.UTC(2026, 10, 12, 10, 0);
+    ownerToken = await logIn(context, owner);
+    const pipeline = await createPipeline({
+      name: 'Kept 90 days',
+      scope: { tags: [{ key: 'gates', op: 'equals', value: 'radius-a' }] },
+      action: { type: 'notify' },
+      schedule: neverInTests,
+    });
+    const old = (
+      await call('POST', `/api/v1/pipeline/${pipeline.id}/run`, { dryRun: true })
+    ).json<PipelineRunDetail>();
+    expect(old.items).toHaveLength(2);
+    clockMs += 89 * 86_400_000;
+    await context.container.pipelines.purgeRunItems();
+    ownerToken = await logIn(context, owner);
+    expect(
+      (await call('GET', `/api/v1/pipeline/run/${old.id}`)).json<PipelineRunDetail>().items,
+    ).toHaveLength(2);
+    clockMs += 2 * 86_400_000;
+    expect(await context.container.pipelines.purgeRunItems()).toBeGreaterThanOrEqual(2);
+    ownerToken = await logIn(context, owner);
+    const purged = (await call('GET', `/api/v1/pipeline/run/${old.id}`)).json<PipelineRunDetail>();
+    expect(purged).toMatchObject({ id: old.id, matched: 2, items: [] });
+  }, 60_000);
+});

@@ -70,6 +70,7 @@ import {
   checkCronInterval,
   maxPipelinesPerTeam,
   readMinimumIntervalMinutes,
+  runItemRetentionDays,
 } from './pipelines.limits';
 import { PipelineLimitsRepository } from './pipelines.limits.repository';
 import { estimateStopSavings } from './pipelines.savings';
@@ -508,6 +509,14 @@ export class PipelinesService {
     const timing = isAtWindow ? 'window' : 'now';
     await this.applyRecommendations(pipeline.teamId, pipeline.name, outcome.runId, outcome.pending, timing);
     return outcome.runId;
+  }
+
+  // Run items older than their 90 days, for every team (the daily purge job); answers how many went.
+  async purgeRunItems(): Promise<number> {
+    const before = new Date(this.now().getTime() - runItemRetentionDays * dayMs);
+    return this.runTransaction((transaction) =>
+      new PipelineLimitsRepository(transaction.db).purgeRunItems(before),
+    );
   }
 
   // The team's blast radius an hour, across all its pipelines: counted and taken under the team's lock,
