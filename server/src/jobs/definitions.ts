@@ -23,6 +23,7 @@ import { createMetricsCollectJob } from './metrics-collect.job';
 import { createMetricsPurgeJob } from './metrics-purge.job';
 import { createPipelineTickJob } from './pipeline-tick.job';
 import { createPipelinePurgeJob } from './pipeline-purge.job';
+import { createPipelineRunJob } from './pipeline-run.job';
 import { pipelinePurgeJob, pipelineTickJob } from './pipeline-work';
 import { createPricingRefreshJob } from './pricing-refresh.job';
 import { createRecommendationsAnalyseJob } from './recommendations-analyse.job';
@@ -57,6 +58,7 @@ function createCloudJobs(container: Container): JobDefinition<z.ZodType>[] {
     createCostSyncAllJob(container),
     createPipelineTickJob(container),
     createPipelinePurgeJob(container),
+    createPipelineRunJob(container),
   ];
 }
 

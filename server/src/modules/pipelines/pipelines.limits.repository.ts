@@ -1,6 +1,6 @@
 // The queries behind a team's pipeline limits (pipelines.limits.ts): the team's lock for counting,
 // the count of its pipelines, and the purge of old run items.
-import { and, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import {
   pipelineRunItems,
@@ -66,6 +66,22 @@ export class PipelineLimitsRepository {
         ),
       );
     return row!.count;
+  }
+
+  // The scheduled ticks these pipelines have runs for since `since`, as `pipelineId:tick` (ISO).
+  async listClaimedTicks(pipelineIds: readonly string[], since: Date): Promise<Set<string>> {
+    if (pipelineIds.length === 0) return new Set();
+    const rows = await this.db
+      .select({ pipelineId: pipelineRuns.pipelineId, scheduledFor: pipelineRuns.scheduledFor })
+      .from(pipelineRuns)
+      .where(
+        and(
+          inArray(pipelineRuns.pipelineId, [...pipelineIds]),
+          eq(pipelineRuns.trigger, 'schedule'),
+          gte(pipelineRuns.scheduledFor, since),
+        ),
+      );
+    return new Set(rows.map((row) => `${row.pipelineId}:${row.scheduledFor.toISOString()}`));
   }
 
   // The items of runs started before `before`; answers how many went.

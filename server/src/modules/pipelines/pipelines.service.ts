@@ -74,7 +74,7 @@ import {
 } from './pipelines.limits';
 import { PipelineLimitsRepository } from './pipelines.limits.repository';
 import { estimateStopSavings } from './pipelines.savings';
-import { checkCron, findDueTick, findNextTick } from './pipelines.schedule';
+import { checkCron, findDueTick, findNextTick, pipelineCatchUpMs } from './pipelines.schedule';
 import { pipelineTemplates } from './pipelines.templates';
 import { readPipelineYaml, writePipelineYaml } from './pipelines.yaml';
 
@@ -315,21 +315,75 @@ export class PipelinesService {
     now: Date,
     windowHours = new Map<string, Promise<number[]>>(),
   ): Promise<boolean> {
-    let tick: Date | undefined;
+    const tick = await this.findDue(pipeline, now, windowHours);
+    return tick ? this.runForTick(pipeline, tick) : false;
+  }
+
+  // The tick job's side of fairness: each due pipeline whose tick no run has claimed yet is handed to
+  // `send` (one pipeline-run job each), then approvals past their grace and stalled runs are seen to.
+  // Answers how many were sent.
+  async dispatchDuePipelines(
+    send: (due: { pipelineId: string; teamId: string; tick: string }[]) => Promise<void>,
+  ): Promise<number> {
+    const now = this.now();
+    const windowHours = new Map<string, Promise<number[]>>();
+    const due: { pipelineId: string; teamId: string; tick: string }[] = [];
+    const active = await this.pipelines.listActive();
+    const claimed = await this.runTransaction((transaction) =>
+      new PipelineLimitsRepository(transaction.db).listClaimedTicks(
+        active.map((pipeline) => pipeline.id),
+        new Date(now.getTime() - pipelineCatchUpMs),
+      ),
+    );
+    for (const pipeline of active) {
+      const tick = await this.findDue(pipeline, now, windowHours);
+      if (!tick || claimed.has(`${pipeline.id}:${tick.toISOString()}`)) continue;
+      due.push({ pipelineId: pipeline.id, teamId: pipeline.teamId, tick: tick.toISOString() });
+    }
+    await send(due);
+    const errors: unknown[] = [];
+    await this.carryOutDueApprovals().catch((error: unknown) => errors.push(error));
+    await this.resumeRuns().catch((error: unknown) => errors.push(error));
+    if (errors.length > 0) throw errors[0];
+    return due.length;
+  }
+
+  // A pipeline-run job: the pipeline as it is now (paused or deleted since: nothing), run for its tick.
+  async runScheduledPipeline(teamId: string, pipelineId: string, tick: Date): Promise<boolean> {
+    const pipeline = await this.pipelines.findForTeam(teamId, pipelineId);
+    if (!pipeline || pipeline.state !== 'active') return false;
+    return this.runForTick(pipeline, tick);
+  }
+
+  // The tick due at `now`, if any; a schedule that cannot be read is that pipeline's failed run.
+  private async findDue(
+    pipeline: PipelineWithDefinition,
+    now: Date,
+    windowHours: Map<string, Promise<number[]>>,
+  ): Promise<Date | undefined> {
     try {
-      tick = findDueTick(pipeline.definition.schedule, now, pipeline.activeSince);
-      if (!tick) return false;
+      const tick = findDueTick(pipeline.definition.schedule, now, pipeline.activeSince);
+      if (!tick) return undefined;
       // A window pipeline's hour in which none of the team's resources has its window is no run.
       if ('maintenanceWindow' in pipeline.definition.schedule) {
         if (!windowHours.has(pipeline.teamId)) {
           windowHours.set(pipeline.teamId, this.pipelines.listWindowHours(pipeline.teamId));
         }
-        if (!(await windowHours.get(pipeline.teamId)!).includes(tick.getUTCHours())) return false;
+        if (!(await windowHours.get(pipeline.teamId)!).includes(tick.getUTCHours())) return undefined;
       }
-      return (await this.executeRun(pipeline, { kind: 'schedule', tick })) !== undefined;
+      return tick;
     } catch (error) {
       // A schedule that cannot be read has no tick: its one failed run is for its activation.
-      await this.recordFailedRun(pipeline, tick ?? pipeline.activeSince, error);
+      await this.recordFailedRun(pipeline, pipeline.activeSince, error);
+      return undefined;
+    }
+  }
+
+  private async runForTick(pipeline: PipelineWithDefinition, tick: Date): Promise<boolean> {
+    try {
+      return (await this.executeRun(pipeline, { kind: 'schedule', tick })) !== undefined;
+    } catch (error) {
+      await this.recordFailedRun(pipeline, tick, error);
       return true;
     }
   }
