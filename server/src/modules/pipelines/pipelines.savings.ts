@@ -39,13 +39,13 @@ type HourlyRate =
 
 // Each target's saving by resource id. Off hours depend only on which start pipelines cover a VM and
 // its window hour, so 10,000 VMs walk the week a handful of times.
-export function estimateStopSavings(
+export async function estimateStopSavings(
   stop: PipelineSchedule,
   starts: readonly StartPipeline[],
   targets: readonly PipelineCandidate[],
   readPrice: (target: PipelineCandidate) => VmPrice,
   from: Date,
-): Map<string, StopSaving> {
+): Promise<Map<string, StopSaving>> {
   const usesWindow = [stop, ...starts.map((start) => start.definition.schedule)].some(
     (schedule) => 'maintenanceWindow' in schedule,
   );
@@ -57,7 +57,7 @@ export function estimateStopSavings(
     if (!offHoursByKey.has(key)) {
       offHoursByKey.set(
         key,
-        covering.length > 0 ? findOffHours(stop, covering, target.maintenanceWindow, from) : undefined,
+        covering.length > 0 ? await findOffHours(stop, covering, target.maintenanceWindow, from) : undefined,
       );
     }
     savings.set(target.resourceId, priceStop(offHoursByKey.get(key), readHourlyRate(readPrice(target))));
@@ -71,12 +71,13 @@ export function estimateStopSavings(
 // a stop only the starts' next firing is read, after a start only the stop's, so each cron is read
 // about once per firing that changes the VM's state, never once per stop firing per start (a
 // minutely stop beside a start that fires once in years is a handful of reads, not ten thousand).
-export function findOffHours(
+export async function findOffHours(
   stop: PipelineSchedule,
   starts: readonly StartPipeline[],
   windowHour: number,
   from: Date,
-): OffHours {
+): Promise<OffHours> {
+  const pause = createPause();
   const until = from.getTime() + weekMs;
   const readStop = createFiringReader(stop, windowHour, until + cronHorizonMs);
   // Where the last off stretch of the week ends at the latest.
@@ -89,6 +90,9 @@ export function findOffHours(
   const startNames: string[] = [];
   let offMs = 0;
   for (let at = readStop(from.getTime() - 1); at !== undefined && at < until; ) {
+    // A cron read costs about a millisecond: a stop and start that alternate all week read hundreds,
+    // so the walk lets the API's other requests in every few milliseconds.
+    await pause();
     let nextStart: { at: number; name: string } | undefined;
     for (const start of readStarts) {
       const next = start.read(at);
@@ -110,6 +114,16 @@ export function findOffHours(
     at = readStop(end - 1);
   }
   return { hoursPerWeek: offMs / hourMs, startNames };
+}
+
+// Yields to the event loop once `everyMs` of work have passed since it last did.
+function createPause(everyMs = 5): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < everyMs) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    since = performance.now();
+  };
 }
 
 // The VM's compute an hour: what its bill shows it cost (amortized ÷ hours used, so an agreement's
