@@ -468,7 +468,8 @@ export const pipelineImportRequestSchema = z.object({
   yaml: z
     .string({ error: 'yaml must be the text of a pipeline file.' })
     .min(1, { error: 'yaml must be the text of a pipeline file.' })
-    .max(100_000, { error: 'A pipeline file must be at most 100000 characters.' }),
+    // The transport's bound; the reader refuses past 100000 characters, naming the line.
+    .max(1_000_000, { error: 'A pipeline file must be at most 100000 characters.' }),
 });
 export type PipelineImportRequest = z.infer<typeof pipelineImportRequestSchema>;
 export const pipelineImportErrorSchema = errorResponseSchema.extend({ line: z.number().int().optional() });
@@ -535,3 +536,14 @@ export type CallerApproval = z.infer<typeof callerApprovalSchema>;
 // run (an Owner or Approver may still reject them), but for the signed-in user's own proposals.
 export const approvalListResponseSchema = z.object({ approvals: z.array(callerApprovalSchema) });
 export type ApprovalListResponse = z.infer<typeof approvalListResponseSchema>;
+
+// GET and PUT /api/v1/pipeline/limits: how many resources the team's pipelines may act on in an hour,
+// across all of them (50 unless set; at most 1,000). A run past it skips the rest (overBlastRadius).
+export const pipelineTeamLimitsSchema = z.object({
+  blastRadiusPerHour: z
+    .number({ error: 'blastRadiusPerHour must be a whole number from 1 to 1000.' })
+    .int({ error: 'blastRadiusPerHour must be a whole number from 1 to 1000.' })
+    .min(1, { error: 'blastRadiusPerHour must be a whole number from 1 to 1000.' })
+    .max(1_000, { error: 'blastRadiusPerHour must be a whole number from 1 to 1000.' }),
+});
+export type PipelineTeamLimits = z.infer<typeof pipelineTeamLimitsSchema>;

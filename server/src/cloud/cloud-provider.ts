@@ -166,6 +166,8 @@ export interface CloudVirtualMachineState {
   // 'Succeeded' once Azure has finished with the VM; 'Updating' while an operation still runs on
   // it (its model may already show the new size).
   provisioningState: string | null;
+  // Its tags as Azure has them now, when the answer says (the executor's last look at protection).
+  tags?: Record<string, string>;
 }
 
 export type CloudPowerAction = 'start' | 'deallocate';
@@ -182,6 +184,8 @@ export interface CloudResourceState {
   details: Record<string, unknown>;
   // 'Succeeded' once Azure has finished with it.
   provisioningState: string | null;
+  // Its tags as Azure has them now, when the answer says.
+  tags?: Record<string, string>;
 }
 
 // An incremental snapshot of a disk, named by the caller so a resumed step finds the same one.

@@ -948,3 +948,14 @@ export const pipelineOpenApprovals = pgTable(
     index('pipeline_open_approval_approval_idx').on(table.approvalId),
   ],
 );
+
+// A team's limit across all its pipelines (issue 23): how many resources they may act on in an hour
+// (pipelines.limits.ts: 50 unless the team sets another, up to 1,000). A team without a row has the
+// default.
+export const teamPipelineLimits = pgTable('team_pipeline_limit', {
+  teamId: uuid('team_id')
+    .primaryKey()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  blastRadiusPerHour: integer('blast_radius_per_hour').notNull().default(50),
+  updatedAt: instant('updated_at').notNull().defaultNow(),
+});

@@ -22,7 +22,9 @@ import { createMetricsCollectAllJob } from './metrics-collect-all.job';
 import { createMetricsCollectJob } from './metrics-collect.job';
 import { createMetricsPurgeJob } from './metrics-purge.job';
 import { createPipelineTickJob } from './pipeline-tick.job';
-import { pipelineTickJob } from '../queue/pipeline-work';
+import { createPipelinePurgeJob } from './pipeline-purge.job';
+import { createPipelineRunJob } from './pipeline-run.job';
+import { pipelinePurgeJob, pipelineTickJob } from '../queue/pipeline-work';
 import { createPricingRefreshJob } from './pricing-refresh.job';
 import { createRecommendationsAnalyseJob } from './recommendations-analyse.job';
 import { createPurgeExpiredJob, purgeExpiredJob } from './purge-expired.job';
@@ -55,6 +57,8 @@ function createCloudJobs(container: Container): JobDefinition<z.ZodType>[] {
     createCostSyncJob(container),
     createCostSyncAllJob(container),
     createPipelineTickJob(container),
+    createPipelinePurgeJob(container),
+    createPipelineRunJob(container),
   ];
 }
 
@@ -69,4 +73,5 @@ export const scheduledJobs: ScheduledJob[] = [
   { name: activeHoursJob.name, cron: '* * * * *' },
   { name: costSyncAllJob.name, cron: '* * * * *' },
   { name: pipelineTickJob.name, cron: '* * * * *' },
+  { name: pipelinePurgeJob.name, cron: '37 3 * * *' },
 ];

@@ -1,19 +1,25 @@
 import type { Container } from '../container';
 import type { JobDefinition } from '../queue/queue';
-import { pipelineTickJob } from '../queue/pipeline-work';
+import { pipelineRunJob, pipelineTickJob } from '../queue/pipeline-work';
 
 // Every minute. A tick stays due for a quarter of an hour, so a run that failed is claimed again at
-// the next minute; the claim's unique key keeps it to one run however many workers try.
+// the next minute; the claim's unique key keeps it to one run however many workers try. Each due
+// pipeline is sent as its own job (pipeline-run), keyed by pipeline and tick.
 export function createPipelineTickJob({
   pipelines,
-}: Pick<Container, 'pipelines'>): JobDefinition<typeof pipelineTickJob.payload> {
+  queue,
+}: Pick<Container, 'pipelines' | 'queue'>): JobDefinition<typeof pipelineTickJob.payload> {
   return {
     ...pipelineTickJob,
     policy: 'stately',
     retryLimit: 1,
     expireInSeconds: 300,
     handle: async () => {
-      await pipelines.runDuePipelines();
+      await pipelines.dispatchDuePipelines(async (due) => {
+        for (const run of due) {
+          await queue.send(pipelineRunJob, run, { singletonKey: `${run.pipelineId}:${run.tick}` });
+        }
+      });
     },
   };
 }

@@ -20,6 +20,7 @@ type DetailedType = keyof typeof detailedTypes;
 
 export interface DetailedItem {
   id?: string;
+  tags?: Record<string, unknown>;
   type?: string;
   kind?: string;
   managedBy?: string | null;
@@ -130,7 +131,12 @@ export async function readResourceState(
   return {
     ...toResourceFacts(item, resourceId),
     provisioningState: item.properties?.provisioningState ?? null,
+    ...(item.tags ? { tags: readItemTags(item.tags) } : {}),
   };
+}
+
+function readItemTags(tags: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(tags).map(([key, value]) => [key, String(value ?? '')]));
 }
 
 export function toResourceFacts(item: DetailedItem, resourceId: string): ResourceFacts {

@@ -35,6 +35,7 @@ export interface GenericResourceItem {
 
 export interface VirtualMachineItem {
   id?: string;
+  tags?: Record<string, unknown>;
   properties?: VirtualMachineModel & {
     hardwareProfile?: { vmSize?: string };
     provisioningState?: string;
@@ -169,6 +170,7 @@ export function toVirtualMachineState(body: string | undefined): CloudVirtualMac
     size: machine.properties?.hardwareProfile?.vmSize ?? null,
     powerState: readPowerState(machine.properties?.instanceView?.statuses ?? []),
     provisioningState: machine.properties?.provisioningState ?? null,
+    ...(machine.tags ? { tags: readTags(machine.tags) } : {}),
   };
 }
 

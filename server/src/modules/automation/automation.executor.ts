@@ -30,6 +30,7 @@ import type {
 } from '../../cloud/cloud-provider';
 import { CloudError, isCloudError } from '../../cloud/cloud-provider';
 import type { Transaction, TransactionRunner } from '../../db/transaction';
+import { describeProtectionAdded } from '../../lib/protection-tags';
 import { automationExecuteJob } from '../../queue/automation-work';
 import type { ActivityService } from '../activity/activity.service';
 import type { TenantsService } from '../tenants/tenants.service';
@@ -206,6 +207,8 @@ export class AutomationExecutor {
       const reasons = await automation.readChangeReasons(change.id);
       const reasonToStop = reasons ? findReasonToStop(change, reasons, this.now()) : goneReason;
       if (reasonToStop) return { reasonToStop };
+      const protection = findProtectionAdded(change, reasons!.tags, machine.tags);
+      if (protection) return { reasonToStop: protection };
       if (isAlreadyDone(change, machine)) return { isDone: true };
       const mismatch = describeMismatch(change, machine);
       if (mismatch) return { reasonToStop: { text: mismatch, skip: 'notApplicable' as const } };
@@ -249,6 +252,8 @@ export class AutomationExecutor {
       const reasons = await automation.readChangeReasons(change.id);
       const reasonToStop = reasons ? findReasonToStop(change, reasons, this.now()) : goneReason;
       if (reasonToStop) return { reasonToStop };
+      const protection = findProtectionAdded(change, reasons!.tags, state?.tags);
+      if (protection) return { reasonToStop: protection };
       if (!isDeletion(change.kind) && isResourceChangeDone(change, state)) return { isDone: true };
       const mismatch = describeResourceMismatch(change, state);
       if (mismatch) return { reasonToStop: { text: mismatch, skip: 'notApplicable' as const } };
@@ -480,19 +485,23 @@ export class AutomationExecutor {
     }
   }
 
-  // An incremental snapshot is usable once Azure has copied the disk into it (completionPercent 100,
-  // where Azure reports it): until then the disk must stay.
+  // An incremental snapshot is usable once Azure says it Succeeded and has copied the disk into it
+  // (completionPercent 100, where Azure reports it): until then the disk must stay. Past the step's
+  // deadline the change fails (not retried into a deletion): the disk stays and the log says why.
   private async waitForSnapshot(run: Run): Promise<void> {
     const deadline = Date.now() + this.options.stepDeadlineMs;
     for (let wait = 2_000; ; wait = Math.min(wait * 2, 30_000)) {
       const snapshot = await this.readSettledResource(run, run.change.snapshotId ?? '');
-      if (!snapshot || snapshot.provisioningState?.toLowerCase() === 'failed') {
+      const state = snapshot?.provisioningState ?? null;
+      if (!snapshot || state?.toLowerCase() === 'failed' || state?.toLowerCase() === 'canceled') {
         throw new CloudError('invalidRequest', `the snapshot ${run.change.snapshotId} was not created`);
       }
-      const percent = snapshot.details.completionPercent;
-      if (typeof percent !== 'number' || percent >= 100) return;
+      if (isSnapshotComplete(snapshot)) return;
       if (Date.now() + wait > deadline) {
-        throw new CloudError('timeout', 'The snapshot was not complete within its step deadline.');
+        throw new CloudError(
+          'invalidRequest',
+          `the snapshot ${run.change.snapshotId} is ${state ?? 'in no state'}, not Succeeded, so the disk is kept`,
+        );
       }
       await this.renewLease(run);
       await this.pause(run, wait);
@@ -847,6 +856,20 @@ export function findReasonToStop(
   return undefined;
 }
 
+// A pipeline's stop or deletion of a resource Azure now tags as production or opted out, when the
+// inventory it was planned from did not: someone protected it since, so it is left alone, and the
+// run's item says so (skipped, opted out).
+export function findProtectionAdded(
+  change: Pick<ChangeRow, 'kind' | 'pipelineRunId'>,
+  planned: Record<string, string>,
+  current: Record<string, string> | undefined,
+): ReasonToStop | undefined {
+  if (change.pipelineRunId === null || !current) return undefined;
+  if (change.kind !== 'deallocate' && !isDeletion(change.kind)) return undefined;
+  const text = describeProtectionAdded(planned, current);
+  return text ? { text, skip: 'optedOut' } : undefined;
+}
+
 // A VM someone changed since the change was planned is left as it is: says how it differs. Its size
 // must be the one planned from. Of its power state, what matters is a VM that was off and now runs:
 // a resize would restart what was approved as an offline change. One that stopped since (by hand,
@@ -876,6 +899,14 @@ function isBusyRefusal(error: unknown): boolean {
     isCloudError(error) &&
     error.statusCode === 409 &&
     (error.code === 'Conflict' || /another operation|in use by another/i.test(error.message))
+  );
+}
+
+function isSnapshotComplete(snapshot: CloudResourceState): boolean {
+  const percent = snapshot.details.completionPercent;
+  return (
+    snapshot.provisioningState?.toLowerCase() === 'succeeded' &&
+    (typeof percent !== 'number' || percent >= 100)
   );
 }
 

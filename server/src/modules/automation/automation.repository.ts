@@ -70,6 +70,8 @@ export interface ChangeReasons {
   heldUntil: Date | null;
   isTenantActive: boolean;
   recommendationStatus: string | null;
+  // The resource's tags as the last inventory stored them (what a pipeline planned from).
+  tags: Record<string, string>;
 }
 
 // A change with what the executor needs about its resource.
@@ -425,9 +427,10 @@ export class AutomationRepository {
       held_until: string | Date | null;
       is_active: boolean;
       recommendation_status: string | null;
+      tags: Record<string, string> | null;
     }>(sql`
       select r.automated, r.recommendations_held_until as held_until, t.is_active,
-             rec.status as recommendation_status
+             rec.status as recommendation_status, r.tags
       from scheduled_change c
       join resource r on r.id = c.resource_id
       join tenant t on t.id = c.tenant_id
@@ -440,6 +443,7 @@ export class AutomationRepository {
       heldUntil: row.held_until === null ? null : new Date(row.held_until),
       isTenantActive: row.is_active,
       recommendationStatus: row.recommendation_status,
+      tags: row.tags ?? {},
     };
   }
 

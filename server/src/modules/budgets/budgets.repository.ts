@@ -45,6 +45,19 @@ export class BudgetsRepository {
     return row;
   }
 
+  // The team's budgets, counted under its lock (lockTeam) so two saves cannot pass the limit.
+  async lockTeam(teamId: string): Promise<void> {
+    await this.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`budget-limits:${teamId}`}))`);
+  }
+
+  async countForTeam(teamId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(budgets)
+      .where(eq(budgets.teamId, teamId));
+    return row!.count;
+  }
+
   async insert(teamId: string, values: BudgetValues, at: Date): Promise<BudgetRow> {
     const [row] = await this.db
       .insert(budgets)

@@ -17,7 +17,7 @@ import type { AlertFilter } from '@cloudtrim/contracts/alerts';
 import type { z } from 'zod';
 import { isCloudError, type CloudProvider } from '../../cloud/cloud-provider';
 import type { TransactionRunner } from '../../db/transaction';
-import { badRequest, notFound } from '../../lib/http-errors';
+import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import type { AlertsService } from '../alerts/alerts.service';
 import { formatDay, readToday } from '../costs/costs.plan';
 import type { CostSpanForecast, CostsService } from '../costs/costs.service';
@@ -29,6 +29,9 @@ import {
   type BudgetRow,
   type TeamTenant,
 } from './budgets.repository';
+
+// A team's budgets at most, as its pipelines (pipelines.limits.ts).
+export const maxBudgetsPerTeam = 100;
 
 // Azure's budgets move with its daily bill: a tenant's are read again after this long.
 const azureBudgetsMaxAgeMs = 10 * 60_000;
@@ -67,7 +70,14 @@ export class BudgetsService {
   async createBudget(teamId: string, input: unknown): Promise<Budget> {
     const budget = parse(budgetRequestSchema, input);
     await this.checkBudget(teamId, budget);
-    const row = await this.budgets.insert(teamId, toValues(budget), this.now());
+    const row = await this.runTransaction(async (transaction) => {
+      const budgets = new BudgetsRepository(transaction.db);
+      await budgets.lockTeam(teamId);
+      if ((await budgets.countForTeam(teamId)) >= maxBudgetsPerTeam) {
+        throw conflict(`A team may have at most ${maxBudgetsPerTeam} budgets.`);
+      }
+      return budgets.insert(teamId, toValues(budget), this.now());
+    });
     await this.evaluateBudget(row, { rearm: false });
     return this.describeBudget(row, await this.budgets.listCrossings([row.id]));
   }

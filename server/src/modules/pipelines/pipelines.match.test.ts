@@ -95,6 +95,68 @@ describe('evaluatePipeline', () => {
     ]);
   });
 
+  it('waits for approval on the change an applied recommendation makes: any deletion, a prod VM powered off', () => {
+    const apply = define({
+      action: { type: 'applyRecommendation' },
+      condition: { finding: { kind: 'recommendation' } },
+      gates: { dryRun: false },
+    });
+    const recommend = (kind: string) => [
+      { id: kind.length, kind, confidence: 0.9, annualSaving: 100, text: kind },
+    ];
+    const prod = { environment: 'prod' };
+    const items = evaluatePipeline(
+      apply,
+      [
+        createCandidate('disk', {
+          type: 'Microsoft.Compute/disks',
+          recommendations: recommend('deleteDisk'),
+        }),
+        createCandidate('ip', {
+          type: 'Microsoft.Network/publicIPAddresses',
+          recommendations: recommend('deletePublicIp'),
+        }),
+        createCandidate('plan', {
+          type: 'Microsoft.Web/serverfarms',
+          recommendations: recommend('deletePlan'),
+        }),
+        createCandidate('prod-idle', { tags: prod, recommendations: recommend('shutdown') }),
+        createCandidate('prod-stopped', { tags: prod, recommendations: recommend('deallocate') }),
+        createCandidate('prod-nights', {
+          tags: { Env: 'Production' },
+          recommendations: recommend('activeHours'),
+        }),
+        createCandidate('prod-resize', { tags: prod, recommendations: recommend('resize') }),
+        createCandidate('dev-idle', { tags: { env: 'dev' }, recommendations: recommend('shutdown') }),
+      ],
+      { now, dryRun: false },
+    );
+    expect(summarise(items)).toEqual([
+      ['dev-idle', 'acted', null],
+      ['disk', 'skipped', 'awaitingApproval'],
+      ['ip', 'skipped', 'awaitingApproval'],
+      ['plan', 'skipped', 'awaitingApproval'],
+      ['prod-idle', 'skipped', 'awaitingApproval'],
+      ['prod-nights', 'skipped', 'awaitingApproval'],
+      ['prod-resize', 'acted', null],
+      ['prod-stopped', 'skipped', 'awaitingApproval'],
+    ]);
+  });
+
+  it('waits for approval to change a protection tag, and not another tag', () => {
+    const retag = (key: string) =>
+      define({ action: { type: 'tag', tag: { key, value: 'dev' } }, gates: { dryRun: false } });
+    const vm = createCandidate('vm', { tags: { environment: 'prod' } });
+    for (const key of ['environment', 'ENV', 'cloudtrim:exclude']) {
+      expect(summarise(evaluatePipeline(retag(key), [vm], { now, dryRun: false }))).toEqual([
+        ['vm', 'skipped', 'awaitingApproval'],
+      ]);
+    }
+    expect(summarise(evaluatePipeline(retag('owner'), [vm], { now, dryRun: false }))).toEqual([
+      ['vm', 'acted', null],
+    ]);
+  });
+
   it('waits for approval to stop a production VM or to delete, and not to stop another', () => {
     const stop = define({ action: { type: 'stop' }, gates: { dryRun: false } });
     const items = evaluatePipeline(

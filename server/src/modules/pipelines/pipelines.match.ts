@@ -13,6 +13,7 @@ import {
   type PipelineTagFilter,
 } from '@cloudtrim/contracts/pipelines';
 import { dayMs } from '../../lib/time';
+import { isOptedOut, isProduction, isProtectionTag, readTag } from '../../lib/protection-tags';
 
 export interface CandidateRecommendation {
   id: number;
@@ -127,7 +128,7 @@ export function evaluatePipeline(
       item.recommendationId = null;
       item.annualSaving = plan.stopSaving.annualSaving;
     }
-    item.needsApproval = isApprovalNeeded(definition, candidate);
+    item.needsApproval = isApprovalNeeded(definition, candidate, plan.plan, plan.recommendation?.kind);
     eligible.push(item);
   }
   // The largest savings first, so a capped run does the most good; then by name, to be stable.
@@ -151,22 +152,37 @@ export function evaluatePipeline(
   return items.sort((first, second) => first.candidate.name.localeCompare(second.candidate.name));
 }
 
-export function isOptedOut(tags: Record<string, string>): boolean {
-  return hasTag(tags, pipelineOptOutTag);
+export { isOptedOut };
+
+// Decided on the change the item will make, whatever the action that asks for it: a deletion (a
+// delete action, or a recommendation applied that deletes), a stop, deallocation, shutdown or schedule
+// of a VM tagged environment/env = prod/production, and a tag that changes a protection tag (the
+// environment, or the opt-out tag: a retag is how a prod VM would lose its protection) always wait;
+// 'always' makes every change wait (a notice needs no approval).
+export function isApprovalNeeded(
+  definition: PipelineDefinition,
+  candidate: PipelineCandidate,
+  plan: PipelinePlan,
+  recommendationKind?: string,
+): boolean {
+  if (plan === 'notify') return false;
+  if (definition.action.type === 'delete' || isDeletionKind(recommendationKind)) return true;
+  if (plan === 'tag' && isProtectionTag(definition.action.tag?.key ?? '')) return true;
+  if (definition.gates.approval === 'always') return true;
+  const isStop = plan === 'deallocate' || (plan === 'apply' && isStopKind(recommendationKind));
+  return isStop && candidate.type.toLowerCase() === virtualMachineType && isProduction(candidate.tags);
 }
 
-// Delete, and stop or deallocation of a VM tagged environment/env = prod/production, always wait;
-// 'always' makes every change wait (a notice needs no approval).
-export function isApprovalNeeded(definition: PipelineDefinition, candidate: PipelineCandidate): boolean {
-  const type = definition.action.type;
-  if (type === 'delete') return true;
-  if (type === 'notify') return false;
-  if (definition.gates.approval === 'always') return true;
-  if (type !== 'stop' && type !== 'deallocate') return false;
-  return ['environment', 'env'].some((key) => {
-    const value = readTag(candidate.tags, key)?.trim().toLowerCase();
-    return value === 'prod' || value === 'production';
-  });
+function isDeletionKind(kind: string | undefined): boolean {
+  return (
+    kind !== undefined &&
+    ((pipelineDeleteRecommendationKinds as readonly string[]).includes(kind) || kind.startsWith('delete'))
+  );
+}
+
+// Recommendations whose change powers a VM off, now or on a schedule.
+function isStopKind(kind: string | undefined): boolean {
+  return kind === 'shutdown' || kind === 'deallocate' || kind === 'activeHours';
 }
 
 // 'All resources', '2 subscriptions · resource group web-rg · tag env = dev'.
@@ -253,17 +269,6 @@ function matchesTags(
     if (filter.op === 'equals') return value === filter.value;
     return value !== filter.value;
   });
-}
-
-// Azure's tag names are case-insensitive.
-function readTag(tags: Record<string, string>, key: string): string | undefined {
-  const name = key.toLowerCase();
-  const found = Object.keys(tags).find((tag) => tag.toLowerCase() === name);
-  return found === undefined ? undefined : tags[found];
-}
-
-function hasTag(tags: Record<string, string>, key: string): boolean {
-  return readTag(tags, key) !== undefined;
 }
 
 interface Finding {

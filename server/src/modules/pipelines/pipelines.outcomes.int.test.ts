@@ -74,7 +74,9 @@ async function waitForSettledChange(runId: string, resourceId: string) {
   });
 }
 
+// The team tag alone, in Azure as in inventory (the executor reads Azure's tags again before a stop).
 async function tag(vm: typeof resources.$inferSelect, value: string): Promise<void> {
+  emulator.fleet.findVirtualMachine(vm.armId)!.tags = { team: value };
   await db
     .update(resources)
     .set({ tags: { team: value } })

@@ -6,6 +6,7 @@ import {
   approvalSchema,
   pipelineDefinitionSchema,
   pipelineImportErrorSchema,
+  pipelineTeamLimitsSchema,
   pipelineImportRequestSchema,
   pipelineListQuerySchema,
   pipelineListResponseSchema,
@@ -43,6 +44,31 @@ export function pipelineRoutes(pipelines: PipelinesService): FastifyPluginAsyncZ
         },
       },
       (request) => pipelines.listPipelines(getAuth(request).teamId, request.query),
+    );
+
+    app.get(
+      '/api/v1/pipeline/limits',
+      {
+        schema: {
+          tags,
+          summary: "How many resources the team's pipelines may act on in an hour, across all of them",
+          response: { 200: pipelineTeamLimitsSchema, ...errors },
+        },
+      },
+      (request) => pipelines.getTeamLimits(getAuth(request).teamId),
+    );
+
+    app.put(
+      '/api/v1/pipeline/limits',
+      {
+        schema: {
+          tags,
+          summary: "Set how many resources the team's pipelines may act on in an hour (1 to 1,000)",
+          body: pipelineTeamLimitsSchema,
+          response: { 200: pipelineTeamLimitsSchema, ...errors },
+        },
+      },
+      (request) => pipelines.setTeamLimits(getAuth(request).teamId, request.body),
     );
 
     app.post(

@@ -1,5 +1,6 @@
 import { pipelineDefinitionSchema, type PipelineDefinitionRequest } from '@cloudtrim/contracts/pipelines';
-import { describe, expect, it } from 'vitest';
+import cronParser from 'cron-parser';
+import { describe, expect, it, vi } from 'vitest';
 import { evaluatePipeline, listStopTargets, type PipelineCandidate } from './pipelines.match';
 import { estimateStopSavings, findOffHours, type StartPipeline } from './pipelines.savings';
 import { weeksPerYear } from '../../lib/time';
@@ -48,9 +49,9 @@ function createVm(name: string, fields: Partial<PipelineCandidate> = {}): Pipeli
 }
 
 describe('findOffHours', () => {
-  it('counts each weekday evening and the weekend until the start, in London time', () => {
+  it('counts each weekday evening and the weekend until the start, in London time', async () => {
     // Monday 23 November 2026, GMT all week: four nights of 12 hours, Friday 19:00 to Monday 07:00.
-    const offHours = findOffHours(
+    const offHours = await findOffHours(
       weekdaysAt19,
       [createStart('Start dev VMs')],
       2,
@@ -59,23 +60,25 @@ describe('findOffHours', () => {
     expect(offHours).toEqual({ hoursPerWeek: 4 * 12 + 60, startNames: ['Start dev VMs'] });
   });
 
-  it('counts the hour clocks go forward as lost and the hour they go back as one more', () => {
+  it('counts the hour clocks go forward as lost and the hour they go back as one more', async () => {
     const starts = [createStart('Start dev VMs')];
     // 28 March 2027: the weekend is 59 hours (Friday 19:00 GMT to Monday 07:00 BST).
-    expect(findOffHours(weekdaysAt19, starts, 2, new Date('2027-03-22T00:00:00Z')).hoursPerWeek).toBe(
+    expect((await findOffHours(weekdaysAt19, starts, 2, new Date('2027-03-22T00:00:00Z'))).hoursPerWeek).toBe(
       48 + 59,
     );
     // 31 October 2027: 61 hours.
-    expect(findOffHours(weekdaysAt19, starts, 2, new Date('2027-10-25T00:00:00Z')).hoursPerWeek).toBe(
+    expect((await findOffHours(weekdaysAt19, starts, 2, new Date('2027-10-25T00:00:00Z'))).hoursPerWeek).toBe(
       48 + 61,
     );
     // A week starting mid-week walks the same firings.
-    expect(findOffHours(weekdaysAt19, starts, 2, new Date('2026-11-25T12:00:00Z')).hoursPerWeek).toBe(108);
+    expect((await findOffHours(weekdaysAt19, starts, 2, new Date('2026-11-25T12:00:00Z'))).hoursPerWeek).toBe(
+      108,
+    );
   });
 
-  it('counts an hour once when the stop fires again before anything starts the VM', () => {
+  it('counts an hour once when the stop fires again before anything starts the VM', async () => {
     // Stopped every evening, started on Mondays only: off all week but Monday 07:00 to 19:00.
-    const offHours = findOffHours(
+    const offHours = await findOffHours(
       { cron: '0 19 * * *', timeZone: london },
       [createStart('Start on Mondays', { schedule: { cron: '0 7 * * 1', timeZone: london } })],
       2,
@@ -84,8 +87,8 @@ describe('findOffHours', () => {
     expect(offHours).toEqual({ hoursPerWeek: 168 - 12, startNames: ['Start on Mondays'] });
   });
 
-  it('ends at the earliest of several starts, in their own zones, and names those that end it', () => {
-    const offHours = findOffHours(
+  it('ends at the earliest of several starts, in their own zones, and names those that end it', async () => {
+    const offHours = await findOffHours(
       weekdaysAt19,
       [
         createStart('Start early on Mondays', { schedule: { cron: '0 5 * * 1', timeZone: 'UTC' } }),
@@ -100,9 +103,9 @@ describe('findOffHours', () => {
     });
   });
 
-  it("stops in each VM's own window hour", () => {
+  it("stops in each VM's own window hour", async () => {
     // Stopped at 02:00 UTC, started at 07:00 UTC every day: five hours a night.
-    const offHours = findOffHours(
+    const offHours = await findOffHours(
       { maintenanceWindow: true },
       [createStart('Start at 7', { schedule: { cron: '0 7 * * *', timeZone: 'UTC' } })],
       2,
@@ -115,7 +118,7 @@ describe('findOffHours', () => {
 describe('estimateStopSavings', () => {
   const from = new Date('2026-11-23T00:00:00Z');
 
-  it('prices the off hours at the bill, else the list price; only a start covering the VM counts', () => {
+  it('prices the off hours at the bill, else the list price; only a start covering the VM counts', async () => {
     const starts = [
       createStart('Start dev VMs', { scope: { tags: [{ key: 'environment', op: 'equals', value: 'dev' }] } }),
       createStart('Start idle VMs', { condition: { finding: { kind: 'idle' } } }),
@@ -124,7 +127,7 @@ describe('estimateStopSavings', () => {
     const listed = createVm('listed');
     const test = createVm('test', { tags: { environment: 'test' } });
     const unpriced = createVm('unpriced');
-    const savings = estimateStopSavings(
+    const savings = await estimateStopSavings(
       weekdaysAt19,
       starts,
       [billed, listed, test, unpriced],
@@ -157,10 +160,10 @@ describe('estimateStopSavings', () => {
     });
   });
 
-  it('saves nothing on a VM a reservation pays for, and prices a bill of under a day at list', () => {
+  it('saves nothing on a VM a reservation pays for, and prices a bill of under a day at list', async () => {
     const reserved = createVm('reserved');
     const young = createVm('young');
-    const savings = estimateStopSavings(
+    const savings = await estimateStopSavings(
       weekdaysAt19,
       [createStart('Start dev VMs')],
       [reserved, young],
@@ -182,7 +185,7 @@ describe('estimateStopSavings', () => {
 });
 
 describe('a stop pipeline with what its stops save', () => {
-  it('previews each running VM with its saving, the largest first within the blast radius', () => {
+  it('previews each running VM with its saving, the largest first within the blast radius', async () => {
     const definition = define({ gates: { blastRadius: 4 } });
     const idle = [{ id: 7, kind: 'shutdown', confidence: 0.9, annualSaving: 900, text: 'Shut down' }];
     const stoppedWaste = [
@@ -201,7 +204,7 @@ describe('a stop pipeline with what its stops save', () => {
     const startDev = createStart('Start dev VMs', {
       scope: { tags: [{ key: 'environment', op: 'equals', value: 'dev' }] },
     });
-    const stopSavings = estimateStopSavings(
+    const stopSavings = await estimateStopSavings(
       definition.schedule,
       [startDev],
       targets,
@@ -249,7 +252,7 @@ describe('a stop pipeline with what its stops save', () => {
     const [alone] = evaluatePipeline(definition, [idleVm], {
       now: new Date('2026-11-23T00:00:00Z'),
       dryRun: true,
-      stopSavings: estimateStopSavings(
+      stopSavings: await estimateStopSavings(
         definition.schedule,
         [],
         [idleVm],
@@ -265,7 +268,7 @@ describe('a stop pipeline with what its stops save', () => {
     const [paired] = evaluatePipeline(definition, [idleVm], {
       now: new Date('2026-11-23T00:00:00Z'),
       dryRun: true,
-      stopSavings: estimateStopSavings(
+      stopSavings: await estimateStopSavings(
         definition.schedule,
         [startDev],
         [idleVm],
@@ -274,5 +277,66 @@ describe('a stop pipeline with what its stops save', () => {
       ),
     });
     expect(paired).toMatchObject({ annualSaving: 108 * weeksPerYear, recommendationId: null });
+  });
+});
+
+describe('findOffHours bounded', () => {
+  // Every read of any cron, counted where the parser answers it.
+  async function countCronReads(read: () => Promise<void>): Promise<number> {
+    const prototype = Object.getPrototypeOf(cronParser.parseExpression('* * * * *')) as {
+      next: () => unknown;
+    };
+    const next = vi.spyOn(prototype, 'next');
+    try {
+      await read();
+      return next.mock.calls.length;
+    } finally {
+      next.mockRestore();
+    }
+  }
+
+  // The fifth Monday of a February: no firing before 2044.
+  const rareStart = createStart('Rare start', { schedule: { cron: '0 0 * 2 1#5', timeZone: 'UTC' } });
+
+  it('reads a minutely or quarter-hourly stop beside a start that fires once in years a handful of times', async () => {
+    for (const cron of ['* * * * *', '*/15 * * * *']) {
+      let hours = 0;
+      const reads = await countCronReads(async () => {
+        hours = (
+          await findOffHours({ cron, timeZone: 'UTC' }, [rareStart], 2, new Date('2026-11-23T00:00:00Z'))
+        ).hoursPerWeek;
+      });
+      // Off the whole week: no start comes.
+      expect(hours).toBe(168);
+      expect(reads).toBeLessThanOrEqual(4);
+    }
+  });
+
+  it('lets the event loop in while it walks a stop and start that alternate all week', async () => {
+    const hourly = createStart('Hourly start', { schedule: { cron: '30 * * * *', timeZone: 'UTC' } });
+    const order: string[] = [];
+    setImmediate(() => order.push('another request'));
+    await findOffHours({ cron: '0 * * * *', timeZone: 'UTC' }, [hourly], 2, new Date('2026-11-23T00:00:00Z'));
+    order.push('walk done');
+    expect(order).toEqual(['another request', 'walk done']);
+  });
+
+  it('reads each cron about once per change of state: a quarter-hourly stop beside an hourly start', async () => {
+    const hourly = createStart('Hourly start', { schedule: { cron: '30 * * * *', timeZone: 'UTC' } });
+    let hours = 0;
+    const reads = await countCronReads(async () => {
+      hours = (
+        await findOffHours(
+          { cron: '0 * * * *', timeZone: 'UTC' },
+          [hourly],
+          2,
+          new Date('2026-11-23T00:00:00Z'),
+        )
+      ).hoursPerWeek;
+    });
+    // Off half of every hour.
+    expect(hours).toBe(84);
+    // 168 stops and 168 starts, and the stop's first firing after the week.
+    expect(reads).toBeLessThanOrEqual(2 * 168 + 2);
   });
 });

@@ -7,7 +7,7 @@
 import type { PipelineDefinition, PipelineSchedule } from '@cloudtrim/contracts/pipelines';
 import { isMostlyReserved, readBilledHourly, type VmBill } from '../recommendations/own-rates';
 import { isCoveredWithoutFinding, type PipelineCandidate, type StopSaving } from './pipelines.match';
-import { findNextTick } from './pipelines.schedule';
+import { createFiringReader, cronHorizonMs } from './pipelines.schedule';
 import { hourMs, weekMs, weeksPerYear } from '../../lib/time';
 
 export interface StartPipeline {
@@ -34,13 +34,13 @@ type HourlyRate =
 
 // Each target's saving by resource id. Off hours depend only on which start pipelines cover a VM and
 // its window hour, so 10,000 VMs walk the week a handful of times.
-export function estimateStopSavings(
+export async function estimateStopSavings(
   stop: PipelineSchedule,
   starts: readonly StartPipeline[],
   targets: readonly PipelineCandidate[],
   readPrice: (target: PipelineCandidate) => VmPrice,
   from: Date,
-): Map<string, StopSaving> {
+): Promise<Map<string, StopSaving>> {
   const usesWindow = [stop, ...starts.map((start) => start.definition.schedule)].some(
     (schedule) => 'maintenanceWindow' in schedule,
   );
@@ -52,7 +52,7 @@ export function estimateStopSavings(
     if (!offHoursByKey.has(key)) {
       offHoursByKey.set(
         key,
-        covering.length > 0 ? findOffHours(stop, covering, target.maintenanceWindow, from) : undefined,
+        covering.length > 0 ? await findOffHours(stop, covering, target.maintenanceWindow, from) : undefined,
       );
     }
     savings.set(target.resourceId, priceStop(offHoursByKey.get(key), readHourlyRate(readPrice(target))));
@@ -61,35 +61,64 @@ export function estimateStopSavings(
 }
 
 // The hours a week a VM is off: from each firing of the stop in the week from `from`, until the next
-// firing of a start, or of the stop again when no start comes first (the VM stays off, and that firing
-// counts on), so no hour counts twice. About a dozen cron reads a week: each costs milliseconds
-// (cron-parser steps through the zone's minutes), hence the caller's sharing of weeks.
-export function findOffHours(
+// firing of a start, or the stop's first firing after the week when no start comes first (the VM stays
+// off through the stops between), so no hour counts twice. The two streams are merged in order: after
+// a stop only the starts' next firing is read, after a start only the stop's, so each cron is read
+// about once per firing that changes the VM's state, never once per stop firing per start (a
+// minutely stop beside a start that fires once in years is a handful of reads, not ten thousand).
+export async function findOffHours(
   stop: PipelineSchedule,
   starts: readonly StartPipeline[],
   windowHour: number,
   from: Date,
-): OffHours {
+): Promise<OffHours> {
+  const pause = createPause();
   const until = from.getTime() + weekMs;
+  const readStop = createFiringReader(stop, windowHour, until + cronHorizonMs);
+  // Where the last off stretch of the week ends at the latest.
+  const stopAfterWeek = readStop(until - 1);
+  const startsEnd = stopAfterWeek ?? until + cronHorizonMs;
+  const readStarts = starts.map((start) => ({
+    name: start.name,
+    read: createFiringReader(start.definition.schedule, windowHour, startsEnd),
+  }));
   const startNames: string[] = [];
   let offMs = 0;
-  let firing = findNextTick(stop, new Date(from.getTime() - 1), [windowHour]);
-  while (firing && firing.getTime() < until) {
-    const nextStop = findNextTick(stop, firing, [windowHour]);
+  for (let at = readStop(from.getTime() - 1); at !== undefined && at < until; ) {
+    // A cron read costs about a millisecond: a stop and start that alternate all week read hundreds,
+    // so the walk lets the API's other requests in every few milliseconds.
+    await pause();
     let nextStart: { at: number; name: string } | undefined;
-    for (const start of starts) {
-      const at = findNextTick(start.definition.schedule, firing, [windowHour])?.getTime();
-      if (at !== undefined && (!nextStart || at < nextStart.at)) nextStart = { at, name: start.name };
+    for (const start of readStarts) {
+      const next = start.read(at);
+      if (next !== undefined && (!nextStart || next < nextStart.at))
+        nextStart = { at: next, name: start.name };
     }
-    const end = Math.min(nextStart?.at ?? Infinity, nextStop?.getTime() ?? Infinity);
-    if (end === Infinity) break;
-    offMs += end - firing.getTime();
+    const end = Math.min(nextStart?.at ?? Infinity, stopAfterWeek ?? Infinity);
+    if (end === Infinity) {
+      // Neither a start nor another stop within a year: off to the week's end.
+      offMs += until - at;
+      break;
+    }
+    offMs += end - at;
     if (nextStart && nextStart.at === end && !startNames.includes(nextStart.name)) {
       startNames.push(nextStart.name);
     }
-    firing = nextStop;
+    if (end === stopAfterWeek) break;
+    // The stop's next firing at or after the start that ended this stretch.
+    at = readStop(end - 1);
   }
   return { hoursPerWeek: offMs / hourMs, startNames };
+}
+
+// Yields to the event loop once `everyMs` of work have passed since it last did.
+function createPause(everyMs = 5): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < everyMs) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    since = performance.now();
+  };
 }
 
 // The VM's compute an hour: what its bill shows it cost (amortized ÷ hours used, so an agreement's

@@ -71,7 +71,23 @@ describe('the maintenance window', () => {
 
 describe('checkCron', () => {
   it('reads five fields and says what is wrong with others', () => {
-    expect(checkCron('0 19 * * 1-5', 'Europe/London')).toBeUndefined();
-    expect(checkCron('61 19 * * *', 'Europe/London')).toMatch(/61/);
+    expect(checkCron('0 19 * * 1-5', 'Europe/London', longAgo)).toBeUndefined();
+    expect(checkCron('61 19 * * *', 'Europe/London', longAgo)).toMatch(/61/);
+  });
+
+  it('refuses a cron that never fires within a year', () => {
+    expect(checkCron('0 0 31 2,4 *', 'UTC', longAgo)).toBe('it never fires within a year');
+    // The fifth Monday of a February: not before 2044.
+    expect(checkCron('0 0 * 2 1#5', 'UTC', longAgo)).toBe('it never fires within a year');
+    expect(checkCron('0 0 29 2 *', 'UTC', new Date('2027-03-01T00:00:00Z'))).toBeUndefined();
+  });
+});
+
+describe('a cron saved before crons were checked, that never fires', () => {
+  const never = { cron: '0 0 31 2,4 *', timeZone: 'UTC' };
+
+  it('is never due and has no next run, and neither throws', () => {
+    expect(findDueTick(never, new Date('2027-03-29T08:00:00Z'), longAgo)).toBeUndefined();
+    expect(findNextTick(never, new Date('2027-03-29T08:00:00Z'), [])).toBeNull();
   });
 });

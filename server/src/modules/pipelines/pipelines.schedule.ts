@@ -2,12 +2,16 @@
 // daylight-saving changes, so `0 9 * * *` in Europe/London is 09:00 local in winter and summer), or
 // each hour for the resources whose maintenance window it is. Pure: the tick job and the list call it.
 import type { PipelineSchedule } from '@cloudtrim/contracts/pipelines';
-import cronParser from 'cron-parser';
+import cronParser, { type CronExpression } from 'cron-parser';
 import { hourMs } from '../../lib/time';
 
 // A tick the workers missed (a restart, a busy queue) still runs within this long; older ones are
 // skipped rather than run late.
 export const pipelineCatchUpMs = 15 * 60_000;
+
+// A cron must fire within this long of its saving: `0 0 31 2,4 *` never does, and `0 0 * 2 1#5` not
+// before 2044. Each read of a cron stops here too, so none steps through the parser's loop limit.
+export const cronHorizonMs = 366 * 24 * hourMs;
 
 // The scheduled tick a run is due for at `now`, if any: the latest tick at or before now, when it came
 // at or after `since` (the pipeline's creation or resumption) and within the catch-up.
@@ -19,16 +23,18 @@ export function findDueTick(schedule: PipelineSchedule, now: Date, since: Date):
   }
   // Forward from the earliest tick allowed: cron-parser's prev() steps back a minute at a time
   // (30 ms a call measured), next() jumps (1 ms).
+  // endDate: the parser stops at now rather than searching on (a cron with no firing would
+  // otherwise step to its loop limit and throw).
   const ticks = cronParser.parseExpression(schedule.cron, {
     currentDate: new Date(from - 1),
+    endDate: now,
     tz: schedule.timeZone,
   });
   let due: Date | undefined;
-  for (;;) {
-    const tick = ticks.next().toDate();
-    if (tick.getTime() > now.getTime()) return due;
+  for (let tick = readNext(ticks); tick && tick.getTime() <= now.getTime(); tick = readNext(ticks)) {
     due = tick;
   }
+  return due;
 }
 
 // The next tick after `after`; for the window, the next hour one of `windowHours` (UTC) begins.
@@ -38,10 +44,19 @@ export function findNextTick(
   windowHours: readonly number[],
 ): Date | null {
   if ('cron' in schedule) {
-    return cronParser
-      .parseExpression(schedule.cron, { currentDate: after, tz: schedule.timeZone })
-      .next()
-      .toDate();
+    // A row saved before crons were checked may never fire, or not be read: no next run, never an
+    // error (the list shows it).
+    try {
+      return readNext(
+        cronParser.parseExpression(schedule.cron, {
+          currentDate: after,
+          endDate: new Date(after.getTime() + cronHorizonMs),
+          tz: schedule.timeZone,
+        }),
+      );
+    } catch {
+      return null;
+    }
   }
   if (windowHours.length === 0) return null;
   const hour = Math.floor(after.getTime() / hourMs) * hourMs;
@@ -51,12 +66,55 @@ export function findNextTick(
   return null;
 }
 
-// The cron's error as its parser words it, or undefined for an expression it reads.
-export function checkCron(cron: string, timeZone: string): string | undefined {
+// A schedule's firings read forward, each read starting where the caller says: one parse of the cron,
+// and no read past `endMs` (the parser stops there rather than search on).
+export type FiringReader = (after: number) => number | undefined;
+
+// The first firing strictly after `after`, before `endMs`; a window schedule fires at `windowHour`.
+export function createFiringReader(
+  schedule: PipelineSchedule,
+  windowHour: number,
+  endMs: number,
+): FiringReader {
+  if ('maintenanceWindow' in schedule) {
+    return (after) => {
+      const next = findNextTick(schedule, new Date(after), [windowHour])?.getTime();
+      return next !== undefined && next <= endMs ? next : undefined;
+    };
+  }
+  let ticks: CronExpression;
   try {
-    cronParser.parseExpression(cron, { tz: timeZone });
-    return undefined;
+    ticks = cronParser.parseExpression(schedule.cron, { endDate: new Date(endMs), tz: schedule.timeZone });
+  } catch {
+    return () => undefined;
+  }
+  return (after) => {
+    ticks.reset(new Date(after));
+    return readNext(ticks)?.getTime();
+  };
+}
+
+// The cron's error as its parser words it, or that it never fires within a year of `now`, or
+// undefined for an expression that will run.
+export function checkCron(cron: string, timeZone: string, now: Date): string | undefined {
+  try {
+    const ticks = cronParser.parseExpression(cron, {
+      currentDate: now,
+      endDate: new Date(now.getTime() + cronHorizonMs),
+      tz: timeZone,
+    });
+    return readNext(ticks) ? undefined : 'it never fires within a year';
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
+  }
+}
+
+// The next firing before the expression's endDate, or null past it (the parser throws there, and at
+// its loop limit for a cron that never fires).
+function readNext(ticks: CronExpression): Date | null {
+  try {
+    return ticks.next().toDate();
+  } catch {
+    return null;
   }
 }

@@ -13,6 +13,7 @@ import {
   pipelineOptOutTag,
   pipelineRunListQuerySchema,
   pipelineRunRequestSchema,
+  pipelineTeamLimitsSchema,
   type Approval,
   type ApprovalListResponse,
   type Pipeline,
@@ -25,6 +26,7 @@ import {
   type PipelineRunListResponse,
   type PipelineSkipReason,
   type PipelineSummary,
+  type PipelineTeamLimits,
   type PipelineTemplatesResponse,
 } from '@cloudtrim/contracts/pipelines';
 import type { z } from 'zod';
@@ -65,8 +67,17 @@ import {
 } from './pipelines.repository';
 import { findApprovalRefusal, findRejectionRefusal, findRunsAfter, toActionKey } from './pipelines.approvals';
 import { ApprovalsRepository } from './pipelines.approvals.repository';
+import {
+  blastRadiusWindowMs,
+  capToTeamBlastRadius,
+  checkCronInterval,
+  maxPipelinesPerTeam,
+  readMinimumIntervalMinutes,
+  runItemRetentionDays,
+} from './pipelines.limits';
+import { PipelineLimitsRepository } from './pipelines.limits.repository';
 import { estimateStopSavings } from './pipelines.savings';
-import { checkCron, findDueTick, findNextTick } from './pipelines.schedule';
+import { checkCron, findDueTick, findNextTick, pipelineCatchUpMs } from './pipelines.schedule';
 import { pipelineTemplates } from './pipelines.templates';
 import { readPipelineYaml, writePipelineYaml } from './pipelines.yaml';
 import { dayMs } from '../../lib/time';
@@ -125,9 +136,15 @@ export class PipelinesService {
 
   async createPipeline(auth: AuthContext, input: unknown): Promise<Pipeline> {
     const definition = await this.checkDefinition(auth.teamId, parse(pipelineDefinitionSchema, input));
-    const id = await this.runTransaction((transaction) =>
-      new PipelinesRepository(transaction.db).insert(auth.teamId, auth.userId, definition, this.now()),
-    );
+    const id = await this.runTransaction(async (transaction) => {
+      // Counted under the team's lock: two saves at 99 cannot make 101.
+      const limits = new PipelineLimitsRepository(transaction.db);
+      await limits.lockTeam(auth.teamId);
+      if ((await limits.countPipelines(auth.teamId)) >= maxPipelinesPerTeam) {
+        throw conflict(`A team may have at most ${maxPipelinesPerTeam} pipelines.`);
+      }
+      return new PipelinesRepository(transaction.db).insert(auth.teamId, auth.userId, definition, this.now());
+    });
     return this.getPipeline(auth.teamId, id);
   }
 
@@ -356,34 +373,130 @@ export class PipelinesService {
 
   // Every minute: each active pipeline whose tick is due runs once (the tick's claim decides), then
   // the approved actions whose grace period is over are carried out, and runs whose worker died are
-  // finished. Answers the runs made.
+  // finished. Each pipeline is evaluated on its own: one that fails is its own failed run, and holds
+  // up neither the others nor the approvals and resumptions after them. Answers the runs made.
   async runDuePipelines(): Promise<number> {
     const now = this.now();
     let runs = 0;
-    let firstError: unknown;
     const windowHours = new Map<string, Promise<number[]>>();
     for (const pipeline of await this.pipelines.listActive()) {
+      if (await this.runIfDue(pipeline, now, windowHours)) runs += 1;
+    }
+    const errors: unknown[] = [];
+    await this.carryOutDueApprovals().catch((error: unknown) => errors.push(error));
+    await this.resumeRuns().catch((error: unknown) => errors.push(error));
+    if (errors.length > 0) throw errors[0];
+    return runs;
+  }
+
+  // One pipeline's scheduled run for its tick due at `now`, if any; its failure is recorded as its
+  // run's, failed, and never thrown to the tick. True when a run was made.
+  async runIfDue(
+    pipeline: PipelineWithDefinition,
+    now: Date,
+    windowHours = new Map<string, Promise<number[]>>(),
+  ): Promise<boolean> {
+    const tick = await this.findDue(pipeline, now, windowHours);
+    return tick ? this.runForTick(pipeline, tick) : false;
+  }
+
+  // The tick job's side of fairness: each due pipeline whose tick no run has claimed yet is handed to
+  // `send` (one pipeline-run job each), then approvals past their grace and stalled runs are seen to.
+  // Answers how many were sent.
+  async dispatchDuePipelines(
+    send: (due: { pipelineId: string; teamId: string; tick: string }[]) => Promise<void>,
+  ): Promise<number> {
+    const now = this.now();
+    const windowHours = new Map<string, Promise<number[]>>();
+    const due: { pipelineId: string; teamId: string; tick: string }[] = [];
+    const active = await this.pipelines.listActive();
+    const claimed = await this.runTransaction((transaction) =>
+      new PipelineLimitsRepository(transaction.db).listClaimedTicks(
+        active.map((pipeline) => pipeline.id),
+        new Date(now.getTime() - pipelineCatchUpMs),
+      ),
+    );
+    for (const pipeline of active) {
+      const tick = await this.findDue(pipeline, now, windowHours);
+      if (!tick || claimed.has(`${pipeline.id}:${tick.toISOString()}`)) continue;
+      due.push({ pipelineId: pipeline.id, teamId: pipeline.teamId, tick: tick.toISOString() });
+    }
+    await send(due);
+    const errors: unknown[] = [];
+    await this.carryOutDueApprovals().catch((error: unknown) => errors.push(error));
+    await this.resumeRuns().catch((error: unknown) => errors.push(error));
+    if (errors.length > 0) throw errors[0];
+    return due.length;
+  }
+
+  // A pipeline-run job: the pipeline as it is now (paused or deleted since: nothing), run for its tick.
+  async runScheduledPipeline(teamId: string, pipelineId: string, tick: Date): Promise<boolean> {
+    const pipeline = await this.pipelines.findForTeam(teamId, pipelineId);
+    if (!pipeline || pipeline.state !== 'active') return false;
+    return this.runForTick(pipeline, tick);
+  }
+
+  // The tick due at `now`, if any; a schedule that cannot be read is that pipeline's failed run.
+  private async findDue(
+    pipeline: PipelineWithDefinition,
+    now: Date,
+    windowHours: Map<string, Promise<number[]>>,
+  ): Promise<Date | undefined> {
+    try {
       const tick = findDueTick(pipeline.definition.schedule, now, pipeline.activeSince);
-      if (!tick) continue;
+      if (!tick) return undefined;
       // A window pipeline's hour in which none of the team's resources has its window is no run.
       if ('maintenanceWindow' in pipeline.definition.schedule) {
         if (!windowHours.has(pipeline.teamId)) {
           windowHours.set(pipeline.teamId, this.pipelines.listWindowHours(pipeline.teamId));
         }
-        if (!(await windowHours.get(pipeline.teamId)!).includes(tick.getUTCHours())) continue;
+        if (!(await windowHours.get(pipeline.teamId)!).includes(tick.getUTCHours())) return undefined;
       }
-      try {
-        if (await this.executeRun(pipeline, { kind: 'schedule', tick })) runs += 1;
-      } catch (error) {
-        // One pipeline's failure holds up no other; the job fails after them all, and the tick is
-        // claimed again at the next minute (nothing of the failed run committed).
-        firstError ??= error;
-      }
+      return tick;
+    } catch (error) {
+      // A schedule that cannot be read has no tick: its one failed run is for its activation.
+      await this.recordFailedRun(pipeline, pipeline.activeSince, error);
+      return undefined;
     }
-    await this.carryOutDueApprovals();
-    await this.resumeRuns();
-    if (firstError) throw firstError;
-    return runs;
+  }
+
+  private async runForTick(pipeline: PipelineWithDefinition, tick: Date): Promise<boolean> {
+    try {
+      return (await this.executeRun(pipeline, { kind: 'schedule', tick })) !== undefined;
+    } catch (error) {
+      await this.recordFailedRun(pipeline, tick, error);
+      return true;
+    }
+  }
+
+  // A scheduled evaluation that threw: its tick's run, failed, so the tick is not tried again each
+  // minute and the team sees it (a run committed before the failure keeps its own state).
+  private async recordFailedRun(pipeline: PipelineWithDefinition, tick: Date, error: unknown): Promise<void> {
+    const at = this.now();
+    await this.runTransaction(async (transaction) => {
+      const runId = await new PipelinesRepository(transaction.db).insertScheduledRun({
+        pipelineId: pipeline.id,
+        teamId: pipeline.teamId,
+        version: pipeline.version,
+        trigger: 'schedule',
+        dryRun: pipeline.definition.gates.dryRun,
+        state: 'failed',
+        scheduledFor: tick,
+        startedBy: null,
+        startedAt: at,
+        finishedAt: at,
+      });
+      if (!runId) return;
+      await new ActivityRepository(transaction.db).insertManyInTransaction([
+        {
+          teamId: pipeline.teamId,
+          tenantId: null,
+          serviceName: describePipelineService(pipeline.name),
+          resourceArmId: null,
+          logText: `The run failed: ${error instanceof Error ? error.message : String(error)}`,
+        },
+      ]);
+    });
   }
 
   async carryOutDueApprovals(): Promise<number> {
@@ -447,12 +560,17 @@ export class PipelinesService {
         streaks: await pipelines.listStreaks(pipeline.id),
         stopSavings: await this.estimateStopSavings(pipelines, pipeline.teamId, definition, candidates, at),
       });
-      await pipelines.recordEvaluation(
-        pipeline.id,
-        candidates.map((candidate) => candidate.resourceId),
-        items.filter((item) => item.reason !== 'optedOut').map((item) => item.candidate.resourceId),
-        at,
-      );
+      if (!dryRun && definition.action.type !== 'notify') {
+        await this.fenceTeamBlastRadius(transaction, pipeline.teamId, items, at);
+      }
+      // The in-a-row gate counts scheduled evaluations only: pressing Run does not satisfy it.
+      if (trigger.kind === 'schedule')
+        await pipelines.recordEvaluation(
+          pipeline.id,
+          candidates.map((candidate) => candidate.resourceId),
+          items.filter((item) => item.reason !== 'optedOut').map((item) => item.candidate.resourceId),
+          at,
+        );
       const waiting = items.filter((item) => item.reason === 'awaitingApproval');
       const approvalId =
         waiting.length > 0
@@ -526,6 +644,45 @@ export class PipelinesService {
     const timing = isAtWindow ? 'window' : 'now';
     await this.applyRecommendations(pipeline.teamId, pipeline.name, outcome.runId, outcome.pending, timing);
     return outcome.runId;
+  }
+
+  // Run items older than their 90 days, for every team (the daily purge job); answers how many went.
+  async purgeRunItems(): Promise<number> {
+    const before = new Date(this.now().getTime() - runItemRetentionDays * dayMs);
+    return this.runTransaction((transaction) =>
+      new PipelineLimitsRepository(transaction.db).purgeRunItems(before),
+    );
+  }
+
+  // The team's blast radius an hour, across all its pipelines: counted and taken under the team's lock,
+  // held to the run's commit, so two runs at once cannot both pass it.
+  private async fenceTeamBlastRadius(
+    transaction: Transaction,
+    teamId: string,
+    items: EvaluatedItem[],
+    at: Date,
+  ): Promise<void> {
+    if (!items.some((item) => item.outcome === 'acted')) return;
+    const limits = new PipelineLimitsRepository(transaction.db);
+    await limits.lockTeam(teamId);
+    const limit = await limits.readBlastRadius(teamId);
+    const used = await limits.countActedSince(teamId, new Date(at.getTime() - blastRadiusWindowMs));
+    capToTeamBlastRadius(items, limit - used, limit);
+  }
+
+  async getTeamLimits(teamId: string): Promise<PipelineTeamLimits> {
+    const blastRadiusPerHour = await this.runTransaction((transaction) =>
+      new PipelineLimitsRepository(transaction.db).readBlastRadius(teamId),
+    );
+    return { blastRadiusPerHour };
+  }
+
+  async setTeamLimits(teamId: string, input: unknown): Promise<PipelineTeamLimits> {
+    const { blastRadiusPerHour } = parse(pipelineTeamLimitsSchema, input);
+    await this.runTransaction((transaction) =>
+      new PipelineLimitsRepository(transaction.db).setBlastRadius(teamId, blastRadiusPerHour, this.now()),
+    );
+    return { blastRadiusPerHour };
   }
 
   // The approval row and its alert (Recent Activity notice, a mail to every other member), in the run's
@@ -956,7 +1113,10 @@ export class PipelinesService {
   // not found, as every other team's object is: the cross-team proof).
   private async checkDefinition(teamId: string, definition: PipelineDefinition): Promise<PipelineDefinition> {
     if ('cron' in definition.schedule) {
-      const error = checkCron(definition.schedule.cron, definition.schedule.timeZone);
+      const { cron, timeZone } = definition.schedule;
+      const error =
+        checkCron(cron, timeZone, this.now()) ??
+        checkCronInterval(cron, timeZone, this.now(), readMinimumIntervalMinutes(definition));
       if (error) throw badRequest(`Cron: ${error}.`, 'schedule.cron');
     }
     const tenantIds = new Set(await this.pipelines.listTenantIds(teamId));

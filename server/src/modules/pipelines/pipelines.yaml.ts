@@ -1,7 +1,12 @@
 // Pipelines as code: a definition written out as YAML, and a file read back, its fault named by line
 // and field (the contract's own messages) so nothing half-read is ever saved.
 import { pipelineDefinitionSchema, type PipelineDefinition } from '@cloudtrim/contracts/pipelines';
-import { LineCounter, parseDocument, stringify, type Document } from 'yaml';
+import { LineCounter, parseDocument, stringify, visit, type Document } from 'yaml';
+
+// A pipeline is a few dozen lines: a file past these is refused before it is read into objects, so
+// an alias bomb (each alias doubling the last) or a huge document costs milliseconds, not memory.
+export const pipelineFileMaxChars = 100_000;
+export const pipelineFileMaxAliases = 20;
 
 export interface PipelineFileFault {
   message: string;
@@ -16,6 +21,14 @@ export function writePipelineYaml(definition: PipelineDefinition, schemaUrl: str
 }
 
 export function readPipelineYaml(text: string): PipelineFileRead {
+  if (text.length > pipelineFileMaxChars) {
+    return {
+      fault: {
+        message: `A pipeline file must be at most ${pipelineFileMaxChars} characters.`,
+        line: text.slice(0, pipelineFileMaxChars + 1).split('\n').length,
+      },
+    };
+  }
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const syntaxError = document.errors[0];
@@ -27,7 +40,22 @@ export function readPipelineYaml(text: string): PipelineFileRead {
       },
     };
   }
-  const result = pipelineDefinitionSchema.safeParse(document.toJS());
+  const aliasFault = findAliasFault(document, lineCounter);
+  if (aliasFault) return { fault: aliasFault };
+  let value: unknown;
+  try {
+    value = document.toJS({ maxAliasCount: pipelineFileMaxAliases });
+  } catch (error) {
+    // What the parser refuses to build (an alias to nothing, a merge of a scalar): the document's
+    // fault, never the server's.
+    return {
+      fault: {
+        message: `The file cannot be read: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+        line: 1,
+      },
+    };
+  }
+  const result = pipelineDefinitionSchema.safeParse(value);
   if (result.success) return { definition: result.data };
   const issue = result.error.issues[0]!;
   const path = issue.path.map((part) => (typeof part === 'number' ? part : String(part)));
@@ -49,4 +77,22 @@ function findLine(document: Document, path: (string | number)[], lineCounter: Li
     if (range) return lineCounter.linePos(range[0]).line;
   }
   return 1;
+}
+
+// The alias past the allowed count, by line: a definition needs few, a bomb needs many.
+function findAliasFault(document: Document, lineCounter: LineCounter): PipelineFileFault | undefined {
+  let aliases = 0;
+  let fault: PipelineFileFault | undefined;
+  visit(document, {
+    Alias(_key, node) {
+      aliases += 1;
+      if (aliases <= pipelineFileMaxAliases) return undefined;
+      fault = {
+        message: `A pipeline file may use at most ${pipelineFileMaxAliases} aliases.`,
+        line: node.range ? lineCounter.linePos(node.range[0]).line : 1,
+      };
+      return visit.BREAK;
+    },
+  });
+  return fault;
 }
