@@ -9,6 +9,7 @@ import { FaultInjector, type FaultSettings } from './faults/fault.injector';
 import { generateFleet } from './fleet/fleet.generator';
 import type { Fleet } from './fleet/fleet.model';
 import { loadOrCreateSigningKey, TokenService } from './identity/token.service';
+import { SecurityEstate } from './security/security.estate';
 import { azureThrottleLimits, ThrottlePolicy, type ThrottleLimits } from './throttle/throttle.policy';
 import { loadOrCreateCertificateAuthority, loadOrCreateServerCertificate } from './tls/tls.certificates';
 
@@ -140,6 +141,7 @@ export async function startAzureEmulator(options: StartAzureEmulatorOptions): Pr
     stats,
     faults,
     costs: new CostLedger(fleet, readNow, readNow().getTime()),
+    security: new SecurityEstate(fleet, readNow().getTime()),
     settings: {
       pageSize: Math.max(1, Math.trunc(options.pageSize ?? 1000)),
       readNow,
