@@ -75,6 +75,8 @@ export interface AzureEmulator {
   readonly caCertificatePath: string;
   readonly tenants: readonly EmulatorTenant[];
   readonly fleet: Fleet;
+  /** What security checks read (NSGs, storage, vaults, SQL settings, Defender); change it to fix a finding. */
+  readonly security: SecurityEstate;
   /**
    * The fleet's bill as Cost Management reads it: 13 months back from the clock at start, each
    * tenant's billing profile, the sizes and power states the fleet recorded (README, Cost Management).
@@ -170,6 +172,7 @@ export async function startAzureEmulator(options: StartAzureEmulatorOptions): Pr
     caCertificatePath: authority.certificatePath,
     tenants: describeTenants(fleet),
     fleet,
+    security: services.security,
     costs: services.costs,
     stats,
     setFaults: (settings) => faults.configure(settings),

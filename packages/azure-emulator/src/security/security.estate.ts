@@ -5,7 +5,13 @@
 // secure scores. Most resources are fine; each bad setting is placed by a resource's position in
 // its tenant so that every check fails somewhere in both tenants. Records are Resource Manager's
 // own JSON, so routes send them as they are.
-import type { Fleet, SqlServerRecord, SubscriptionRecord, VirtualMachineRecord } from '../fleet/fleet.model';
+import type {
+  Fleet,
+  ManagedDiskRecord,
+  SqlServerRecord,
+  SubscriptionRecord,
+  VirtualMachineRecord,
+} from '../fleet/fleet.model';
 import { deriveGuid, hashToUnit, hashText } from '../fleet/noise.hash';
 
 export interface ArmRecord {
@@ -138,12 +144,15 @@ export class SecurityEstate {
   private readonly lists = new Map<string, ArmRecord[]>();
   private readonly sqlByServerId = new Map<string, SqlServerSecurityRecord>();
   private readonly rulesById = new Map<string, { group: ArmRecord; rule: ArmRecord }>();
+  // Storage accounts placed so far in the tenant being built: each bad setting falls on a position.
+  private storageCount = 0;
 
   constructor(
     private readonly fleet: Fleet,
     private readonly nowMs: number,
   ) {
     for (const tenant of fleet.tenants) {
+      this.storageCount = 0;
       const machines = fleet.virtualMachines
         .filter((machine) => tenant.subscriptions.some((s) => s.subscriptionId === machine.subscriptionId))
         .sort((left, right) => left.id.localeCompare(right.id));
@@ -181,6 +190,19 @@ export class SecurityEstate {
 
   findSecurityRule(ruleId: string): { group: ArmRecord; rule: ArmRecord } | undefined {
     return this.rulesById.get(ruleId.toLowerCase());
+  }
+
+  /** Creates or replaces a rule of an NSG, as a PUT of the rule does; undefined when the NSG is not there. */
+  putSecurityRule(groupId: string, name: string, properties: Record<string, unknown>): ArmRecord | undefined {
+    const group = this.findNetworkSecurityGroup(groupId);
+    if (!group) return undefined;
+    const created = rule(group.id, name, Number(properties.priority ?? 4096), properties);
+    const rules = (group.properties.securityRules as ArmRecord[]).filter(
+      (item) => item.name.toLowerCase() !== name.toLowerCase(),
+    );
+    group.properties.securityRules = [...rules, created];
+    this.rulesById.set(created.id.toLowerCase(), { group, rule: created });
+    return created;
   }
 
   /** Removes a rule from its NSG, as a DELETE of the rule does. */
@@ -327,8 +349,8 @@ export class SecurityEstate {
         (item) => item.id === storageId,
       )
     ) {
-      const index = this.list(machine.subscriptionId, 'Microsoft.Storage/storageAccounts').length + position;
-      this.addStorageAndVault(machine, storageId, storageName, index);
+      this.addStorageAndVault(machine, storageId, storageName, this.storageCount);
+      this.storageCount += 1;
     }
   }
 
@@ -350,7 +372,7 @@ export class SecurityEstate {
       properties: {
         provisioningState: 'Succeeded',
         allowBlobPublicAccess: index % 10 === 3,
-        supportsHttpsTrafficOnly: index % 12 !== 5,
+        supportsHttpsTrafficOnly: index % 6 !== 1,
         minimumTlsVersion: index % 9 === 2 ? 'TLS1_0' : index % 9 === 4 ? 'TLS1_3' : 'TLS1_2',
         allowSharedKeyAccess: index % 7 !== 0,
         keyCreationTime: { key1: created, key2: created },
@@ -410,16 +432,16 @@ export class SecurityEstate {
       firewallRules: [
         firewallRule('AllowAllWindowsAzureIps', '0.0.0.0', '0.0.0.0'),
         firewallRule('office', '203.0.113.0', '203.0.113.255'),
-        ...(position % 4 === 1 ? [firewallRule('allow-all', '0.0.0.0', '255.255.255.255')] : []),
+        ...(position % 4 === 0 ? [firewallRule('allow-all', '0.0.0.0', '255.255.255.255')] : []),
       ],
       auditing: {
         id: `${server.id}/auditingSettings/Default`,
         name: 'Default',
         type: 'Microsoft.Sql/servers/auditingSettings',
         properties: {
-          state: position % 4 === 2 ? 'Disabled' : 'Enabled',
+          state: position % 4 === 0 ? 'Disabled' : 'Enabled',
           retentionDays: 90,
-          isAzureMonitorTargetEnabled: position % 4 !== 2,
+          isAzureMonitorTargetEnabled: position % 4 !== 0,
         },
       },
       transparentDataEncryption,
@@ -584,11 +606,10 @@ export function describeMachineSecurityProfile(fleet: Fleet, machineId: string) 
 }
 
 /** A disk's encryption: a customer-managed key (a disk encryption set) on most, the platform key on some. */
-export function describeDiskEncryption(
-  fleet: Fleet,
-  disk: { readonly id: string; readonly subscriptionId: string; readonly resourceGroupName: string },
-) {
-  if (hashToUnit(fleet.seedKey, hashText(`disk-key:${disk.id.toLowerCase()}`)) < 0.2) {
+export function describeDiskEncryption(fleet: Fleet, disk: ManagedDiskRecord) {
+  // Disks left behind unattached were mostly made without a disk encryption set.
+  const platformShare = disk.machine ? 0.2 : 0.6;
+  if (hashToUnit(fleet.seedKey, hashText(`disk-key:${disk.id.toLowerCase()}`)) < platformShare) {
     return { type: 'EncryptionAtRestWithPlatformKey' };
   }
   return {

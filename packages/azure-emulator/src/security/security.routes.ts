@@ -1,7 +1,8 @@
 import type { EmulatorServices } from '../emulator.services';
 import { countWrite } from '../emulator.stats';
 import type { SqlServerRecord } from '../fleet/fleet.model';
-import { sendJson, type RequestContext } from '../http/http.context';
+import { sendArmError, sendJson, type RequestContext } from '../http/http.context';
+import { parseJsonBody } from '../arm/arm.requests';
 import type { RouteParameters, Router } from '../http/http.router';
 import { sendPage } from '../arm/arm.paging';
 import {
@@ -109,6 +110,40 @@ export function registerSecurityRoutes(router: Router, services: EmulatorService
         if (!security.deleteSecurityRule(ruleId)) return sendJson(context, 204, undefined);
         countWrite(services.stats, ruleId);
         sendJson(context, 200, undefined);
+      },
+    )
+    .add(
+      'PUT',
+      `${groupPath}/providers/${groupType}/{groupName}/securityRules/{ruleName}`,
+      (context, parameters) => {
+        if (!requireResourceGroup(fleet, context, parameters)) return;
+        const group = findGroup(parameters);
+        if (!group) {
+          return sendResourceNotFound(
+            context,
+            groupType,
+            parameters.groupName ?? '',
+            parameters.resourceGroupName ?? '',
+          );
+        }
+        const body = parseJsonBody(context);
+        if (!body) return;
+        const properties = body.properties;
+        if (!properties || typeof properties !== 'object' || Array.isArray(properties)) {
+          return sendArmError(
+            context,
+            400,
+            'InvalidRequestFormat',
+            'Cannot parse the request: properties are required.',
+          );
+        }
+        const created = security.putSecurityRule(
+          group.id,
+          parameters.ruleName ?? '',
+          properties as Record<string, unknown>,
+        );
+        if (created) countWrite(services.stats, created.id);
+        sendJson(context, 201, created);
       },
     )
     .add('GET', `${groupPath}/providers/${serverType}/{serverName}/firewallRules`, (context, parameters) => {

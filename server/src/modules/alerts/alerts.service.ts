@@ -52,7 +52,7 @@ export type NewAlert = NewAlertBase &
   (
     | { mailKind: 'budget' | 'anomaly' }
     | {
-        mailKind: 'approval' | 'pipeline';
+        mailKind: 'approval' | 'pipeline' | 'security';
         mail: MailContent;
         activity: { serviceName: string; text: string };
       }
@@ -125,7 +125,11 @@ export class AlertsService {
   async readPreferences(userId: string): Promise<AlertPreferences> {
     const preferences = await this.alerts.readPreferences(userId);
     if (!preferences) throw notFound('User not found.');
-    return { BudgetMails: preferences.budgetMails, AnomalyMails: preferences.anomalyMails };
+    return {
+      BudgetMails: preferences.budgetMails,
+      AnomalyMails: preferences.anomalyMails,
+      SecurityMails: preferences.securityMails ?? false,
+    };
   }
 
   async writePreferences(userId: string, input: unknown): Promise<AlertPreferences> {
@@ -133,8 +137,9 @@ export class AlertsService {
     await this.alerts.writePreferences(userId, {
       budgetMails: preferences.BudgetMails,
       anomalyMails: preferences.AnomalyMails,
+      ...(preferences.SecurityMails === undefined ? {} : { securityMails: preferences.SecurityMails }),
     });
-    return preferences;
+    return this.readPreferences(userId);
   }
 
   // Which of `emails` are not members of the team (a budget's recipients must be).
@@ -170,7 +175,7 @@ export class AlertsService {
     ]);
     const recipients = await alerts.listMailRecipients(alert.teamId, alert.mailKind, alert.recipients);
     const content =
-      alert.mailKind === 'approval' || alert.mailKind === 'pipeline'
+      alert.mailKind === 'approval' || alert.mailKind === 'pipeline' || alert.mailKind === 'security'
         ? alert.mail
         : renderAlertEmail({
             kind: alert.mailKind,
@@ -215,7 +220,7 @@ function toAlert(row: AlertRow): Alert {
 }
 
 function describeActivity(alert: NewAlert): { serviceName: string; logText: string } {
-  if (alert.mailKind === 'approval' || alert.mailKind === 'pipeline') {
+  if (alert.mailKind === 'approval' || alert.mailKind === 'pipeline' || alert.mailKind === 'security') {
     return { serviceName: alert.activity.serviceName, logText: alert.activity.text };
   }
   return {

@@ -7,7 +7,7 @@ import type {
   NetworkSecurityGroupItem,
   SecurityInventory,
   SecurityRuleItem,
-} from './security.inventory';
+} from '../../cloud/security-inventory';
 
 export type ExposedProtocol = 'Tcp' | 'Udp';
 

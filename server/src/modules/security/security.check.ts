@@ -1,6 +1,6 @@
 // A security check: a pure function over one subscription's inventory, with what a user needs to
 // judge and fix what it finds.
-import type { SecurityInventory } from './security.inventory';
+import type { SecurityInventory } from '../../cloud/security-inventory';
 
 export type SecuritySeverity = 'critical' | 'high' | 'medium' | 'low';
 

@@ -19,7 +19,11 @@ import { vmManagedDisksCheck } from './checks/vm-managed-disks.check';
 import { vmTrustedLaunchCheck } from './checks/vm-trusted-launch.check';
 import { securityChecks } from './security.checks';
 import { emptyInventory, resourceId, subscriptionId, vnet } from './security.fixtures';
-import type { SecurityInventory, SqlServerSecurity, StorageAccountItem } from './security.inventory';
+import type {
+  SecurityInventory,
+  SqlServerSecurity,
+  StorageAccountItem,
+} from '../../cloud/security-inventory';
 
 const now = new Date('2026-11-27T12:00:00Z');
 

@@ -24,7 +24,7 @@ import { storageSecureTransferCheck } from './checks/storage-secure-transfer.che
 import { vmManagedDisksCheck } from './checks/vm-managed-disks.check';
 import { vmTrustedLaunchCheck } from './checks/vm-trusted-launch.check';
 import type { CheckFailure, SecurityCheck } from './security.check';
-import type { SecurityInventory } from './security.inventory';
+import type { SecurityInventory } from '../../cloud/security-inventory';
 
 export const securityChecks: readonly SecurityCheck[] = [
   networkSshInternetCheck,

@@ -4,7 +4,7 @@ import type {
   NetworkSecurityGroupItem,
   SecurityInventory,
   SecurityRuleItem,
-} from './security.inventory';
+} from '../../cloud/security-inventory';
 
 export const subscriptionId = '11111111-2222-3333-4444-555555555555';
 const groupId = `/subscriptions/${subscriptionId}/resourceGroups/app-rg`;

@@ -1,7 +1,7 @@
 // What the Defender plan checks share: a plan is on when its pricing's tier is Standard; a
 // subscription that never turned Defender for Cloud on has every plan on Free.
 import type { CheckFailure } from '../security.check';
-import type { SecurityInventory } from '../security.inventory';
+import type { SecurityInventory } from '../../../cloud/security-inventory';
 
 export function findPlanOff(inventory: SecurityInventory, plan: string, label: string): CheckFailure[] {
   const pricing = inventory.pricings.find((item) => (item.name ?? '').toLowerCase() === plan.toLowerCase());

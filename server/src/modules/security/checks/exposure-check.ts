@@ -2,7 +2,7 @@
 // own NSG, reported on the VM it belongs to (or the NIC when it has none).
 import { nameOf, type CheckFailure } from '../security.check';
 import { describeExposure, findExposure, listGuardedInterfaces, type ExposedProtocol } from '../nsg-exposure';
-import type { SecurityInventory } from '../security.inventory';
+import type { SecurityInventory } from '../../../cloud/security-inventory';
 
 export function findExposedInterfaces(
   inventory: SecurityInventory,

@@ -1,5 +1,7 @@
 // What the security checks read: one subscription's resources as Resource Manager answers them
 // (the fields the checks use, every one optional as ARM may leave it out).
+import type { CloudCallOptions, CloudCredentials } from './cloud-provider';
+
 export interface ArmItem<Properties> {
   id?: string;
   name?: string;
@@ -112,4 +114,13 @@ export interface SecurityInventory {
   /** Microsoft.Security pricings; empty where Defender for Cloud was never turned on. */
   pricings: PricingItem[];
   secureScores: SecureScoreItem[];
+}
+
+// Reads one subscription's security inventory; AzureGateway implements it.
+export interface SecurityInventoryReader {
+  readSecurityInventory(
+    credentials: CloudCredentials,
+    subscriptionId: string,
+    options?: CloudCallOptions,
+  ): Promise<SecurityInventory>;
 }
