@@ -13,6 +13,8 @@ import {
 
 export type FindingStatus = 'open' | 'muted' | 'resolved';
 
+const batchSize = 1000;
+
 export interface ScannedFinding {
   subscriptionId: string;
   checkId: string;
@@ -140,6 +142,8 @@ export class SecurityRepository {
         checkId: securityFindings.checkId,
         resourceKey: securityFindings.resourceKey,
         resolvedAt: securityFindings.resolvedAt,
+        evidence: securityFindings.evidence,
+        severity: securityFindings.severity,
       })
       .from(securityFindings)
       .where(
@@ -177,29 +181,32 @@ export class SecurityRepository {
         continue;
       }
       refreshedIds.push(row.id);
-      await this.db
-        .update(securityFindings)
-        .set({
-          lastSeen: now,
-          resolvedAt: null,
-          evidence: finding.evidence,
-          severity: finding.severity,
-          resourceName: finding.resourceName,
-          resourceTags: finding.resourceTags,
-        })
-        .where(eq(securityFindings.id, row.id));
+      if (row.evidence !== finding.evidence || row.severity !== finding.severity) {
+        await this.db
+          .update(securityFindings)
+          .set({ evidence: finding.evidence, severity: finding.severity, resourceName: finding.resourceName })
+          .where(eq(securityFindings.id, row.id));
+      }
       if (row.resolvedAt) {
         events.push({ findingId: row.id, kind: 'reopened', at: now, note: finding.evidence });
         raised.push({ id: row.id, isNew: false, finding });
       }
     }
-    if (inserts.length > 0) {
+    // Seen again: one statement a batch (a 10,000-VM estate refreshes thousands at once).
+    for (let start = 0; start < refreshedIds.length; start += batchSize) {
+      await this.db
+        .update(securityFindings)
+        .set({ lastSeen: now, resolvedAt: null })
+        .where(inArray(securityFindings.id, refreshedIds.slice(start, start + batchSize)));
+    }
+    // PostgreSQL takes at most 65,535 parameters a statement: inserts go in batches.
+    for (let start = 0; start < inserts.length; start += batchSize) {
       const ids = await this.db
         .insert(securityFindings)
-        .values(inserts)
+        .values(inserts.slice(start, start + batchSize))
         .returning({ id: securityFindings.id });
       ids.forEach((row, index) => {
-        const finding = insertedFindings[index];
+        const finding = insertedFindings[start + index];
         if (!finding) return;
         events.push({ findingId: row.id, kind: 'opened', at: now, note: finding.evidence });
         raised.push({ id: row.id, isNew: true, finding });
@@ -208,14 +215,16 @@ export class SecurityRepository {
     const resolvedIds = existing
       .filter((row) => !row.resolvedAt && !seen.has(`${row.checkId}|${row.resourceKey}`))
       .map((row) => row.id);
-    if (resolvedIds.length > 0) {
+    for (let start = 0; start < resolvedIds.length; start += batchSize) {
       await this.db
         .update(securityFindings)
         .set({ resolvedAt: now })
-        .where(inArray(securityFindings.id, resolvedIds));
-      for (const id of resolvedIds) events.push({ findingId: id, kind: 'resolved', at: now, note: null });
+        .where(inArray(securityFindings.id, resolvedIds.slice(start, start + batchSize)));
     }
-    if (events.length > 0) await this.db.insert(securityFindingEvents).values(events);
+    for (const id of resolvedIds) events.push({ findingId: id, kind: 'resolved', at: now, note: null });
+    for (let start = 0; start < events.length; start += batchSize) {
+      await this.db.insert(securityFindingEvents).values(events.slice(start, start + batchSize));
+    }
     return raised;
   }
 
