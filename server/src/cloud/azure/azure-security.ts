@@ -4,6 +4,7 @@
 // firewall rules, auditing and each database's TDE, which Azure lists only per server. Read as JSON,
 // as azure-resources does, for the same event-loop reason.
 import { createPipelineRequest } from '@azure/core-rest-pipeline';
+import { setMaxListeners } from 'node:events';
 import type {
   ArmItem,
   SecurityInventory,
@@ -79,6 +80,8 @@ export async function readSecurityInventory(
   count: SecurityReadCount = { calls: 0 },
 ): Promise<SecurityInventory> {
   const subscriptionUrl = `${resourceManagerUrl}/subscriptions/${encodeURIComponent(subscriptionId)}`;
+  // Every list and SQL read in flight listens on the one deadline; more than Node's default ten.
+  setMaxListeners(256, abortSignal);
   const names = Object.keys(listApiVersions) as ListName[];
   const lists = await Promise.all(
     names.map((name) => {
