@@ -70,7 +70,11 @@ test('an open SSH port is found, muted with a reason, fixed in Azure and resolve
 
   await finding.click();
   const dialog = page.getByRole('dialog');
-  const evidence = (await dialog.getByText(/is open to the internet: allowed by/).textContent()) ?? '';
+  const evidence =
+    (await dialog
+      .getByRole('definition')
+      .filter({ hasText: /allowed by/ })
+      .textContent()) ?? '';
   const [, ruleName = '', groupName = ''] =
     /rule '([^']+)' \(priority \d+\) of NSG '([^']+)'/.exec(evidence) ?? [];
   const resourceId = (await dialog.locator('code').first().textContent()) ?? '';
