@@ -139,7 +139,7 @@ export class AlertsService {
       anomalyMails: preferences.AnomalyMails,
       ...(preferences.SecurityMails === undefined ? {} : { securityMails: preferences.SecurityMails }),
     });
-    return this.readPreferences(userId);
+    return preferences;
   }
 
   // Which of `emails` are not members of the team (a budget's recipients must be).

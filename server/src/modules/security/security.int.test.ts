@@ -139,14 +139,33 @@ describe('security scans and findings', () => {
     expect(bad.json<{ field?: string }>().field).toBe('Severity');
   });
 
-  it('raises one security alert per new critical or high finding, not again on the next scan', async () => {
-    const raised = await listAll('');
-    const expected = raised.filter((finding) => ['critical', 'high'].includes(finding.Severity)).length;
-    const countAlerts = async () =>
-      (await call('GET', '/api/v1/alert?offset=0')).json<AlertListResponse>().Total;
-    expect(await countAlerts()).toBe(expected);
+  it('raises no alert for the first scan’s baseline, then one per new critical or high finding, once', async () => {
+    const countSecurityAlerts = async () =>
+      (await call('GET', '/api/v1/alert?offset=0'))
+        .json<AlertListResponse>()
+        .Alerts.filter((alert) => alert.Kind === 'security');
+    expect(await countSecurityAlerts()).toEqual([]);
+    // RDP opened on a VM whose NSG had no such rule: a new critical finding.
+    const [quiet] = (await listAll(`CheckId=network-ssh-internet&TenantId=${tenantIds[1]}`)).slice(-1);
+    const groupName = /of NSG '([^']+)'/.exec(quiet?.Evidence ?? '')?.[1] ?? '';
+    const group = context.emulator.security
+      .list(quiet?.SubscriptionId ?? '', 'Microsoft.Network/networkSecurityGroups')
+      .find((item) => item.name === groupName);
+    if (!group) throw new Error('The NSG is in the emulator');
+    context.emulator.security.putSecurityRule(group.id, 'allow-rdp-new', {
+      protocol: 'Tcp',
+      access: 'Allow',
+      direction: 'Inbound',
+      priority: 250,
+      sourceAddressPrefix: 'Internet',
+      destinationPortRange: '3389',
+    });
     await scan();
-    expect(await countAlerts()).toBe(expected);
+    const alerts = await countSecurityAlerts();
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]?.Title).toMatch(/^Critical: RDP \(TCP 3389\) is open to the internet on /);
+    await scan();
+    expect(await countSecurityAlerts()).toHaveLength(1);
   });
 
   it('mutes with a reason until a day, refuses bad mutes, expires by itself and unmutes early', async () => {

@@ -228,6 +228,16 @@ export class SecurityRepository {
     return raised;
   }
 
+  /** Whether the subscription was scanned before (each scan writes its day's score row). */
+  async hasScanned(tenantId: string, subscriptionId: string): Promise<boolean> {
+    const [row] = await this.db
+      .select({ day: securityScores.day })
+      .from(securityScores)
+      .where(and(eq(securityScores.tenantId, tenantId), eq(securityScores.subscriptionId, subscriptionId)))
+      .limit(1);
+    return row !== undefined;
+  }
+
   async writeScore(
     tenantId: string,
     subscriptionId: string,

@@ -1,6 +1,7 @@
 // Scans each tenant's subscriptions with every check (with each inventory sync and on demand),
 // keeps findings with their history, mutes them with a reason until a day, snapshots the secure
-// score daily and raises one `security` alert per new critical or high finding.
+// score daily and raises one `security` alert per critical or high finding new since the
+// subscription's first scan.
 import { pageSize } from '@cloudtrim/contracts/paging';
 import type {
   SecurityFinding,
@@ -114,6 +115,9 @@ export class SecurityService {
           }),
         );
         count += results.length;
+        // A subscription's first scan is its baseline: alerts are for what appears after it, not
+        // the dozens of findings a newly connected estate has on day one.
+        const isBaseline = !(await this.security.hasScanned(tenantId, subscription.subscriptionId));
         const raised = await this.security.applyScan(
           tenant.teamId,
           tenantId,
@@ -123,7 +127,8 @@ export class SecurityService {
         );
         await this.writeScore(tenantId, subscription.subscriptionId, inventory, now);
         for (const { id, isNew, finding } of raised) {
-          if (!isNew || (finding.severity !== 'critical' && finding.severity !== 'high')) continue;
+          if (isBaseline || !isNew || (finding.severity !== 'critical' && finding.severity !== 'high'))
+            continue;
           await this.alerts.raiseFinding({
             teamId: tenant.teamId,
             tenantId,
