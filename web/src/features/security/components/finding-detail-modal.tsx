@@ -14,6 +14,7 @@ import {
   describeMute,
   readMuteRange,
   severityLabels,
+  severityTextColors,
   severityVariants,
   statusLabels,
   validateMuteDraft,
@@ -71,7 +72,9 @@ export function FindingDetailModal({ findingId, onHide, now = () => new Date() }
     return (
       <>
         <p>
-          <Badge bg={severityVariants[detail.Severity]}>{severityLabels[detail.Severity]}</Badge>{' '}
+          <Badge bg={severityVariants[detail.Severity]} text={severityTextColors[detail.Severity]}>
+            {severityLabels[detail.Severity]}
+          </Badge>{' '}
           <Badge bg="light" text="dark">
             {statusLabels[detail.Status]}
           </Badge>{' '}
@@ -120,7 +123,7 @@ export function FindingDetailModal({ findingId, onHide, now = () => new Date() }
             <span>{mute}</span>
             {detail.Mute?.RuleId ? null : (
               <Button
-                variant="outline-secondary"
+                variant="outline-primary"
                 size="sm"
                 disabled={mutation.isPending}
                 onClick={() => mutation.mutate({ id: detail.Id, request: null })}

@@ -29,6 +29,7 @@ import {
   noFindingsText,
   noScanYetText,
   severityLabels,
+  severityTextColors,
   severityVariants,
   statusLabels,
   toggleSort,
@@ -79,7 +80,11 @@ function ScoreCards({ summary }: { summary: SecuritySummary }) {
 }
 
 function SeverityBadge({ finding }: { finding: SecurityFinding }) {
-  return <Badge bg={severityVariants[finding.Severity]}>{severityLabels[finding.Severity]}</Badge>;
+  return (
+    <Badge bg={severityVariants[finding.Severity]} text={severityTextColors[finding.Severity]}>
+      {severityLabels[finding.Severity]}
+    </Badge>
+  );
 }
 
 function SortHeading({
@@ -233,10 +238,10 @@ export function SecurityPage({ tenants }: { tenants: readonly SecurityTenantOpti
         title="Security"
         actions={
           <>
-            <Button variant="outline-secondary" size="sm" onClick={() => void download('csv')}>
+            <Button variant="outline-primary" size="sm" onClick={() => void download('csv')}>
               EXPORT CSV
             </Button>
-            <Button variant="outline-secondary" size="sm" onClick={() => void download('ocsf')}>
+            <Button variant="outline-primary" size="sm" onClick={() => void download('ocsf')}>
               EXPORT OCSF
             </Button>
             <Button size="sm" disabled={scan.isPending} onClick={() => scan.mutate()}>
@@ -259,7 +264,7 @@ export function SecurityPage({ tenants }: { tenants: readonly SecurityTenantOpti
           <ScoreCards summary={summary.data} />
           <div className="security-counts" aria-label="Open findings by severity">
             {securitySeverities.map((severity) => (
-              <Badge key={severity} bg={severityVariants[severity]}>
+              <Badge key={severity} bg={severityVariants[severity]} text={severityTextColors[severity]}>
                 {severityLabels[severity]}: {summary.data.Counts[severity]}
               </Badge>
             ))}

@@ -34,6 +34,14 @@ export const severityVariants: Readonly<Record<SecuritySeverity, string>> = {
   low: 'secondary',
 };
 
+// Dark text where white on the colour would not reach WCAG AA contrast.
+export const severityTextColors: Readonly<Record<SecuritySeverity, 'dark' | undefined>> = {
+  critical: undefined,
+  high: 'dark',
+  medium: 'dark',
+  low: undefined,
+};
+
 export const statusLabels: Readonly<Record<SecurityStatus, string>> = {
   open: 'Open',
   muted: 'Muted',
