@@ -220,6 +220,24 @@ describe('security scans and findings', () => {
     const after = await readFinding(finding.Id);
     expect(after.Status).toBe('muted');
     expect(after.Mute?.RuleId).toBe(response.json<{ Id: string }>().Id);
+    // By tag: every VM tagged environment=dev has its Trusted Launch finding muted.
+    const byTag = await call('POST', '/api/v1/security/mute-rule', {
+      CheckId: 'vm-trusted-launch',
+      Scope: { TagKey: 'environment', TagValue: 'dev' },
+      Reason: 'Development VMs are rebuilt from Gen1 images until March',
+      Until: '2027-01-31',
+    });
+    expect(byTag.statusCode, byTag.body).toBe(201);
+    const trusted = await listAll('CheckId=vm-trusted-launch');
+    expect(trusted.some((item) => item.Mute?.RuleId === byTag.json<{ Id: string }>().Id)).toBe(true);
+    expect(trusted.some((item) => item.Status === 'open')).toBe(true);
+    const bothScopes = await call('POST', '/api/v1/security/mute-rule', {
+      CheckId: 'vm-trusted-launch',
+      Scope: { ResourceGroup: group, TagKey: 'environment' },
+      Reason: 'whatever it is',
+      Until: '2027-01-31',
+    });
+    expect(bothScopes.statusCode).toBe(400);
     const unknown = await call('POST', '/api/v1/security/mute-rule', {
       CheckId: 'no-such-check',
       Scope: { ResourceGroup: group },
