@@ -17,4 +17,6 @@ export interface E2eState {
   smtpPort: number;
   /** The emulated tenants' service principals, as the server's banner prints them. */
   emulatorPrincipals: EmulatorPrincipal[];
+  /** The demo's Azure emulator, for a test that changes "Azure" itself (its banner's first line). */
+  emulator?: { url: string; caPath: string };
 }

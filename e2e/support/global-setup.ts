@@ -48,6 +48,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   });
   await waitForHealth(baseUrl, server, serverLog);
   const emulatorPrincipals = readEmulatorPrincipals(await waitForBanner(server, serverLog));
+  const emulatorLine = /Azure emulator: (\S+) \(CA (.+)\)/.exec(serverLog.join(''));
 
   const state: E2eState = {
     baseUrl,
@@ -57,6 +58,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     serverPid: server.pid!,
     smtpPort: mail.port,
     emulatorPrincipals,
+    ...(emulatorLine ? { emulator: { url: emulatorLine[1]!, caPath: emulatorLine[2]! } } : {}),
   };
   await mkdir(path.dirname(stateFile), { recursive: true });
   await writeFile(stateFile, JSON.stringify(state));

@@ -37,6 +37,7 @@ import { costRoutes } from './modules/costs/costs.routes';
 import { metricRoutes } from './modules/metrics/metrics.routes';
 import { passwordRoutes } from './modules/password/password.routes';
 import { pipelineRoutes } from './modules/pipelines/pipelines.routes';
+import { securityRoutes } from './modules/security/security.routes';
 import { recommendationRoutes } from './modules/recommendations/recommendations.routes';
 import { resourceRoutes } from './modules/resources/resources.routes';
 import { signupRoutes } from './modules/signup/signup.routes';
@@ -132,6 +133,7 @@ export async function buildApp(
   await app.register(budgetRoutes(container.budgets));
   await app.register(alertRoutes(container.alerts));
   await app.register(pipelineRoutes(container.pipelines));
+  await app.register(securityRoutes(container.security));
 
   await registerWebApp(app, options.webRoot ?? defaultWebRoot);
   return app;

@@ -52,6 +52,9 @@ import { RecommendationsRepository } from './modules/recommendations/recommendat
 import { RecommendationsService } from './modules/recommendations/recommendations.service';
 import { ResourcesRepository } from './modules/resources/resources.repository';
 import { ResourcesService } from './modules/resources/resources.service';
+import { SecurityAlerts } from './modules/security/security.alerts';
+import { SecurityRepository } from './modules/security/security.repository';
+import { SecurityService } from './modules/security/security.service';
 import { SignupRepository } from './modules/signup/signup.repository';
 import { SignupService } from './modules/signup/signup.service';
 import { TeamRepository } from './modules/team/team.repository';
@@ -256,6 +259,13 @@ export function createContainer({
       now,
     ),
     pipelines,
+    security: new SecurityService(
+      new SecurityRepository(db),
+      tenants,
+      cloudProvider,
+      new SecurityAlerts(alerts, publicUrl, now),
+      now,
+    ),
   };
 }
 

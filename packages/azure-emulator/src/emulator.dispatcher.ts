@@ -31,6 +31,7 @@ import { Router } from './http/http.router';
 import { isEntraPath, isTokenPath, registerEntraRoutes } from './identity/entra.routes';
 import { handleMetricsBatch, handleMonitorRequest, readMonitorTarget } from './monitor/monitor.routes';
 import { registerPricesRoutes } from './prices/prices.routes';
+import { registerSecurityRoutes } from './security/security.routes';
 
 const faultCodes: Readonly<Record<number, string>> = {
   500: 'InternalServerError',
@@ -117,6 +118,7 @@ export function createRequestHandler(
   registerSqlRoutes(armRouter, services);
   registerTagsRoutes(armRouter, services);
   registerAuthorizationRoutes(armRouter, services, readCaller);
+  registerSecurityRoutes(armRouter, services);
   const costRouter = new Router();
   registerCostRoutes(costRouter, services, services.costs);
 

@@ -4,6 +4,7 @@ import type { EmulatorStats } from './emulator.stats';
 import type { FaultInjector } from './faults/fault.injector';
 import type { Fleet } from './fleet/fleet.model';
 import type { TokenService } from './identity/token.service';
+import type { SecurityEstate } from './security/security.estate';
 import type { ThrottlePolicy } from './throttle/throttle.policy';
 
 export interface EmulatorSettings {
@@ -39,4 +40,6 @@ export interface EmulatorServices {
   readonly settings: EmulatorSettings;
   /** The fleet's bill, read by Cost Management's query and the budgets. */
   readonly costs: CostLedger;
+  /** NSGs, storage, vaults, SQL settings and Defender for Cloud, read by security checks. */
+  readonly security: SecurityEstate;
 }

@@ -9,6 +9,7 @@ import { FaultInjector, type FaultSettings } from './faults/fault.injector';
 import { generateFleet } from './fleet/fleet.generator';
 import type { Fleet } from './fleet/fleet.model';
 import { loadOrCreateSigningKey, TokenService } from './identity/token.service';
+import { SecurityEstate } from './security/security.estate';
 import { azureThrottleLimits, ThrottlePolicy, type ThrottleLimits } from './throttle/throttle.policy';
 import { loadOrCreateCertificateAuthority, loadOrCreateServerCertificate } from './tls/tls.certificates';
 
@@ -74,6 +75,8 @@ export interface AzureEmulator {
   readonly caCertificatePath: string;
   readonly tenants: readonly EmulatorTenant[];
   readonly fleet: Fleet;
+  /** What security checks read (NSGs, storage, vaults, SQL settings, Defender); change it to fix a finding. */
+  readonly security: SecurityEstate;
   /**
    * The fleet's bill as Cost Management reads it: 13 months back from the clock at start, each
    * tenant's billing profile, the sizes and power states the fleet recorded (README, Cost Management).
@@ -140,6 +143,7 @@ export async function startAzureEmulator(options: StartAzureEmulatorOptions): Pr
     stats,
     faults,
     costs: new CostLedger(fleet, readNow, readNow().getTime()),
+    security: new SecurityEstate(fleet, readNow().getTime()),
     settings: {
       pageSize: Math.max(1, Math.trunc(options.pageSize ?? 1000)),
       readNow,
@@ -168,6 +172,7 @@ export async function startAzureEmulator(options: StartAzureEmulatorOptions): Pr
     caCertificatePath: authority.certificatePath,
     tenants: describeTenants(fleet),
     fleet,
+    security: services.security,
     costs: services.costs,
     stats,
     setFaults: (settings) => faults.configure(settings),

@@ -4,7 +4,7 @@ import { createGuidSchema, createQueryIntegerSchema, isoDateTimeSchema } from '.
 // Budget and anomaly alerts (issue 17 §4), a pipeline's action waiting for approval and a pipeline run
 // that failed (issue 19): our own calls, not SPEC's. Newest first, a page of `pageSize`.
 
-export const alertKinds = ['budget', 'anomaly', 'approval', 'pipeline'] as const;
+export const alertKinds = ['budget', 'anomaly', 'approval', 'pipeline', 'security'] as const;
 export type AlertKind = (typeof alertKinds)[number];
 
 // What /analysis filters to for the alert (its query string's names); empty for a pipeline's
@@ -64,5 +64,10 @@ export const alertParamsSchema = z.object({ id: createGuidSchema('Alert id') });
 export type AlertParams = z.infer<typeof alertParamsSchema>;
 
 // GET and PUT /api/v1/alert/preferences: the signed-in user's own mail preferences.
-export const alertPreferencesSchema = z.object({ BudgetMails: z.boolean(), AnomalyMails: z.boolean() });
+// SecurityMails (issue 25): a new critical or high security finding; left out of a PUT, it stays as it was.
+export const alertPreferencesSchema = z.object({
+  BudgetMails: z.boolean(),
+  AnomalyMails: z.boolean(),
+  SecurityMails: z.boolean().optional(),
+});
 export type AlertPreferences = z.infer<typeof alertPreferencesSchema>;

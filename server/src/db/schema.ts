@@ -69,6 +69,7 @@ export const users = pgTable(
     // only from an Owner or Approver who was a member before the proposal.
     role: text('role', { enum: teamRoles }).notNull().default('Member'),
     joinedTeamAt: instant('joined_team_at').notNull().defaultNow(),
+    securityMails: boolean('security_mails').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: instant('updated_at').notNull().defaultNow(),
   },
@@ -744,7 +745,7 @@ export const alerts = pgTable(
     teamId: uuid('team_id')
       .notNull()
       .references(() => teams.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['budget', 'anomaly', 'approval', 'pipeline'] }).notNull(),
+    kind: text('kind', { enum: ['budget', 'anomaly', 'approval', 'pipeline', 'security'] }).notNull(),
     dedupeKey: text('dedupe_key').notNull(),
     title: text('title').notNull(),
     scope: text('scope').notNull(),
@@ -958,4 +959,104 @@ export const teamPipelineLimits = pgTable('team_pipeline_limit', {
     .references(() => teams.id, { onDelete: 'cascade' }),
   blastRadiusPerHour: integer('blast_radius_per_hour').notNull().default(50),
   updatedAt: instant('updated_at').notNull().defaultNow(),
+});
+
+// Security (issue 25): one row per check and resource a scan found at fault, kept when fixed
+// (resolved_at) and reopened when it comes back; its events are its history. A mute is on the
+// finding (muted_until, a day) or comes from a mute rule matching its check and resource group or tag.
+export const securityFindings = pgTable(
+  'security_finding',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    subscriptionId: text('subscription_id').notNull(),
+    checkId: text('check_id').notNull(),
+    // The ARM id as Azure spelled it; resource_key is its lower case, the finding's identity.
+    resourceId: text('resource_id').notNull(),
+    resourceKey: text('resource_key').notNull(),
+    resourceName: text('resource_name').notNull(),
+    resourceGroup: text('resource_group').notNull().default(''),
+    resourceTags: jsonb('resource_tags').$type<Record<string, string>>().notNull().default({}),
+    severity: text('severity', { enum: ['critical', 'high', 'medium', 'low'] }).notNull(),
+    evidence: text('evidence').notNull(),
+    firstSeen: instant('first_seen').notNull(),
+    lastSeen: instant('last_seen').notNull(),
+    resolvedAt: instant('resolved_at'),
+    muteReason: text('mute_reason'),
+    mutedUntil: date('muted_until', { mode: 'string' }),
+    mutedBy: text('muted_by'),
+    mutedAt: instant('muted_at'),
+  },
+  (table) => [
+    uniqueIndex('security_finding_identity_key').on(table.tenantId, table.checkId, table.resourceKey),
+    index('security_finding_team_idx').on(table.teamId, table.resolvedAt),
+  ],
+);
+
+export const securityFindingEvents = pgTable(
+  'security_finding_event',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    findingId: uuid('finding_id')
+      .notNull()
+      .references(() => securityFindings.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['opened', 'resolved', 'reopened', 'muted', 'unmuted'] }).notNull(),
+    at: instant('at').notNull(),
+    by: text('by'),
+    note: text('note'),
+  },
+  (table) => [index('security_finding_event_finding_idx').on(table.findingId, table.id)],
+);
+
+// Mutes a check for a resource group or a tag (key, and value when given), today's findings and
+// future ones, until its day has passed.
+export const securityMuteRules = pgTable(
+  'security_mute_rule',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    checkId: text('check_id').notNull(),
+    resourceGroup: text('resource_group'),
+    tagKey: text('tag_key'),
+    tagValue: text('tag_value'),
+    reason: text('reason').notNull(),
+    until: date('until', { mode: 'string' }).notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('security_mute_rule_team_idx').on(table.teamId)],
+);
+
+// Azure keeps no history of the secure score: one row per subscription and day, the day's last scan
+// winning. Defender off: no score, defender_enabled false.
+export const securityScores = pgTable(
+  'security_score',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    subscriptionId: text('subscription_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    isDefenderEnabled: boolean('defender_enabled').notNull(),
+    current: doublePrecision('current'),
+    max: doublePrecision('max'),
+    percentage: doublePrecision('percentage'),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.subscriptionId, table.day] })],
+);
+
+// The last scan of each team, asked for or run with a sync: an asked-for scan within a minute of it is refused.
+export const securityScans = pgTable('security_scan', {
+  teamId: uuid('team_id')
+    .primaryKey()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  requestedAt: instant('requested_at'),
+  finishedAt: instant('finished_at'),
 });

@@ -83,7 +83,7 @@ describe('routes', () => {
       ['/recommendations', 'Recommendations'],
       ['/automation', 'Automation Pipelines'],
       ['/analysis', 'Cost Analysis & Budget'],
-      ['/security', 'COMING SOON'],
+      ['/security', 'Security'],
       ['/sidebar', 'Recent Activity'],
     ];
     for (const [path, heading] of headings) {
@@ -99,6 +99,16 @@ describe('routes', () => {
     fireEvent.click(link);
     expect(await screen.findByRole('heading', { name: 'Cost Analysis & Budget', level: 1 })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/analysis');
+    expect(screen.queryByText('COMING SOON')).toBeNull();
+  });
+
+  it('lists Security in the side menu, leading to /security', async () => {
+    storeTestSession(inOneHour());
+    const router = renderAt('/home');
+    const link = (await screen.findAllByRole('link', { name: 'Security' }))[0]!;
+    fireEvent.click(link);
+    expect(await screen.findByRole('heading', { name: 'Security', level: 1 })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/security');
     expect(screen.queryByText('COMING SOON')).toBeNull();
   });
 

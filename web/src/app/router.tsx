@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
-import { ComingSoon } from '../components/coming-soon';
 import { LoadingScreen } from '../components/loading-screen';
 import { paths } from '../config/paths';
 import { RootLayout } from './root-layout';
@@ -10,7 +9,6 @@ import { LoginRoute } from './routes/login';
 import { NotFoundRoute } from './routes/not-found';
 import { StartRoute } from './routes/start';
 import { loadSignedInShell, loadSignInArea, shouldAlwaysRevalidate } from './session-loaders';
-import { getComingSoonTitle } from './shell/menu-items';
 import { SignInLayout } from './sign-in/sign-in-layout';
 
 // Only the sign-in area's first screens ship in the first load; every other screen, the signed-in
@@ -141,7 +139,13 @@ export const routes: RouteObject[] = [
               (module) => module.AnalysisRoute,
             ),
           },
-          { path: paths.security, element: <ComingSoon featureName={getComingSoonTitle(paths.security)} /> },
+          {
+            path: paths.security,
+            lazy: lazyScreen(
+              () => import('./routes/security'),
+              (module) => module.SecurityRoute,
+            ),
+          },
           // SPEC maps /sidebar to the shell itself; it opens on the home screen rather than an empty frame.
           { path: paths.sidebar, lazy: recentActivity },
         ],

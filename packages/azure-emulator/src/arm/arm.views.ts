@@ -1,6 +1,7 @@
 import { findDiskTier, type DiskSkuName } from '../catalog/platform.catalog';
 import { findRegion, type VirtualMachineSize } from '../catalog/sku.catalog';
 import { deriveGuid, hashToUnit } from '../fleet/noise.hash';
+import { describeDiskEncryption, describeMachineSecurityProfile } from '../security/security.estate';
 import type {
   AppServicePlanRecord,
   Fleet,
@@ -168,7 +169,7 @@ export function describeDisk(fleet: Fleet, disk: ManagedDiskRecord) {
         : { createOption: 'Empty' },
       diskSizeGB: disk.sizeGiB,
       ...describeDiskPerformance(disk),
-      encryption: { type: 'EncryptionAtRestWithPlatformKey' },
+      encryption: describeDiskEncryption(fleet, disk),
       networkAccessPolicy: 'AllowAll',
       publicNetworkAccess: 'Enabled',
       timeCreated: formatTime(disk.createdMs),
@@ -471,10 +472,7 @@ export function describeVirtualMachine(
         allowExtensionOperations: true,
         requireGuestProvisionSignal: true,
       },
-      securityProfile: {
-        uefiSettings: { secureBootEnabled: true, vTpmEnabled: true },
-        securityType: 'TrustedLaunch',
-      },
+      ...withSecurityProfile(describeMachineSecurityProfile(fleet, machine.id)),
       // As for a VM created with networkApiVersion: the NICs are listed and described inline, so the
       // model says whether accelerated networking is on.
       networkProfile: {
@@ -675,4 +673,8 @@ export function describeVirtualMachineSize(size: VirtualMachineSize) {
     memoryInMB: size.memoryGiB * 1024,
     maxDataDiskCount: size.maxDataDisks,
   };
+}
+
+function withSecurityProfile(profile: ReturnType<typeof describeMachineSecurityProfile>) {
+  return profile ? { securityProfile: profile } : {};
 }

@@ -29,6 +29,7 @@ import type {
   RetailPrice,
   RetailPriceQuery,
 } from '../cloud-provider';
+import type { SecurityInventory, SecurityInventoryReader } from '../security-inventory';
 import { readSubscriptionId } from './azure-arm';
 import { readRetailPrices, readVmSkus } from './azure-catalog';
 import { AzureClients } from './azure-clients';
@@ -38,6 +39,7 @@ import { checkBatchSize, readMetricBatch, readResourceMetrics } from './azure-me
 import { readVirtualMachineWriteAccess } from './azure-permissions';
 import { readResourceState } from './azure-resource-details';
 import { readResources, readSubscriptions, readVirtualMachine } from './azure-resources';
+import { readSecurityInventory } from './azure-security';
 import {
   readOperationStatus,
   submitDelete,
@@ -56,7 +58,7 @@ export function createAzureGateway(config: AzureConfig): AzureGateway {
   return new AzureGateway(config, config.caFile ? readFileSync(config.caFile, 'utf8') : undefined);
 }
 
-export class AzureGateway implements CloudProvider {
+export class AzureGateway implements CloudProvider, SecurityInventoryReader {
   private readonly clients: AzureClients;
 
   constructor(
@@ -351,6 +353,25 @@ export class AzureGateway implements CloudProvider {
         operationUrl,
         abortSignal,
       ),
+    );
+  }
+
+  async readSecurityInventory(
+    credentials: CloudCredentials,
+    subscriptionId: string,
+    options?: CloudCallOptions,
+  ): Promise<SecurityInventory> {
+    return this.run(
+      `Reading the security settings of subscription ${subscriptionId}`,
+      options,
+      (abortSignal) =>
+        readSecurityInventory(
+          this.clients.getResourceClient(credentials, subscriptionId),
+          this.config.resourceManagerUrl,
+          credentials.tenantId,
+          subscriptionId,
+          abortSignal,
+        ),
     );
   }
 

@@ -91,6 +91,7 @@ describe('raising an alert', () => {
     expect((await call('GET', '/api/v1/alert/preferences', undefined, memberToken)).json()).toEqual({
       BudgetMails: true,
       AnomalyMails: true,
+      SecurityMails: false,
     });
     await call('PUT', '/api/v1/alert/preferences', { BudgetMails: true, AnomalyMails: false }, memberToken);
 
@@ -166,6 +167,7 @@ describe('raising an alert', () => {
     expect((await call('GET', '/api/v1/alert/preferences')).json()).toEqual({
       BudgetMails: true,
       AnomalyMails: true,
+      SecurityMails: false,
     });
   });
 });

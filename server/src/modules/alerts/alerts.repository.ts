@@ -13,6 +13,7 @@ export interface MailRecipient {
 export interface MailPreferences {
   budgetMails: boolean;
   anomalyMails: boolean;
+  securityMails?: boolean;
 }
 
 export type { AlertDriverRow };
@@ -37,7 +38,7 @@ export class AlertsRepository {
   // waits for ever, and a change the team counts on was not made.
   async listMailRecipients(
     teamId: string,
-    kind: 'budget' | 'anomaly' | 'approval' | 'pipeline',
+    kind: 'budget' | 'anomaly' | 'approval' | 'pipeline' | 'security',
     emails?: readonly string[],
   ): Promise<MailRecipient[]> {
     if (emails?.length === 0) return [];
@@ -49,6 +50,7 @@ export class AlertsRepository {
           eq(users.teamId, teamId),
           kind === 'budget' ? eq(users.budgetMails, true) : undefined,
           kind === 'anomaly' ? eq(users.anomalyMails, true) : undefined,
+          kind === 'security' ? eq(users.securityMails, true) : undefined,
           emails ? inArray(users.email, [...emails]) : undefined,
         ),
       )
@@ -121,7 +123,11 @@ export class AlertsRepository {
 
   async readPreferences(userId: string): Promise<MailPreferences | undefined> {
     const [row] = await this.db
-      .select({ budgetMails: users.budgetMails, anomalyMails: users.anomalyMails })
+      .select({
+        budgetMails: users.budgetMails,
+        anomalyMails: users.anomalyMails,
+        securityMails: users.securityMails,
+      })
       .from(users)
       .where(eq(users.id, userId));
     return row;

@@ -53,7 +53,7 @@ export type NewAlert = NewAlertBase &
   (
     | { mailKind: 'budget' | 'anomaly' }
     | {
-        mailKind: 'approval' | 'pipeline';
+        mailKind: 'approval' | 'pipeline' | 'security';
         mail: MailContent;
         activity: { serviceName: string; text: string };
       }
@@ -126,7 +126,11 @@ export class AlertsService {
   async readPreferences(userId: string): Promise<AlertPreferences> {
     const preferences = await this.alerts.readPreferences(userId);
     if (!preferences) throw notFound('User not found.');
-    return { BudgetMails: preferences.budgetMails, AnomalyMails: preferences.anomalyMails };
+    return {
+      BudgetMails: preferences.budgetMails,
+      AnomalyMails: preferences.anomalyMails,
+      SecurityMails: preferences.securityMails ?? false,
+    };
   }
 
   async writePreferences(userId: string, input: unknown): Promise<AlertPreferences> {
@@ -134,6 +138,7 @@ export class AlertsService {
     await this.alerts.writePreferences(userId, {
       budgetMails: preferences.BudgetMails,
       anomalyMails: preferences.AnomalyMails,
+      ...(preferences.SecurityMails === undefined ? {} : { securityMails: preferences.SecurityMails }),
     });
     return preferences;
   }
@@ -171,7 +176,7 @@ export class AlertsService {
     ]);
     const recipients = await alerts.listMailRecipients(alert.teamId, alert.mailKind, alert.recipients);
     const content =
-      alert.mailKind === 'approval' || alert.mailKind === 'pipeline'
+      alert.mailKind === 'approval' || alert.mailKind === 'pipeline' || alert.mailKind === 'security'
         ? alert.mail
         : renderAlertEmail({
             kind: alert.mailKind,
@@ -216,7 +221,7 @@ function toAlert(row: AlertRow): Alert {
 }
 
 function describeActivity(alert: NewAlert): { serviceName: string; logText: string } {
-  if (alert.mailKind === 'approval' || alert.mailKind === 'pipeline') {
+  if (alert.mailKind === 'approval' || alert.mailKind === 'pipeline' || alert.mailKind === 'security') {
     return { serviceName: alert.activity.serviceName, logText: alert.activity.text };
   }
   return {

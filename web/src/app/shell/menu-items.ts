@@ -31,7 +31,7 @@ export const menuEntries: MenuEntry[] = [
   { kind: 'link', label: 'Recommendations', to: paths.recommendations, icon: 'lightbulb', isSubLevel: true },
   { kind: 'link', label: 'Automation Logs', to: paths.logs, icon: 'list', isSubLevel: true },
   { kind: 'link', label: 'Sizing Schedule', to: paths.pending, icon: 'calendar', isSubLevel: true },
-  { kind: 'link', label: 'Security', to: paths.security, icon: 'shield', isComingSoon: true },
+  { kind: 'link', label: 'Security', to: paths.security, icon: 'shield' },
   { kind: 'link', label: 'Automation Pipelines', to: paths.automation, icon: 'pipeline' },
   { kind: 'link', label: 'Cost Analysis & Budget', to: paths.analysis, icon: 'chart' },
   { kind: 'divider', id: 'team-divider' },

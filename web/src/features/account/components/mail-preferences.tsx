@@ -9,9 +9,10 @@ import { useAlertPreferences, useUpdateAlertPreferences } from '../api/alert-pre
 const switches: { name: keyof AlertPreferences; label: string }[] = [
   { name: 'BudgetMails', label: 'A budget threshold is crossed' },
   { name: 'AnomalyMails', label: 'A cost anomaly is found' },
+  { name: 'SecurityMails', label: 'A new critical or high security finding appears' },
 ];
 
-/** /profile's "Mail me when": the two kinds of alert mail, each saved as it is switched. */
+/** /profile's "Mail me when": the kinds of alert mail, each saved as it is switched. */
 export function MailPreferences() {
   const preferences = useAlertPreferences();
   const update = useUpdateAlertPreferences();
@@ -41,7 +42,7 @@ export function MailPreferences() {
           type="switch"
           id={`mail-preference-${name}`}
           label={label}
-          checked={current[name]}
+          checked={current[name] ?? false}
           disabled={update.isPending}
           onChange={(event) => update.mutate({ ...current, [name]: event.target.checked })}
         />

@@ -2,7 +2,7 @@ import type { Alert } from '@cloudtrim/contracts/alerts';
 
 // Where an alert is looked into: a cost alert in /analysis filtered to its scope, over a period that
 // holds its day (the page's periods count back from today); a pipeline's (an approval waiting, a run
-// that failed) in /automation, where its runs and approvals are.
+// that failed) in /automation, where its runs and approvals are; a security finding's in /security.
 
 function monthsBetween(day: string, today: string): number {
   const [year, month] = day.split('-').map(Number);
@@ -41,12 +41,14 @@ export const alertLinkTexts: Readonly<Record<Alert['Kind'], string>> = {
   anomaly: 'Show in Cost Analysis',
   approval: 'Review in Automation Pipelines',
   pipeline: 'Review in Automation Pipelines',
+  security: 'Review in Security',
 };
 
 export function createAlertHref(
   alert: Pick<Alert, 'Kind' | 'Filter' | 'Date'>,
   now: Date = new Date(),
 ): string {
+  if (alert.Kind === 'security') return '/security';
   return alert.Kind === 'approval' || alert.Kind === 'pipeline'
     ? '/automation'
     : createAlertAnalysisHref(alert, now);

@@ -1,0 +1,126 @@
+// What the security checks read: one subscription's resources as Resource Manager answers them
+// (the fields the checks use, every one optional as ARM may leave it out).
+import type { CloudCallOptions, CloudCredentials } from './cloud-provider';
+
+export interface ArmItem<Properties> {
+  id?: string;
+  name?: string;
+  type?: string;
+  location?: string;
+  tags?: Record<string, string>;
+  properties?: Properties;
+}
+
+export interface SecurityRuleProperties {
+  protocol?: string;
+  access?: string;
+  direction?: string;
+  priority?: number;
+  sourceAddressPrefix?: string;
+  sourceAddressPrefixes?: string[];
+  destinationPortRange?: string;
+  destinationPortRanges?: string[];
+}
+
+export type SecurityRuleItem = ArmItem<SecurityRuleProperties>;
+
+export type NetworkSecurityGroupItem = ArmItem<{
+  securityRules?: SecurityRuleItem[];
+  defaultSecurityRules?: SecurityRuleItem[];
+}>;
+
+export type NetworkInterfaceItem = ArmItem<{
+  networkSecurityGroup?: { id?: string };
+  virtualMachine?: { id?: string };
+  ipConfigurations?: ArmItem<{ subnet?: { id?: string }; publicIPAddress?: { id?: string } }>[];
+}>;
+
+export type VirtualNetworkItem = ArmItem<{
+  subnets?: ArmItem<{ networkSecurityGroup?: { id?: string } }>[];
+}>;
+
+export type VirtualMachineItem = ArmItem<{
+  securityProfile?: {
+    securityType?: string;
+    uefiSettings?: { secureBootEnabled?: boolean; vTpmEnabled?: boolean };
+  };
+  storageProfile?: {
+    osDisk?: { name?: string; vhd?: { uri?: string }; managedDisk?: { id?: string } };
+  };
+}>;
+
+export type DiskItem = ArmItem<{
+  diskState?: string;
+  encryption?: { type?: string; diskEncryptionSetId?: string };
+}> & { managedBy?: string };
+
+export type StorageAccountItem = ArmItem<{
+  allowBlobPublicAccess?: boolean;
+  supportsHttpsTrafficOnly?: boolean;
+  minimumTlsVersion?: string;
+  allowSharedKeyAccess?: boolean;
+  keyCreationTime?: { key1?: string | null; key2?: string | null };
+  networkAcls?: { defaultAction?: string };
+}>;
+
+export type SqlFirewallRuleItem = ArmItem<{ startIpAddress?: string; endIpAddress?: string }>;
+
+export interface SqlServerSecurity {
+  server: ArmItem<{ publicNetworkAccess?: string }>;
+  firewallRules: SqlFirewallRuleItem[];
+  auditing: ArmItem<{ state?: string }> | undefined;
+  databases: {
+    database: ArmItem<unknown>;
+    transparentDataEncryption: ArmItem<{ state?: string }> | undefined;
+  }[];
+}
+
+export type KeyVaultItem = ArmItem<{ enableSoftDelete?: boolean; enablePurgeProtection?: boolean }>;
+
+export type NetworkWatcherItem = ArmItem<{ provisioningState?: string }>;
+
+export type DiagnosticSettingItem = ArmItem<{
+  logs?: { category?: string; categoryGroup?: string; enabled?: boolean }[];
+}>;
+
+export type RoleDefinitionItem = ArmItem<{
+  roleName?: string;
+  type?: string;
+  assignableScopes?: string[];
+  permissions?: { actions?: string[]; notActions?: string[] }[];
+}>;
+
+export type PricingItem = ArmItem<{ pricingTier?: string }>;
+
+export type SecureScoreItem = ArmItem<{
+  displayName?: string;
+  score?: { max?: number; current?: number; percentage?: number };
+}>;
+
+export interface SecurityInventory {
+  tenantId: string;
+  subscriptionId: string;
+  networkSecurityGroups: NetworkSecurityGroupItem[];
+  networkInterfaces: NetworkInterfaceItem[];
+  virtualNetworks: VirtualNetworkItem[];
+  virtualMachines: VirtualMachineItem[];
+  disks: DiskItem[];
+  storageAccounts: StorageAccountItem[];
+  sqlServers: SqlServerSecurity[];
+  keyVaults: KeyVaultItem[];
+  networkWatchers: NetworkWatcherItem[];
+  diagnosticSettings: DiagnosticSettingItem[];
+  roleDefinitions: RoleDefinitionItem[];
+  /** Microsoft.Security pricings; empty where Defender for Cloud was never turned on. */
+  pricings: PricingItem[];
+  secureScores: SecureScoreItem[];
+}
+
+// Reads one subscription's security inventory; AzureGateway implements it.
+export interface SecurityInventoryReader {
+  readSecurityInventory(
+    credentials: CloudCredentials,
+    subscriptionId: string,
+    options?: CloudCallOptions,
+  ): Promise<SecurityInventory>;
+}
