@@ -2,7 +2,12 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AzureBudget, Budget, BudgetListResponse } from '@cloudtrim/contracts/budgets';
+import {
+  budgetBillReadingText,
+  type AzureBudget,
+  type Budget,
+  type BudgetListResponse,
+} from '@cloudtrim/contracts/budgets';
 import { createQueryClient } from '../../../lib/query-client';
 import { Budgets } from './budgets';
 
@@ -32,6 +37,7 @@ function createBudget(index: number, overrides: Partial<Budget> = {}): Budget {
       { Date: '2026-11-30', Actual: null, Forecast: 610 },
     ],
     Crossed: [{ Percent: 80, Basis: 'actual', CrossedAt: '2026-11-02T06:00:00.000Z' }],
+    Complete: true,
     ...overrides,
   };
 }
@@ -162,6 +168,15 @@ describe('<Budgets> list', () => {
     expect(
       within(cards[1]!).getByRole('meter', { name: 'contoso-production-monthly: 79% of the budget spent' }),
     ).toBeTruthy();
+  });
+
+  it('says on a budget while the bill is still being read', async () => {
+    list = { Budgets: [createBudget(1, { Complete: false, Crossed: [] })], AzureBudgets: [] };
+    renderBudgets();
+    const table = await screen.findByRole('table', { name: 'Budgets' });
+    expect(within(table).getAllByRole('row')[1]!.querySelector('th')!.textContent).toBe(
+      `Budget 1${budgetBillReadingText}`,
+    );
   });
 
   it('pages more than 30 budgets', async () => {

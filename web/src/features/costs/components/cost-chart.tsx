@@ -13,6 +13,7 @@ import {
 } from '../../../components/stacked-bar-chart';
 import { useCost } from '../api/get-cost';
 import { useCostForecast } from '../api/get-cost-forecast';
+import { describeBillGap } from '../utils/cost-bill-gap';
 import { buildStackedCostGroups, otherGroupLabel } from '../utils/cost-chart-series';
 import { buildForecastBand, forecastBandText, getMonthEnd } from '../utils/cost-forecast-band';
 import { describeCostGroup } from '../utils/cost-groups';
@@ -89,16 +90,28 @@ export function CostChart({ label, groupBy, query, period, granularity, forecast
       </div>
     );
   }
-  if (cost.data.Data.length === 0) return <p className="data-empty">{noCostDataText}</p>;
+  // While the tenant's bill is still being read: which days are not in yet, under the chart.
+  const gap = describeBillGap(cost.data, { from: query.from, to: query.to });
+  const gapNote = gap ? <p className="cost-partial-note">{gap}</p> : null;
+  if (cost.data.Data.length === 0)
+    return (
+      <>
+        <p className="data-empty">{noCostDataText}</p>
+        {gapNote}
+      </>
+    );
   return (
-    <StackedBarChart
-      label={label}
-      categories={categories}
-      series={series}
-      formatValue={formatValue}
-      formatAxisValue={formatAxisValue}
-      height={chartHeight}
-      band={band}
-    />
+    <>
+      <StackedBarChart
+        label={label}
+        categories={categories}
+        series={series}
+        formatValue={formatValue}
+        formatAxisValue={formatAxisValue}
+        height={chartHeight}
+        band={band}
+      />
+      {gapNote}
+    </>
   );
 }
