@@ -6,6 +6,7 @@ import {
   readWeight,
   requireApiVersion,
 } from './arm/arm.access';
+import { registerActivityLogRoutes } from './activity/activity-log.routes';
 import { registerAuthorizationRoutes } from './arm/authorization.routes';
 import { registerComputeRoutes } from './arm/compute.routes';
 import { registerDiskRoutes } from './arm/disk.routes';
@@ -117,6 +118,7 @@ export function createRequestHandler(
   registerSqlRoutes(armRouter, services);
   registerTagsRoutes(armRouter, services);
   registerAuthorizationRoutes(armRouter, services, readCaller);
+  registerActivityLogRoutes(armRouter, services);
   const costRouter = new Router();
   registerCostRoutes(costRouter, services, services.costs);
 

@@ -790,11 +790,16 @@ function generatePublicIpAddresses(
     const region = requireRegion(pickOne(random, plan.regionNames));
     const group = ensureResourceGroup(state, subscription, application, region);
     const name = `pip-${application}-${plan.environment}-${region.shortName}-${String(index + 1).padStart(2, '0')}`;
+    const id = `${group.id}/providers/Microsoft.Network/publicIPAddresses/${name}`;
+    // Detached from its NIC some days ago: the first within the Activity Log's 90 days (so a tenant
+    // connected today is told of it at once), the others any time in the last 200 days.
+    const detachDraw = hashToUnit(state.seedKey, mixHash(hashText(id.toLowerCase())), 0x2f);
+    const detachedDaysAgo = index === 0 ? 9 + Math.floor(detachDraw * 30) : 3 + Math.floor(detachDraw * 200);
     // The first is Standard, billed by the hour: every fleet has one worth deleting.
     const sku: PublicIpSkuName = index === 0 || random() < 0.75 ? 'Standard' : 'Basic';
     state.publicIpAddresses.push(
       createAddress({
-        id: `${group.id}/providers/Microsoft.Network/publicIPAddresses/${name}`,
+        id,
         name,
         subscriptionId: subscription.subscriptionId,
         resourceGroupName: group.name,
@@ -809,6 +814,7 @@ function generatePublicIpAddresses(
         sku,
         allocationMethod: sku === 'Standard' ? 'Static' : 'Dynamic',
         ipConfigurationId: undefined,
+        unassociatedSinceMs: Math.floor((state.nowMs - detachedDaysAgo * dayMs) / 1000) * 1000,
       }),
     );
   }
