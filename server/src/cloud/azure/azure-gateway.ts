@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { AzureConfig } from '../../config';
 import type {
+  CloudActivityEvent,
   CloudBudget,
   CloudCallOptions,
   CloudCredentials,
@@ -29,6 +30,7 @@ import type {
   RetailPrice,
   RetailPriceQuery,
 } from '../cloud-provider';
+import { readActivityEvents } from './azure-activity';
 import { readSubscriptionId } from './azure-arm';
 import { readRetailPrices, readVmSkus } from './azure-catalog';
 import { AzureClients } from './azure-clients';
@@ -187,6 +189,22 @@ export class AzureGateway implements CloudProvider {
         this.config.resourceManagerUrl,
         query,
         nextLink,
+        abortSignal,
+      ),
+    );
+  }
+
+  async listActivityEvents(
+    credentials: CloudCredentials,
+    resourceId: string,
+    since: Date,
+    options?: CloudCallOptions,
+  ): Promise<CloudActivityEvent[]> {
+    return this.run(`Reading the Activity Log of ${resourceId}`, options, (abortSignal) =>
+      readActivityEvents(
+        this.clients.getMonitorClient(credentials, readSubscriptionId(resourceId)),
+        resourceId,
+        since,
         abortSignal,
       ),
     );
