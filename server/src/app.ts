@@ -47,6 +47,7 @@ import { registerAuthentication } from './plugins/authenticate';
 import { registerNoStore } from './plugins/no-store';
 import { refuseHeadOnStateChanges } from './plugins/refuse-head-on-state-changes';
 import { refuseNulText } from './plugins/refuse-nul-text';
+import { scopeRoutes } from './modules/scope/scope.routes';
 
 export const databaseUnavailableText =
   'Cloudtrim cannot reach its database right now. Try again in a moment.';
@@ -130,6 +131,7 @@ export async function buildApp(
   await app.register(budgetRoutes(container.budgets));
   await app.register(alertRoutes(container.alerts));
   await app.register(pipelineRoutes(container.pipelines));
+  await app.register(scopeRoutes(container.scope));
 
   await registerWebApp(app, options.webRoot ?? defaultWebRoot);
   return app;

@@ -60,6 +60,8 @@ import { TenantsRepository } from './modules/tenants/tenants.repository';
 import { TenantsService } from './modules/tenants/tenants.service';
 import { ThrottleRepository } from './modules/throttle/throttle.repository';
 import { ThrottleService } from './modules/throttle/throttle.service';
+import { ScopeRepository } from './modules/scope/scope.repository';
+import { ScopeService } from './modules/scope/scope.service';
 
 export interface ContainerInput {
   config: Config;
@@ -256,6 +258,7 @@ export function createContainer({
       now,
     ),
     pipelines,
+    scope: new ScopeService(new ScopeRepository(db)),
   };
 }
 
