@@ -23,6 +23,7 @@ import {
   type ThresholdDraft,
 } from '../utils/budget-draft';
 import { budgetPeriodLabels } from '../utils/budget-text';
+import { ResourceGroupField, SubscriptionField, TagField } from './budget-scope-fields';
 
 export interface BudgetTenantOption {
   id: string;
@@ -313,11 +314,13 @@ export function BudgetFormModal({
               </Col>
               <Col md={6}>
                 <Form.Group controlId={`${id}-subscription`}>
-                  <Form.Label>Subscription id</Form.Label>
-                  <Form.Control
+                  <Form.Label>Subscription</Form.Label>
+                  <SubscriptionField
                     value={draft.subscriptionId}
                     isInvalid={Boolean(errors['Scope.SubscriptionId'])}
-                    onChange={(event) => change({ subscriptionId: event.target.value })}
+                    onChange={(subscriptionId) => change({ subscriptionId })}
+                    tenantId={draft.tenantId}
+                    subscriptionId={draft.subscriptionId}
                   />
                   <FieldError message={errors['Scope.SubscriptionId']} />
                 </Form.Group>
@@ -325,10 +328,12 @@ export function BudgetFormModal({
               <Col md={6}>
                 <Form.Group controlId={`${id}-resource-group`}>
                   <Form.Label>Resource group</Form.Label>
-                  <Form.Control
+                  <ResourceGroupField
                     value={draft.resourceGroup}
                     isInvalid={Boolean(errors['Scope.ResourceGroup'])}
-                    onChange={(event) => change({ resourceGroup: event.target.value })}
+                    onChange={(resourceGroup) => change({ resourceGroup })}
+                    tenantId={draft.tenantId}
+                    subscriptionId={draft.subscriptionId}
                   />
                   <FieldError message={errors['Scope.ResourceGroup']} />
                 </Form.Group>
@@ -336,10 +341,12 @@ export function BudgetFormModal({
               <Col md={6}>
                 <Form.Group controlId={`${id}-tag`}>
                   <Form.Label>Tag (NAME=VALUE)</Form.Label>
-                  <Form.Control
+                  <TagField
                     value={draft.tag}
                     isInvalid={Boolean(errors['Scope.Tag'])}
-                    onChange={(event) => change({ tag: event.target.value })}
+                    onChange={(tag) => change({ tag })}
+                    tenantId={draft.tenantId}
+                    subscriptionId={draft.subscriptionId}
                   />
                   <FieldError message={errors['Scope.Tag']} />
                 </Form.Group>
