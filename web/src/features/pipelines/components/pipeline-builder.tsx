@@ -43,6 +43,7 @@ import {
 import { findingKindLabels, recommendationKindLabels } from '../utils/pipeline-text';
 import { PipelinePreview } from './pipeline-preview';
 import { TagFilterFields } from './tag-filter-fields';
+import { ScopeListField } from './scope-list-field';
 
 export interface PipelineTenantOption {
   id: string;
@@ -109,10 +110,12 @@ function ScopeFields({ draft, errors, tenants, onChange }: BuilderFormProps) {
         <Col md={6}>
           <Form.Group controlId={`${id}-subscriptions`}>
             <Form.Label>Subscription ids (comma-separated)</Form.Label>
-            <Form.Control
+            <ScopeListField
+              kind="subscriptions"
               value={draft.subscriptionIds}
+              tenantId={draft.tenantIds.length === 1 ? draft.tenantIds[0] : undefined}
               isInvalid={Boolean(findFieldError(errors, 'scope.subscriptionIds'))}
-              onChange={(event) => onChange({ subscriptionIds: event.target.value })}
+              onChange={(subscriptionIds) => onChange({ subscriptionIds })}
             />
             <FieldError message={findFieldError(errors, 'scope.subscriptionIds')} />
           </Form.Group>
@@ -120,10 +123,12 @@ function ScopeFields({ draft, errors, tenants, onChange }: BuilderFormProps) {
         <Col md={6}>
           <Form.Group controlId={`${id}-resource-groups`}>
             <Form.Label>Resource groups (comma-separated)</Form.Label>
-            <Form.Control
+            <ScopeListField
+              kind="resourceGroups"
               value={draft.resourceGroups}
+              tenantId={draft.tenantIds.length === 1 ? draft.tenantIds[0] : undefined}
               isInvalid={Boolean(findFieldError(errors, 'scope.resourceGroups'))}
-              onChange={(event) => onChange({ resourceGroups: event.target.value })}
+              onChange={(resourceGroups) => onChange({ resourceGroups })}
             />
             <FieldError message={findFieldError(errors, 'scope.resourceGroups')} />
           </Form.Group>
