@@ -109,6 +109,9 @@ export const costSummaryResponseSchema = z.object({
   ForecastMonthEnd: z.number(),
   RealizedSavingsYearToDate: z.number(),
   Currency: z.string(),
+  // False while the tenant's bill is still being read: the days of this month and of last month's
+  // compared are not all in yet.
+  Complete: z.boolean(),
 });
 export type CostSummaryResponse = z.infer<typeof costSummaryResponseSchema>;
 

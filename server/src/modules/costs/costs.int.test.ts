@@ -116,6 +116,7 @@ describe('reading the bill', () => {
       Complete: false,
       DaysRead: null,
     });
+    expect((await get('/api/v1/cost/summary')).json()).toMatchObject({ Complete: false });
     await context.container.database.db.execute(
       sql`delete from pgboss.job where name = 'recommendations-analyse' and data->>'tenantId' = ${tenantId}`,
     );
@@ -174,6 +175,7 @@ describe('reading the bill', () => {
       DaysRead: { From: '2026-11-01', To: '2026-11-24' },
     });
     expect(await countQueuedAnalyses()).toBe(1);
+    expect((await get('/api/v1/cost/summary')).json()).toMatchObject({ Complete: true });
   }, 180_000);
 
   it('holds what Azure reports for the same subscription, type and days, to the cent', async () => {

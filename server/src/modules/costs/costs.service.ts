@@ -260,6 +260,11 @@ export class CostsService {
         ),
       ),
       Currency: (await this.costs.readCurrency(scope)) ?? 'USD',
+      Complete: readBillCoverage(
+        await this.costs.listBillProgress(scope),
+        { from: formatDay(lastMonthFirst), to: formatDay(today), source: 'day' },
+        this.now(),
+      ).complete,
     };
   }
 

@@ -166,6 +166,7 @@ beforeEach(() => {
     ForecastMonthEnd: 2480.5,
     RealizedSavingsYearToDate: 310.25,
     Currency: 'USD',
+    Complete: true,
   };
   summaryArrival = Promise.resolve();
   costAnswer = defaultCostAnswer;
@@ -231,6 +232,13 @@ describe('<CostAnalysis> summary', () => {
     expect(cards.textContent).toContain('Forecast month end$2,480.50');
     expect(cards.textContent).toContain('Realized savings this year$310.25');
     expect(within(cards).getByText('+20.0%').className).toContain('cost-change-up');
+  });
+
+  it('marks month to date partial while the bill is still being read', async () => {
+    summary = { ...summary, Complete: false };
+    renderPage();
+    const cards = await screen.findByRole('region', { name: 'Cost summary' });
+    expect(await within(cards).findByText('Partial: the bill is still being read from Azure.')).toBeTruthy();
   });
 
   it('shows a fall in green', async () => {
