@@ -49,6 +49,7 @@ import { registerNoStore } from './plugins/no-store';
 import { refuseHeadOnStateChanges } from './plugins/refuse-head-on-state-changes';
 import { refuseNulText } from './plugins/refuse-nul-text';
 import { refuseViewerChanges } from './plugins/refuse-viewer-changes';
+import { scopeRoutes } from './modules/scope/scope.routes';
 
 export const databaseUnavailableText =
   'Cloudtrim cannot reach its database right now. Try again in a moment.';
@@ -134,6 +135,7 @@ export async function buildApp(
   await app.register(alertRoutes(container.alerts));
   await app.register(pipelineRoutes(container.pipelines));
   await app.register(securityRoutes(container.security));
+  await app.register(scopeRoutes(container.scope));
 
   await registerWebApp(app, options.webRoot ?? defaultWebRoot);
   return app;

@@ -63,6 +63,8 @@ import { TenantsRepository } from './modules/tenants/tenants.repository';
 import { TenantsService } from './modules/tenants/tenants.service';
 import { ThrottleRepository } from './modules/throttle/throttle.repository';
 import { ThrottleService } from './modules/throttle/throttle.service';
+import { ScopeRepository } from './modules/scope/scope.repository';
+import { ScopeService } from './modules/scope/scope.service';
 
 export interface ContainerInput {
   config: Config;
@@ -266,6 +268,7 @@ export function createContainer({
       new SecurityAlerts(alerts, publicUrl, now),
       now,
     ),
+    scope: new ScopeService(new ScopeRepository(db)),
   };
 }
 

@@ -6,6 +6,7 @@ import {
   readWeight,
   requireApiVersion,
 } from './arm/arm.access';
+import { registerActivityLogRoutes } from './activity/activity-log.routes';
 import { registerAuthorizationRoutes } from './arm/authorization.routes';
 import { registerComputeRoutes } from './arm/compute.routes';
 import { registerDiskRoutes } from './arm/disk.routes';
@@ -119,6 +120,7 @@ export function createRequestHandler(
   registerTagsRoutes(armRouter, services);
   registerAuthorizationRoutes(armRouter, services, readCaller);
   registerSecurityRoutes(armRouter, services);
+  registerActivityLogRoutes(armRouter, services);
   const costRouter = new Router();
   registerCostRoutes(costRouter, services, services.costs);
 

@@ -120,8 +120,14 @@ export const budgetSchema = z.object({
   ForecastHigh: z.number(),
   Days: z.array(budgetDaySchema),
   Crossed: z.array(budgetCrossingSchema),
+  // False while the tenant's bill is still being read (its first minutes): Spent and the crossings
+  // count what is in so far, and older months are still to come.
+  Complete: z.boolean(),
 });
 export type Budget = z.infer<typeof budgetSchema>;
+
+export const budgetBillReadingText =
+  'The bill is still being read from Azure: older months are not all in yet, so Spent counts what has arrived so far.';
 
 // A budget defined in Azure (Microsoft.Consumption/budgets), read with Reader rights and shown read-only.
 export const azureBudgetSchema = z.object({

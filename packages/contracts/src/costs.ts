@@ -83,10 +83,18 @@ export type CostRequest = z.infer<typeof costQuerySchema>;
 export const costPointSchema = z.object({ Date: z.string(), Group: z.string(), Cost: z.number() });
 export type CostPoint = z.infer<typeof costPointSchema>;
 
+// While a tenant's bill is still being read (the first minutes after it connects), the range's
+// older days may not be in yet: Complete is false and DaysRead the days at the range's end that are
+// in (null when none are yet); Total counts those only.
+export const costDaysReadSchema = z.object({ From: z.string(), To: z.string() });
+export type CostDaysRead = z.infer<typeof costDaysReadSchema>;
+
 export const costResponseSchema = z.object({
   Data: z.array(costPointSchema),
   Total: z.number(),
   Currency: z.string(),
+  Complete: z.boolean(),
+  DaysRead: costDaysReadSchema.nullable(),
 });
 export type CostResponse = z.infer<typeof costResponseSchema>;
 
@@ -101,6 +109,9 @@ export const costSummaryResponseSchema = z.object({
   ForecastMonthEnd: z.number(),
   RealizedSavingsYearToDate: z.number(),
   Currency: z.string(),
+  // False while the tenant's bill is still being read: the days of this month and of last month's
+  // compared are not all in yet.
+  Complete: z.boolean(),
 });
 export type CostSummaryResponse = z.infer<typeof costSummaryResponseSchema>;
 

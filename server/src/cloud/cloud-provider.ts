@@ -229,6 +229,15 @@ export interface CloudWriteAccess {
   missingActions: string[];
 }
 
+// An administrative event of the Activity Log (Azure keeps 90 days): what was done to a resource and
+// when, e.g. 'Microsoft.Compute/virtualMachines/powerOff/action'.
+export interface CloudActivityEvent {
+  resourceId: string;
+  operationName: string;
+  status: string;
+  at: Date;
+}
+
 export interface CloudProvider {
   // Signs in and lists the subscriptions the principal can read; the credentials check of "add tenant".
   listSubscriptions(credentials: CloudCredentials, options?: CloudCallOptions): Promise<CloudSubscription[]>;
@@ -273,6 +282,13 @@ export interface CloudProvider {
     nextLink: string | null,
     options?: CloudCallOptions,
   ): Promise<CostPage>;
+  // One resource's Activity Log events from `since` (at most 90 days back), newest first, every page.
+  listActivityEvents(
+    credentials: CloudCredentials,
+    resourceId: string,
+    since: Date,
+    options?: CloudCallOptions,
+  ): Promise<CloudActivityEvent[]>;
   // The subscription's budgets, every page. A principal without the read right fails 'authorization'.
   listBudgets(
     credentials: CloudCredentials,

@@ -1060,3 +1060,17 @@ export const securityScans = pgTable('security_scan', {
   requestedAt: instant('requested_at'),
   finishedAt: instant('finished_at'),
 });
+
+// How a resource's present state was dated (resource.state_since), once per state: from the Activity
+// Log (the write that detached a public IP or created it unassociated, a VM's powerOff), from the
+// last minute Azure Monitor had CPU for a VM stopped from its guest, or by nothing (source null:
+// state_since stays the first sync that saw the state). state_since here is the value it was dated
+// to; a resource whose state_since moved since (its state changed) is dated again.
+export const resourceStateDatings = pgTable('resource_state_dating', {
+  resourceId: uuid('resource_id')
+    .primaryKey()
+    .references(() => resources.id, { onDelete: 'cascade' }),
+  stateSince: instant('state_since').notNull(),
+  source: text('source').$type<'activity-log' | 'metrics'>(),
+  checkedAt: instant('checked_at').notNull(),
+});

@@ -246,7 +246,7 @@ export function registerComputeRoutes(router: Router, services: EmulatorServices
         settings.unallocatableSizes.has(size.name.toLowerCase());
       countWrite(services.stats, machine.id);
       if (!isUnallocatable && readCurrentPowerState(machine) !== targetState) {
-        fleet.recordPowerState(machine, targetState, settings.readNow().getTime());
+        fleet.recordPowerState(machine, targetState, settings.readNow().getTime(), 'api');
       }
       const operation = startOperation(
         machine,

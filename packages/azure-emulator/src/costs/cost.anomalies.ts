@@ -43,6 +43,10 @@ const firstAnomalyDays = 70;
 const minimumGapDays = 21;
 const maximumGapDays = 63;
 const daysAfterStart = 120;
+// The fleet's first subscription has one anomaly begun this many days before the clock's start, so
+// a fresh emulator's bill holds one inside the 7 days Cloudtrim alerts on (a newcomer sees one).
+const recentAnomalyDays = 4;
+const longestAnomalyDays = 25;
 // What an anomaly strikes has been billed this long before it.
 const establishedDays = 14;
 // A forgotten machine is one of the large sizes people test on.
@@ -59,8 +63,11 @@ export function planAnomalies(
   readFirstHour: (resourceId: string) => number | undefined,
 ): InjectedAnomaly[] {
   const anomalies: InjectedAnomaly[] = [];
+  const firstSubscriptionId = fleet.tenants[0]?.subscriptions[0]?.subscriptionId;
   for (const tenant of fleet.tenants) {
     for (const subscription of tenant.subscriptions) {
+      let needsRecent = subscription.subscriptionId === firstSubscriptionId;
+      let lastEnd = Number.NEGATIVE_INFINITY;
       const random = createSeededRandom(fleet.seed, `cost-anomalies:${subscription.subscriptionId}`);
       const groups = fleet.resourceGroups.filter(
         (group) => group.subscriptionId === subscription.subscriptionId,
@@ -90,9 +97,19 @@ export function planAnomalies(
           day += minimumGapDays;
           continue;
         }
+        const recentDay = startDay - recentAnomalyDays;
+        // The anomaly that would otherwise run into the weeks before it (or come after it) is it.
+        const isRecent =
+          needsRecent &&
+          day + longestAnomalyDays + minimumGapDays >= recentDay &&
+          lastEnd < recentDay - minimumGapDays &&
+          withMachines.length > 0;
+        if (needsRecent && (isRecent || day >= recentDay)) needsRecent = false;
+        if (isRecent) day = recentDay;
         const draw = random();
-        const kind: AnomalyKind =
-          withPlans.length > 0 && (draw < 1 / 3 || withMachines.length === 0)
+        const kind: AnomalyKind = isRecent
+          ? 'scaleOut'
+          : withPlans.length > 0 && (draw < 1 / 3 || withMachines.length === 0)
             ? 'planTierJump'
             : draw < 2 / 3 || withPlans.length === 0
               ? 'scaleOut'
@@ -191,6 +208,7 @@ export function planAnomalies(
           };
         }
         anomalies.push(anomaly);
+        lastEnd = anomaly.toDay;
         index += 1;
         day = anomaly.toDay + minimumGapDays + Math.floor(random() * (maximumGapDays - minimumGapDays + 1));
       }

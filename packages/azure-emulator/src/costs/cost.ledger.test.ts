@@ -201,6 +201,20 @@ describe('the anomalies in the bill', () => {
     expect(anomalies.every((anomaly) => anomaly.fromDay >= ledger.firstDay + 70)).toBe(true);
   });
 
+  it("hold one begun four days before the clock's start in the first subscription (inside the alert window)", () => {
+    for (const seed of [42, 7]) {
+      const { fleet, ledger } = createLedger(seed, 60);
+      const startDay = Math.floor(startMs / 86_400_000);
+      const first = fleet.tenants[0]!.subscriptions[0]!.subscriptionId;
+      const recent = ledger
+        .listAnomalies()
+        .filter((anomaly) => anomaly.subscriptionId === first && anomaly.fromDay <= startDay)
+        .at(-1)!;
+      expect(recent.fromDay).toBeGreaterThanOrEqual(startDay - 6);
+      expect(recent.toDay).toBeGreaterThanOrEqual(startDay - 2);
+    }
+  });
+
   it('bill as rows of the ledger: the scope costs more on their days, as before once they end', () => {
     const { ledger } = createLedger(42, 400);
     for (const kind of ['scaleOut', 'forgottenMachine', 'planTierJump'] as const) {

@@ -122,4 +122,19 @@ describe('generateFleet', () => {
       expect(fleet.webSites.filter((site) => site.plan === plan)).toHaveLength(plan.numberOfSites);
     }
   });
+
+  it('stops one VM of the first subscription from inside its guest days before the clock, logged nowhere', () => {
+    const nowMs = Date.UTC(2026, 10, 20);
+    const fleet = generateFleet({ seed: 42, fleetSize: 60, nowMs });
+    const first = fleet.tenants[0]!.subscriptions[0]!.subscriptionId;
+    const stopped = fleet.virtualMachines.filter(
+      (machine) => machine.subscriptionId === first && machine.powerHistory.at(-1)?.origin === 'guest',
+    );
+    expect(stopped).toHaveLength(1);
+    expect(stopped[0]!.powerHistory.at(-1)).toMatchObject({ state: 'stopped' });
+    const stoppedMs = stopped[0]!.powerHistory.at(-1)!.fromMinute * 60_000;
+    expect(nowMs - stoppedMs).toBeGreaterThan(3 * 86_400_000);
+    expect(fleet.cpuPercentAt(stopped[0]!.id, new Date(stoppedMs - 60_000))).toBeDefined();
+    expect(fleet.cpuPercentAt(stopped[0]!.id, new Date(stoppedMs))).toBeUndefined();
+  });
 });

@@ -741,6 +741,26 @@ function drawIpAddress(state: GenerationState, key: string, isEurope: boolean): 
   return `${first}.${(hash >>> 16) & 0xff}.${(hash >>> 8) & 0xff}.${1 + ((hash & 0xff) % 254)}`;
 }
 
+// Some days before the clock's start, the first subscription's last running VM was shut down from
+// inside its guest (no Activity Log entry; Monitor's CPU stops at that minute): every fleet shows a
+// VM stopped but still billed, dated by its last CPU minute.
+const guestStopDaysAgo = 3;
+
+function stopOneFromItsGuest(state: GenerationState, machines: readonly VirtualMachineRecord[]): void {
+  const machine = machines
+    .slice(workloadKinds.length)
+    .findLast(
+      (candidate) => candidate.powerHistory.length === 1 && candidate.powerHistory[0]?.state === 'running',
+    );
+  if (!machine) return;
+  const stoppedMs = state.nowMs - guestStopDaysAgo * dayMs - 5 * 3_600_000;
+  machine.powerHistory.push({
+    fromMinute: Math.floor(stoppedMs / 60_000),
+    state: 'stopped',
+    origin: 'guest',
+  });
+}
+
 /** Public IPs: on jump boxes, web front ends and a few others (on their NIC), and a few left idle. */
 function generatePublicIpAddresses(
   state: GenerationState,
@@ -790,11 +810,16 @@ function generatePublicIpAddresses(
     const region = requireRegion(pickOne(random, plan.regionNames));
     const group = ensureResourceGroup(state, subscription, application, region);
     const name = `pip-${application}-${plan.environment}-${region.shortName}-${String(index + 1).padStart(2, '0')}`;
+    const id = `${group.id}/providers/Microsoft.Network/publicIPAddresses/${name}`;
+    // Detached from its NIC some days ago: the first within the Activity Log's 90 days (so a tenant
+    // connected today is told of it at once), the others any time in the last 200 days.
+    const detachDraw = hashToUnit(state.seedKey, mixHash(hashText(id.toLowerCase())), 0x2f);
+    const detachedDaysAgo = index === 0 ? 9 + Math.floor(detachDraw * 30) : 3 + Math.floor(detachDraw * 200);
     // The first is Standard, billed by the hour: every fleet has one worth deleting.
     const sku: PublicIpSkuName = index === 0 || random() < 0.75 ? 'Standard' : 'Basic';
     state.publicIpAddresses.push(
       createAddress({
-        id: `${group.id}/providers/Microsoft.Network/publicIPAddresses/${name}`,
+        id,
         name,
         subscriptionId: subscription.subscriptionId,
         resourceGroupName: group.name,
@@ -809,6 +834,7 @@ function generatePublicIpAddresses(
         sku,
         allocationMethod: sku === 'Standard' ? 'Static' : 'Dynamic',
         ipConfigurationId: undefined,
+        unassociatedSinceMs: Math.floor((state.nowMs - detachedDaysAgo * dayMs) / 1000) * 1000,
       }),
     );
   }
@@ -886,6 +912,7 @@ export function generateFleet(options: FleetGenerationOptions): Fleet {
       generateVirtualMachines(state, subscription, plan, count, globalIndex);
       generatePlatformServices(state, subscription, plan, count);
       const machines = state.virtualMachines.slice(firstMachine);
+      if (firstMachine === 0) stopOneFromItsGuest(state, machines);
       generateDisks(state, subscription, plan, machines);
       generatePublicIpAddresses(state, subscription, plan, machines);
       generateWebSites(state, state.appServicePlans.slice(firstPlan), firstPlan === 0);

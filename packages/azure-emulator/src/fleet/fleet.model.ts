@@ -21,6 +21,11 @@ export interface SizeChange {
 export interface PowerChange {
   readonly fromMinute: number;
   readonly state: PowerState;
+  /**
+   * Who changed it: Resource Manager (start, powerOff, deallocate: written to the Activity Log) or
+   * the guest itself (a shutdown from inside the VM: Azure logs no operation). Absent: the guest.
+   */
+  readonly origin?: 'api' | 'guest';
 }
 
 export interface SubscriptionRecord {
@@ -161,6 +166,8 @@ export interface PublicIpAddressRecord extends OwnedResourceBase {
   readonly ipAddress: string;
   /** The NIC ipConfiguration it is associated with; undefined when idle. */
   readonly ipConfigurationId: string | undefined;
+  /** An idle one: when the write that detached it was made (the Activity Log's event). */
+  readonly unassociatedSinceMs?: number;
   deletedMs: number | undefined;
 }
 
@@ -527,8 +534,13 @@ export class Fleet {
     appendHistory(machine.sizeHistory, { fromMinute: Math.ceil(atMs / 60000), size });
   }
 
-  recordPowerState(machine: VirtualMachineRecord, state: PowerState, atMs: number): void {
-    appendHistory(machine.powerHistory, { fromMinute: Math.ceil(atMs / 60000), state });
+  recordPowerState(
+    machine: VirtualMachineRecord,
+    state: PowerState,
+    atMs: number,
+    origin: 'api' | 'guest' = 'guest',
+  ): void {
+    appendHistory(machine.powerHistory, { fromMinute: Math.ceil(atMs / 60000), state, origin });
   }
 }
 

@@ -31,6 +31,24 @@ describe('findPublicIpWaste', () => {
     expect(finding!.proposal.memo).toContain('only APPLY NOW deletes it');
   });
 
+  it('says when Azure dated the state, and says "at least" when only Cloudtrim\'s first sight does', () => {
+    const [dated] = findPublicIpWaste(publicIp(), fixturePrices, fixtureNow);
+    if (dated!.verdict !== 'waste') throw new Error('expected waste');
+    expect(dated!.proposal.memo).toContain("(30 days, the write that left it so in Azure's Activity Log)");
+    const [seen] = findPublicIpWaste(publicIp({ isStateSeenOnly: true }), fixturePrices, fixtureNow);
+    if (seen!.verdict !== 'waste') throw new Error('expected waste');
+    expect(seen!.proposal.memo).toContain('unassociated for at least 30 days (since Cloudtrim first saw it');
+    const [recent] = findPublicIpWaste(
+      publicIp({ isStateSeenOnly: true, stateSince: daysAgo(3) }),
+      fixturePrices,
+      fixtureNow,
+    );
+    expect(recent).toMatchObject({
+      verdict: 'clear',
+      reason: 'Unassociated for at least 3 days (since Cloudtrim first saw it); 7 are needed.',
+    });
+  });
+
   it('leaves an IP associated with a NIC or a NAT gateway, and one unassociated for days only', () => {
     const nic = publicIp({
       details: { ipConfigurationId: '/subscriptions/s1/.../ipConfigurations/ipconfig1' },

@@ -35,7 +35,14 @@ export function findPublicIpWaste(ip: WasteCandidate, prices: WastePriceBook, no
   if (ip.stateSince === null) return [unjudged(kind, 'Not known since when it is unassociated.')];
   const days = daysBetween(ip.stateSince, now);
   if (days < unassociatedIpMinimumDays) {
-    return [clear(kind, `Unassociated for ${days} days; ${unassociatedIpMinimumDays} are needed.`)];
+    return [
+      clear(
+        kind,
+        ip.isStateSeenOnly
+          ? `Unassociated for at least ${days} days (since Cloudtrim first saw it); ${unassociatedIpMinimumDays} are needed.`
+          : `Unassociated for ${days} days; ${unassociatedIpMinimumDays} are needed.`,
+      ),
+    ];
   }
   const hourly = prices.publicIpHourly(ip.region, skuName);
   if (hourly === undefined)
@@ -53,8 +60,12 @@ export function findPublicIpWaste(ip: WasteCandidate, prices: WastePriceBook, no
         targetSize: null,
         recommendation: `Delete the unused public IP address ${ip.name} (${described}).`,
         memo:
-          `Seen: associated with nothing (no network interface, load balancer or NAT gateway) since ` +
-          `${formatDay(ip.stateSince)} (${days} days). Deletes the public IP address ${ip.name} ` +
+          `Seen: associated with nothing (no network interface, load balancer or NAT gateway) ` +
+          (ip.isStateSeenOnly
+            ? `unassociated for at least ${days} days (since Cloudtrim first saw it, ${formatDay(ip.stateSince)}; ` +
+              `no write in Azure's Activity Log dates it). `
+            : `since ${formatDay(ip.stateSince)} (${days} days, the write that left it so in Azure's Activity Log). `) +
+          `Deletes the public IP address ${ip.name} ` +
           `(${described}) in ${ip.region}: ${formatHourly(hourly)}/h, ${formatDollars(annual)} a year. ` +
           `Not reversible and never automated: only APPLY NOW deletes it, and the address itself ` +
           `cannot be had back.`,

@@ -29,6 +29,16 @@ describe('findStoppedVmWaste', () => {
     expect(finding!.proposal.memo).toContain('Nothing is deleted. Reversible: start it.');
   });
 
+  it('says "at least" when only Cloudtrim\'s first sight dates the stop', () => {
+    const [dated] = findStoppedVmWaste(stoppedVm(), fixtureNow);
+    const [seen] = findStoppedVmWaste(stoppedVm({ isStateSeenOnly: true }), fixtureNow);
+    if (dated!.verdict !== 'waste' || seen!.verdict !== 'waste') throw new Error('expected waste');
+    expect(dated!.proposal.memo).toMatch(/^Seen: stopped since \S+ \(5 days\), not deallocated/);
+    expect(seen!.proposal.memo).toMatch(
+      /^Seen: stopped for at least 5 days \(since Cloudtrim first saw it, /,
+    );
+  });
+
   it('clears a VM running or deallocated, and leaves one stopped for less than a day', () => {
     expect(findStoppedVmWaste(stoppedVm({ powerState: 'running' }), fixtureNow)[0]!.verdict).toBe('clear');
     expect(findStoppedVmWaste(stoppedVm({ powerState: 'deallocated' }), fixtureNow)[0]!.verdict).toBe(

@@ -38,7 +38,9 @@ export function findStoppedVmWaste(vm: WasteCandidate, now: number): WasteFindin
         targetSize: null,
         recommendation: `Deallocate ${vm.name}: it is stopped but still billed for its compute.`,
         memo:
-          `Seen: stopped from inside the guest since ${formatDay(vm.stateSince)} (${days} days), not ` +
+          (vm.isStateSeenOnly
+            ? `Seen: stopped for at least ${days} days (since Cloudtrim first saw it, ${formatDay(vm.stateSince)}), not `
+            : `Seen: stopped since ${formatDay(vm.stateSince)} (${days} days), not `) +
           `deallocated, so Azure still bills ${vm.sku} at ${formatHourly(vm.vmHourly)}/h. ` +
           `Deallocates the VM ${vm.name}: its compute costs nothing until it is started again; its disks ` +
           `and their data stay, and are still billed. Nothing is deleted. Reversible: start it.`,

@@ -27,6 +27,9 @@ export interface WasteResource {
   details: Readonly<Record<string, unknown>>;
   // Since when the resource has been in its present state (ms), when known.
   stateSince: number | null;
+  // True when nothing in Azure dated the state (an IP's detaching write, a VM's powerOff or last CPU
+  // minute): stateSince is only when Cloudtrim first saw it, so the state is at least that old.
+  isStateSeenOnly?: boolean;
   tags: Readonly<Record<string, string>>;
 }
 

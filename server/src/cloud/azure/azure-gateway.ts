@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { AzureConfig } from '../../config';
 import type {
+  CloudActivityEvent,
   CloudBudget,
   CloudCallOptions,
   CloudCredentials,
@@ -30,6 +31,7 @@ import type {
   RetailPriceQuery,
 } from '../cloud-provider';
 import type { SecurityInventory, SecurityInventoryReader } from '../security-inventory';
+import { readActivityEvents } from './azure-activity';
 import { readSubscriptionId } from './azure-arm';
 import { readRetailPrices, readVmSkus } from './azure-catalog';
 import { AzureClients } from './azure-clients';
@@ -189,6 +191,22 @@ export class AzureGateway implements CloudProvider, SecurityInventoryReader {
         this.config.resourceManagerUrl,
         query,
         nextLink,
+        abortSignal,
+      ),
+    );
+  }
+
+  async listActivityEvents(
+    credentials: CloudCredentials,
+    resourceId: string,
+    since: Date,
+    options?: CloudCallOptions,
+  ): Promise<CloudActivityEvent[]> {
+    return this.run(`Reading the Activity Log of ${resourceId}`, options, (abortSignal) =>
+      readActivityEvents(
+        this.clients.getMonitorClient(credentials, readSubscriptionId(resourceId)),
+        resourceId,
+        since,
         abortSignal,
       ),
     );

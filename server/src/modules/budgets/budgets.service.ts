@@ -47,7 +47,7 @@ export class BudgetsService {
   constructor(
     private readonly budgets: BudgetsRepository,
     private readonly runTransaction: TransactionRunner,
-    private readonly costs: Pick<CostsService, 'forecastSpan'>,
+    private readonly costs: Pick<CostsService, 'forecastSpan' | 'isSpanComplete'>,
     private readonly alerts: Pick<AlertsService, 'raise' | 'findStrangers'>,
     private readonly tenants: Pick<TenantsService, 'openForWork'>,
     private readonly cloud: Pick<CloudProvider, 'listBudgets'>,
@@ -227,6 +227,7 @@ export class BudgetsService {
             CrossedAt: crossing.crossedAt.toISOString(),
           };
         }),
+      Complete: await this.costs.isSpanComplete(row.teamId, toFilter(row), span),
     };
   }
 
@@ -376,13 +377,18 @@ function readBasisCost(forecast: CostSpanForecast, basis: BudgetBasis): number {
 
 // Cumulative: the actual days (with what the period cost before the days kept by day), then the
 // forecast ones from where the actual stopped; the last actual day carries both so the lines meet.
+// Today carries its forecast and, as actual, what it has cost so far (the budget's Spent).
 function toBurnDown(forecast: CostSpanForecast): BudgetDay[] {
   let total = forecast.earlier;
   const lastActual = forecast.days.findLastIndex((day) => day.kind === 'actual');
   return forecast.days.map((day, index) => {
+    const before = total;
     total += day.cost;
     const cumulative = roundCents(total);
-    if (day.kind === 'forecast') return { Date: day.day, Actual: null, Forecast: cumulative };
+    if (day.kind === 'forecast') {
+      const actual = day.soFar === undefined ? null : roundCents(before + day.soFar);
+      return { Date: day.day, Actual: actual, Forecast: cumulative };
+    }
     return { Date: day.day, Actual: cumulative, Forecast: index === lastActual ? cumulative : null };
   });
 }

@@ -127,6 +127,22 @@ describe('forecastPeriodCost', () => {
     expect(withToday.days.find((day) => day.day === today)).toMatchObject({ kind: 'forecast' });
   });
 
+  it("counts today's cost so far as spent (as the month-to-date card does), never forecasting today below it", () => {
+    const today = '2026-11-10';
+    const days = buildDays('2026-08-01', today, weekly);
+    const known = days.filter((day) => day.day >= '2026-11-01').reduce((sum, day) => sum + day.cost, 0);
+    const withToday = forecastPeriodCost({ days: [...days, { day: today, cost: 7 }], today, ...november });
+    expect(withToday.spent).toBeCloseTo(known + 7, 9);
+    expect(withToday.days.find((day) => day.day === today)).toMatchObject({ kind: 'forecast', soFar: 7 });
+    // A day that has already cost more than its forecast is forecast at what it has cost.
+    const heavy = forecastPeriodCost({ days: [...days, { day: today, cost: 10_000 }], today, ...november });
+    expect(heavy.days.find((day) => day.day === today)!.cost).toBe(10_000);
+    expect(heavy.low).toBeGreaterThanOrEqual(heavy.spent);
+    // A period that has not begun has spent nothing.
+    const next = forecastPeriodCost({ days, today, from: '2026-12-01', to: '2026-12-31' });
+    expect(next.spent).toBe(0);
+  });
+
   it('forecasts a quarter from the same days, with a band as wide as the past allows and wider', () => {
     const today = '2026-10-05';
     const days = buildDays('2026-07-08', today, weekly);

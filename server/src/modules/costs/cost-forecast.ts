@@ -26,7 +26,8 @@ export interface ForecastRequest {
   days: readonly DailyCost[];
   from: string;
   to: string;
-  // Today is partial: only the days before it count as known.
+  // Today is partial: only the days before it fit the model, but what it has cost so far is spent
+  // (Azure's budgets count the latest data too), and its forecast is never below it.
   today: string;
   changes?: readonly KnownChange[];
 }
@@ -37,12 +38,16 @@ export interface ForecastDay {
   kind: 'actual' | 'forecast';
   low: number;
   high: number;
+  // Today's cost so far (today only, when the bill has any).
+  soFar?: number;
 }
 
 export interface CostForecast {
   expected: number;
   low: number;
   high: number;
+  // The period's cost so far: its days before today and what today has cost yet.
+  spent: number;
   days: ForecastDay[];
 }
 
@@ -92,8 +97,10 @@ export function forecastPeriodCost(request: ForecastRequest): CostForecast {
   const periodTo = toDayNumber(request.to);
   const today = toDayNumber(request.today);
   const costs = new Map<number, number>();
+  let todaySoFar = 0;
   for (const entry of request.days) {
     const day = toDayNumber(entry.day);
+    if (day === today) todaySoFar += entry.cost;
     if (day >= today) continue;
     costs.set(day, (costs.get(day) ?? 0) + entry.cost);
   }
@@ -125,22 +132,26 @@ export function forecastPeriodCost(request: ForecastRequest): CostForecast {
     }
     const ahead = day - origin + 1;
     const delta = changes.reduce((sum, change) => sum + (day >= change.fromDay ? change.dailyDelta : 0), 0);
-    const cost = Math.max(0, predictDay(model, day, ahead) + delta);
+    const soFar = day === today ? todaySoFar : 0;
+    const cost = Math.max(soFar, predictDay(model, day, ahead) + delta);
     forecast += cost;
     const [low, high] = band.daily(day - Math.max(origin, periodFrom) + 1);
     days.push({
       day: formatDayNumber(day),
       cost,
       kind: 'forecast',
-      low: Math.max(0, cost * (1 + low)),
-      high: cost * (1 + high),
+      low: Math.max(soFar, cost * (1 + low)),
+      high: Math.max(soFar, cost * (1 + high)),
+      ...(day === today ? { soFar } : {}),
     });
   }
+  const spent = actual + (today >= periodFrom && today <= periodTo ? todaySoFar : 0);
   const [low, high] = band.total;
   return {
     expected: actual + forecast,
-    low: actual + Math.max(0, forecast * (1 + low)),
-    high: actual + forecast * (1 + high),
+    low: Math.max(spent, actual + Math.max(0, forecast * (1 + low))),
+    high: Math.max(spent, actual + forecast * (1 + high)),
+    spent,
     days,
   };
 }

@@ -92,8 +92,33 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => context.close());
 
+async function countQueuedAnalyses(): Promise<number> {
+  const result = await context.container.database.db.execute<{ count: number }>(
+    sql`select count(*)::int as count from pgboss.job
+      where name = 'recommendations-analyse' and data->>'tenantId' = ${tenantId} and state = 'created'`,
+  );
+  return result.rows[0]!.count;
+}
+
+interface CostAnswer {
+  Total: number;
+  Complete: boolean;
+  DaysRead: { From: string; To: string } | null;
+}
+
 describe('reading the bill', () => {
   it('resumes an interrupted backfill without gaps or doubles, waiting out every throttle', async () => {
+    // Before the first read nothing of the bill is in, and the answer says so.
+    const november = '/api/v1/cost?from=2026-11-01&to=2026-11-24&granularity=none';
+    expect((await get(november)).json<CostAnswer>()).toMatchObject({
+      Total: 0,
+      Complete: false,
+      DaysRead: null,
+    });
+    expect((await get('/api/v1/cost/summary')).json()).toMatchObject({ Complete: false });
+    await context.container.database.db.execute(
+      sql`delete from pgboss.job where name = 'recommendations-analyse' and data->>'tenantId' = ${tenantId}`,
+    );
     const stop = new AbortController();
     const interrupted = context.container.costs.syncTenant(tenantId, { signal: stop.signal });
     // The worker is stopped after a few pages, in the middle of its plan.
@@ -101,6 +126,35 @@ describe('reading the bill', () => {
     stop.abort();
     await interrupted;
     expect(await readCostRowCount()).toBeGreaterThan(0);
+    // Half read: the 90 days by day are not all in, and the answer says which are.
+    const ninetyDays = (
+      await get('/api/v1/cost?from=2026-08-27&to=2026-11-24&granularity=none')
+    ).json<CostAnswer>();
+    expect(ninetyDays.Complete).toBe(false);
+    if (ninetyDays.DaysRead) expect(ninetyDays.DaysRead.From > '2026-08-27').toBe(true);
+    // A budget made now is judged on create against what is in (November's first days are: the
+    // backfill reads newest first), and says older months are still being read.
+    const created = await context.app.inject({
+      method: 'POST',
+      url: '/api/v1/budget',
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+      payload: {
+        Name: 'Made during the backfill',
+        Scope: {},
+        Amount: 0.01,
+        Period: 'monthly',
+        StartDate: '2026-11-01',
+        CostType: 'actual',
+        Thresholds: [{ Percent: 100, Basis: 'actual', Recipients: { AllTeam: true, Emails: [] } }],
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({ Complete: false, Crossed: [{ Percent: 100, Basis: 'actual' }] });
+    await context.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/budget/${created.json<{ Id: string }>().Id}`,
+      headers: bearer(token),
+    });
 
     const calls = context.emulator.stats.calls.costs;
     const summary = await context.container.costs.syncTenant(tenantId, {
@@ -113,6 +167,14 @@ describe('reading the bill', () => {
     const throttled = context.emulator.stats.throttled;
     expect(throttled).toBeGreaterThan(0);
     expect(throttled).toBeLessThanOrEqual(context.emulator.stats.calls.costs - calls);
+    // All in: complete, and the recommendations made at list prices were queued to be repriced as
+    // soon as the newest days arrived (once, however many subscriptions).
+    expect((await get(november)).json<CostAnswer>()).toMatchObject({
+      Complete: true,
+      DaysRead: { From: '2026-11-01', To: '2026-11-24' },
+    });
+    expect(await countQueuedAnalyses()).toBe(1);
+    expect((await get('/api/v1/cost/summary')).json()).toMatchObject({ Complete: true });
   }, 180_000);
 
   it('holds what Azure reports for the same subscription, type and days, to the cent', async () => {

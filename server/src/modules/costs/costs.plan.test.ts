@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planBackfill, planRefresh } from './costs.plan';
+import { planBackfill, planRefresh, readBillCoverage } from './costs.plan';
 import { dayMs } from '../../lib/time';
 
 const daysOf = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / dayMs + 1;
@@ -47,5 +47,51 @@ describe('planRefresh', () => {
       { granularity: 'Monthly', costType: 'ActualCost', from: '2026-11-01', to: '2026-12-02' },
       { granularity: 'Monthly', costType: 'AmortizedCost', from: '2026-11-01', to: '2026-12-02' },
     ]);
+  });
+});
+
+describe('readBillCoverage', () => {
+  const now = new Date('2026-11-24T15:00:00Z');
+  const backfill = planBackfill(now);
+  const november = { from: '2026-11-01', to: '2026-11-24', source: 'day' } as const;
+
+  it('is complete once every subscription in scope is backfilled', () => {
+    expect(readBillCoverage([{ backfilled: true, plan: [] }], november, now)).toEqual({
+      complete: true,
+      daysRead: { from: '2026-11-01', to: '2026-11-24' },
+    });
+  });
+
+  it('has nothing in for a backfill not yet begun', () => {
+    expect(readBillCoverage([{ backfilled: false, plan: undefined }], november, now)).toEqual({
+      complete: false,
+      daysRead: null,
+    });
+  });
+
+  it('has the newest days in as the backfill goes back, and the older ones missing', () => {
+    // The newest month by day is read (both cost types), the next one not yet.
+    const rest = backfill.slice(2);
+    const october = { from: '2026-10-01', to: '2026-10-31', source: 'day' } as const;
+    expect(
+      readBillCoverage(
+        [
+          { backfilled: true, plan: [] },
+          { backfilled: false, plan: rest },
+        ],
+        october,
+        now,
+      ),
+    ).toEqual({
+      complete: false,
+      daysRead: { from: '2026-10-25', to: '2026-10-31' },
+    });
+    expect(readBillCoverage([{ backfilled: false, plan: rest }], november, now).complete).toBe(true);
+    // The months by month come after the days: a year's range waits for them.
+    const year = { from: '2026-01-01', to: '2026-11-24', source: 'month' } as const;
+    expect(readBillCoverage([{ backfilled: false, plan: rest }], year, now)).toEqual({
+      complete: false,
+      daysRead: null,
+    });
   });
 });

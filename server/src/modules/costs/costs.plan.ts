@@ -61,3 +61,36 @@ export function planRefresh(now: Date): CostRead[] {
   const from = today - settlingDays * dayMs;
   return [...bothTypes('Daily', from, today), ...bothTypes('Monthly', addMonths(from, 0), today)];
 }
+
+// A subscription's bill as far as it has been read: its backfill's reads still to make (none once
+// backfilled), or undefined when its backfill has not begun.
+export interface BillProgress {
+  backfilled: boolean;
+  plan: readonly CostRead[] | undefined;
+}
+
+// What a range of the bill (`from`–`to`, from the daily or the monthly rows) holds while a backfill
+// is still under way: complete, or the days at its end that are in (null when none are). The
+// backfill reads newest first, so what is in is the range's end after its latest missing day.
+export function readBillCoverage(
+  progress: readonly BillProgress[],
+  range: { from: string; to: string; source: 'day' | 'month' },
+  now: Date,
+): { complete: boolean; daysRead: { from: string; to: string } | null } {
+  const granularity = range.source === 'day' ? 'Daily' : 'Monthly';
+  let latestMissing: string | undefined;
+  for (const sync of progress) {
+    if (sync.backfilled) continue;
+    const pending = (sync.plan && sync.plan.length > 0 ? sync.plan : planBackfill(now)).filter(
+      (read) => read.granularity === granularity,
+    );
+    for (const read of pending) {
+      if (read.to < range.from || read.from > range.to) continue;
+      const missing = read.to < range.to ? read.to : range.to;
+      if (latestMissing === undefined || missing > latestMissing) latestMissing = missing;
+    }
+  }
+  if (latestMissing === undefined) return { complete: true, daysRead: { from: range.from, to: range.to } };
+  if (latestMissing >= range.to) return { complete: false, daysRead: null };
+  return { complete: false, daysRead: { from: formatDay(Date.parse(latestMissing) + dayMs), to: range.to } };
+}

@@ -394,6 +394,28 @@ export class CostsRepository {
     return result.rows[0]!.version;
   }
 
+  // How far the bill of each subscription in scope has been read: those of active tenants whose
+  // backfill is still to come or under way (a subscription Cost Management refuses is not being
+  // read, so it is left out).
+  async listBillProgress(
+    scope: Pick<CostScope, 'teamId' | 'tenantId' | 'subscriptionId'>,
+  ): Promise<{ backfilled: boolean; plan: CostRead[] | undefined }[]> {
+    const result = await this.db.execute<{ plan: CostRead[] | null; backfilled: boolean }>(sql`
+      select cost_sync.plan, cost_sync.backfilled_at is not null as backfilled
+      from subscription
+      join tenant on tenant.id = subscription.tenant_id
+      left join cost_sync on cost_sync.tenant_id = tenant.id
+        and cost_sync.subscription_id = lower(subscription.subscription_id)
+      where tenant.team_id = ${scope.teamId}::uuid
+        and tenant.is_active and tenant.encrypted_secret is not null
+        and cost_sync.denied_at is null
+        and cost_sync.backfilled_at is null
+        ${scope.tenantId ? sql`and tenant.id = ${scope.tenantId}::uuid` : sql``}
+        ${scope.subscriptionId ? sql`and lower(subscription.subscription_id) = ${scope.subscriptionId.toLowerCase()}` : sql``}
+    `);
+    return result.rows.map((row) => ({ backfilled: row.backfilled, plan: row.plan ?? undefined }));
+  }
+
   // Whether the tenant and subscription a call names are the team's (each when named).
   async isTeamScope(teamId: string, tenantId?: string, subscriptionId?: string): Promise<boolean> {
     const result = await this.db.execute<{ found: boolean }>(sql`

@@ -38,6 +38,7 @@ import {
   formatDay,
   planBackfill,
   planRefresh,
+  readBillCoverage,
   readToday,
   refreshHours,
   settlingDays,
@@ -59,7 +60,6 @@ const failureBackoffMs = 5 * 60_000;
 export const costReaderRoleName = 'Cost Management Reader';
 
 export interface CostSpanForecast extends CostForecast {
-  spent: number;
   // What the days before the first one kept by day cost (in `spent` and the totals, not in `days`).
   earlier: number;
   currency: string;
@@ -96,7 +96,7 @@ export class CostsService {
     private readonly tenants: TenantsService,
     private readonly cloud: CloudProvider,
     private readonly activity: ActivityService,
-    private readonly work: Pick<CloudWorkQueue, 'enqueueCostSync'>,
+    private readonly work: Pick<CloudWorkQueue, 'enqueueCostSync' | 'enqueueRecommendationsAnalysis'>,
     private readonly changes: Pick<
       AutomationService,
       'listChangesToMeasure' | 'recordMeasuredSaving' | 'listPlannedSavings'
@@ -193,10 +193,17 @@ export class CostsService {
       Group: row.group,
       Cost: roundCents(row.cost),
     }));
+    const coverage = readBillCoverage(
+      await this.costs.listBillProgress(scope),
+      { from: request.from, to: request.to, source },
+      this.now(),
+    );
     return {
       Data: data,
       Total: roundCents(rows.reduce((sum, row) => sum + row.cost, 0)),
       Currency: (await this.costs.readCurrency(scope)) ?? 'USD',
+      Complete: coverage.complete,
+      DaysRead: coverage.daysRead && { From: coverage.daysRead.from, To: coverage.daysRead.to },
     };
   }
 
@@ -253,6 +260,11 @@ export class CostsService {
         ),
       ),
       Currency: (await this.costs.readCurrency(scope)) ?? 'USD',
+      Complete: readBillCoverage(
+        await this.costs.listBillProgress(scope),
+        { from: formatDay(lastMonthFirst), to: formatDay(today), source: 'day' },
+        this.now(),
+      ).complete,
     };
   }
 
@@ -313,6 +325,28 @@ export class CostsService {
     return this.readCached(key, teamId, () => this.computeSpan(teamId, filter, span, planned));
   }
 
+  // Whether a span of a scope's bill is all in: its days kept by day from the daily reads, the days
+  // before them from the monthly ones (the backfill reads those last).
+  async isSpanComplete(
+    teamId: string,
+    filter: CostFilter,
+    span: { from: string; to: string },
+  ): Promise<boolean> {
+    const progress = await this.costs.listBillProgress(this.readScope(teamId, filter));
+    if (progress.length === 0) return true;
+    const now = this.now();
+    const today = formatDay(readToday(now));
+    const oldestDaily = formatDay(readToday(now) - (dailyHistoryDays - 1) * dayMs);
+    const to = span.to < today ? span.to : today;
+    if (span.from > to) return true;
+    const dayFrom = span.from > oldestDaily ? span.from : oldestDaily;
+    if (dayFrom <= to && !readBillCoverage(progress, { from: dayFrom, to, source: 'day' }, now).complete)
+      return false;
+    if (span.from >= oldestDaily) return true;
+    const monthTo = formatDay(Date.parse(oldestDaily) - dayMs);
+    return readBillCoverage(progress, { from: span.from, to: monthTo, source: 'month' }, now).complete;
+  }
+
   private async computeSpan(
     teamId: string,
     filter: CostFilter,
@@ -327,9 +361,7 @@ export class CostsService {
       planned,
       span.costType,
     );
-    const actualDays = forecast.days.filter((day) => day.kind === 'actual');
-    const spent = forecast.earlier + actualDays.reduce((total, day) => total + day.cost, 0);
-    return { ...forecast, spent, currency: (await this.costs.readCurrency(scope)) ?? 'USD' };
+    return { ...forecast, currency: (await this.costs.readCurrency(scope)) ?? 'USD' };
   }
 
   private async forecastDays(
@@ -341,7 +373,9 @@ export class CostsService {
   ): Promise<CostForecast & { earlier: number }> {
     const today = readToday(this.now());
     const from = Math.min(periodFrom, today - (dailyHistoryDays - 1) * dayMs);
-    const days = await this.costs.listDailyCosts(scope, formatDay(from), formatDay(today - dayMs), costType);
+    // Today's cost so far is read too: spent counts it, as the month-to-date card and GET
+    // /api/v1/cost do (one rule for "spent so far": Azure's budgets include the latest data).
+    const days = await this.costs.listDailyCosts(scope, formatDay(from), formatDay(today), costType);
     const changes: KnownChange[] = planned
       .filter((change) => isInScope(change.resourceArmId, change.tags, scope))
       .map((change) => ({
@@ -365,6 +399,7 @@ export class CostsService {
       expected: forecast.expected + earlier,
       low: forecast.low + earlier,
       high: forecast.high + earlier,
+      spent: forecast.spent + earlier,
       earlier,
     };
   }
@@ -602,6 +637,17 @@ export class CostsService {
       },
       now,
     );
+    // The bill's newest days by day, both cost types, are in for the first time: the recommendations
+    // made at list prices are priced at the tenant's own rates now, not at the next hourly analysis.
+    if (
+      !sync.backfilledAt &&
+      !page.nextLink &&
+      read.granularity === 'Daily' &&
+      !rest.some((other) => other.granularity === 'Daily' && other.to >= read.to)
+    ) {
+      const newest = plan.filter((other) => other.granularity === 'Daily').map((other) => other.to);
+      if (newest.every((to) => to <= read.to)) await this.work.enqueueRecommendationsAnalysis(sync.tenantId);
+    }
     return 'read';
   }
 

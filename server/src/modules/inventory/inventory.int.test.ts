@@ -143,8 +143,11 @@ describe('inventory sync', () => {
         allocationMethod: address.allocationMethod,
       });
       expect(row.details.ipConfigurationId).toBe(address.ipConfigurationId);
-      // Azure gives no time: the first sync that saw it so.
-      expect(timeOf(row.state_since)).toBe(timeOf(row.last_read));
+      // An idle one the Activity Log's 90 days date: the write that detached it; otherwise Azure
+      // gives no time: the first sync that saw it so.
+      const detachedMs = address.ipConfigurationId ? undefined : address.unassociatedSinceMs;
+      const isLogged = detachedMs !== undefined && detachedMs >= timeOf(row.last_read)! - 90 * 86_400_000;
+      expect(timeOf(row.state_since)).toBe(isLogged ? detachedMs : timeOf(row.last_read));
     }
     for (const plan of fleet.appServicePlans) {
       const row = byId.get(plan.id);

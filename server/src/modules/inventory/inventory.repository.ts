@@ -204,6 +204,51 @@ export class InventoryRepository {
     `);
     return result.rowCount ?? 0;
   }
+
+  async listUndatedStates(tenantId: string, limit: number): Promise<UndatedState[]> {
+    const result = await this.db.execute<{ id: string; armId: string; type: string; stateSince: string }>(sql`
+      select resource.id, resource.arm_id as "armId", resource.type, resource.state_since as "stateSince"
+      from resource
+      left join resource_state_dating as dating on dating.resource_id = resource.id
+      where resource.tenant_id = ${tenantId}::uuid
+        and resource.state_since is not null
+        and (dating.resource_id is null or dating.state_since is distinct from resource.state_since)
+        and (
+          (lower(resource.type) = 'microsoft.network/publicipaddresses'
+           and resource.details->>'ipConfigurationId' is null and resource.details->>'natGatewayId' is null)
+          or (lower(resource.type) = 'microsoft.compute/virtualmachines' and resource.power_state = 'stopped')
+        )
+      order by resource.state_since, resource.id
+      limit ${limit}
+    `);
+    return result.rows.map((row) => ({ ...row, stateSince: new Date(row.stateSince) }));
+  }
+
+  // The state's date as Azure gives it (kept by later syncs while the state stays), or, with no
+  // source, the first sight confirmed as all there is.
+  async recordStateDating(
+    resourceId: string,
+    seenSince: Date,
+    dated: { at: Date; source: 'activity-log' | 'metrics' } | undefined,
+    checkedAt: Date,
+  ): Promise<void> {
+    const stateSince = dated && dated.at < seenSince ? dated.at : seenSince;
+    await this.db.transaction(async (transaction) => {
+      // Only while the state is still the one dated (a sync in between may have moved it).
+      const updated = await transaction.execute(sql`
+        update resource set state_since = ${stateSince.toISOString()}::timestamptz
+        where id = ${resourceId}::uuid and state_since = ${seenSince.toISOString()}::timestamptz
+      `);
+      if ((updated.rowCount ?? 0) === 0) return;
+      await transaction.execute(sql`
+        insert into resource_state_dating (resource_id, state_since, source, checked_at)
+        values (${resourceId}::uuid, ${stateSince.toISOString()}::timestamptz,
+                ${stateSince < seenSince ? dated!.source : null}, ${checkedAt.toISOString()}::timestamptz)
+        on conflict (resource_id) do update set
+          state_since = excluded.state_since, source = excluded.source, checked_at = excluded.checked_at
+      `);
+    });
+  }
 }
 
 // The state resource.state_since dates, of a row of the resource table (or of the values listed for
@@ -231,4 +276,13 @@ function recountTenantResources(tenantId: string) {
         resource_count = (select count(*) from resource where resource.tenant_id = ${tenantId}::uuid)
     where id = ${tenantId}::uuid
   `;
+}
+
+// A public IP associated with nothing or a VM stopped (still billed) whose present state has not been
+// dated from Azure yet: its state_since is still the first sync that saw it.
+export interface UndatedState {
+  id: string;
+  armId: string;
+  type: string;
+  stateSince: Date;
 }

@@ -5,7 +5,7 @@ import type { NewActivityEntry } from '../activity/activity.repository';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
 import { listMetricCatalogs } from '../metrics/metric-catalog';
 import type { TenantsService, TenantWork } from '../tenants/tenants.service';
-import type { InventoryRepository, InventoryResource } from './inventory.repository';
+import type { InventoryRepository, InventoryResource, UndatedState } from './inventory.repository';
 import { categorizeResourceType } from './resource-category';
 
 export interface SyncSummary {
@@ -24,6 +24,15 @@ const metricDefinitions = listMetricCatalogs().flatMap((catalog) =>
     skuPattern: metric.skuPattern,
   })),
 );
+
+const minuteMs = 60_000;
+const hourMs = 60 * minuteMs;
+const dayMs = 24 * hourMs;
+// Azure keeps the Activity Log 90 days; Monitor's minutes are asked for over the month before.
+const activityLogDays = 90;
+const cpuLookbackDays = 30;
+const datedPerSync = 50;
+const cpuMetricName = 'Percentage CPU';
 
 export class InventoryService {
   constructor(
@@ -127,12 +136,105 @@ export class InventoryService {
     } else {
       await this.tenants.recordSyncSuccess(tenantId, this.now());
     }
+    await this.dateStates(tenantId, credentials, options);
     // New resources (all of them on the first sync) get their 14 days of hourly history, and
     // their first minutes at once rather than at the next scheduled collection.
     if (summary.insertedCount > 0) {
       await this.work.enqueueMetricsBackfill(tenantId);
       await this.work.enqueueMetricsCollection(tenantId);
     }
+  }
+
+  // Since when an idle public IP or a stopped VM has been so, from Azure rather than from our first
+  // sight, so a tenant connected today is told of waste that is weeks old: the Activity Log's write
+  // that detached the IP (or created it unassociated), the VM's powerOff, or for a VM stopped from
+  // inside its guest (Azure logs nothing then) the last minute Azure Monitor has its CPU. What
+  // nothing dates keeps its first sight, and the finders say so. A bounded number a sync; a failed
+  // read is tried again at the next.
+  private async dateStates(
+    tenantId: string,
+    credentials: TenantWork['credentials'],
+    options: CloudCallOptions,
+  ): Promise<void> {
+    for (const resource of await this.inventory.listUndatedStates(tenantId, datedPerSync)) {
+      if (options.signal?.aborted) return;
+      try {
+        const dated = await this.findStateDate(credentials, resource, options);
+        await this.inventory.recordStateDating(resource.id, resource.stateSince, dated, this.now());
+      } catch (error) {
+        if (!isCloudError(error)) throw error;
+      }
+    }
+  }
+
+  private async findStateDate(
+    credentials: TenantWork['credentials'],
+    resource: UndatedState,
+    options: CloudCallOptions,
+  ): Promise<{ at: Date; source: 'activity-log' | 'metrics' } | undefined> {
+    const now = this.now().getTime();
+    const isVm = resource.type.toLowerCase() === 'microsoft.compute/virtualmachines';
+    const since = new Date(now - activityLogDays * dayMs + hourMs);
+    const events = await this.cloud.listActivityEvents(credentials, resource.armId, since, options);
+    const operation = isVm
+      ? 'microsoft.compute/virtualmachines/poweroff/action'
+      : 'microsoft.network/publicipaddresses/write';
+    const event = events.find(
+      (candidate) =>
+        candidate.operationName.toLowerCase() === operation && candidate.status.toLowerCase() === 'succeeded',
+    );
+    if (event) return { at: event.at, source: 'activity-log' };
+    if (!isVm) return undefined;
+    const lastCpuMinute = await this.findLastCpuMinute(credentials, resource, now, options);
+    return lastCpuMinute === undefined
+      ? undefined
+      : { at: new Date(lastCpuMinute + minuteMs), source: 'metrics' };
+  }
+
+  // The last minute with a CPU value before the VM was first seen stopped: its last hour with one
+  // over the month before, then that hour by the minute.
+  private async findLastCpuMinute(
+    credentials: TenantWork['credentials'],
+    resource: UndatedState,
+    now: number,
+    options: CloudCallOptions,
+  ): Promise<number | undefined> {
+    const end = Math.min(now, resource.stateSince.getTime());
+    const window = {
+      metricNames: [cpuMetricName],
+      resourceType: resource.type,
+      aggregations: ['average' as const],
+    };
+    const findLast = (series: { times: number[]; values: { average?: (number | null)[] } }[]) => {
+      const [cpu] = series;
+      if (!cpu) return undefined;
+      for (let index = cpu.times.length - 1; index >= 0; index -= 1) {
+        if (cpu.values.average?.[index] !== null && cpu.values.average?.[index] !== undefined)
+          return cpu.times[index];
+      }
+      return undefined;
+    };
+    const hourStart = Math.floor(end / hourMs) * hourMs;
+    const hours = await this.cloud.getResourceMetrics(
+      credentials,
+      resource.armId,
+      {
+        ...window,
+        start: new Date(hourStart - cpuLookbackDays * dayMs),
+        end: new Date(hourStart + hourMs),
+        interval: 'PT1H',
+      },
+      options,
+    );
+    const lastHour = findLast(hours);
+    if (lastHour === undefined) return undefined;
+    const minutes = await this.cloud.getResourceMetrics(
+      credentials,
+      resource.armId,
+      { ...window, start: new Date(lastHour), end: new Date(lastHour + hourMs), interval: 'PT1M' },
+      options,
+    );
+    return findLast(minutes) ?? lastHour;
   }
 }
 

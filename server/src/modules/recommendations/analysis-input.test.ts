@@ -21,6 +21,7 @@ function row(overrides: Partial<WasteResourceRow>): WasteResourceRow {
     details: { diskState: 'Reserved', diskSizeGb: 128 },
     tags: {},
     stateSince: null,
+    isStateDated: false,
     powerState: null,
     hasOwner: false,
     ownerPowerState: null,

@@ -203,6 +203,7 @@ export function buildWasteCandidate(
     sku: row.sku,
     details: row.details,
     stateSince: row.stateSince,
+    isStateSeenOnly: !row.isStateDated,
     tags: row.tags,
     powerState: row.powerState,
     owner: row.hasOwner

@@ -100,6 +100,9 @@ export type WasteResourceRow = {
   details: Record<string, unknown>;
   tags: Record<string, string>;
   stateSince: number | null;
+  // Whether Azure dated the state (the Activity Log, Monitor's last CPU minute) rather than our first
+  // sight of it (resource_state_dating).
+  isStateDated: boolean;
   powerState: string | null;
   hasOwner: boolean;
   ownerPowerState: string | null;
@@ -228,6 +231,8 @@ export class RecommendationsRepository {
              resource.sku, resource.os_type as "osType", resource.automated, resource.details, resource.tags,
              (extract(epoch from coalesce(resource.state_since, resource.power_state_changed_at)) * 1000)::float8
                as "stateSince",
+             coalesce(dating.source is not null and dating.state_since = resource.state_since, false)
+               as "isStateDated",
              resource.power_state as "powerState", owner.id is not null as "hasOwner",
              owner.power_state as "ownerPowerState",
              (extract(epoch from coalesce(owner.state_since, owner.power_state_changed_at)) * 1000)::float8
@@ -236,6 +241,7 @@ export class RecommendationsRepository {
       left join resource as owner
         on lower(resource.type) = ${wasteResourceTypes.disk} and owner.tenant_id = resource.tenant_id
            and lower(owner.arm_id) = lower(resource.details->>'managedBy')
+      left join resource_state_dating as dating on dating.resource_id = resource.id
       where resource.tenant_id = ${tenantId}::uuid
         and (
           (lower(resource.type) = any(${sql.param(judgedHourlyTypes)}::text[])

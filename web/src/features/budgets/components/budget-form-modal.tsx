@@ -8,6 +8,7 @@ import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
 import { budgetBases, budgetPeriods, maxBudgetThresholds, type Budget } from '@cloudtrim/contracts/budgets';
 import { costTypes } from '@cloudtrim/contracts/costs';
+import { FieldError } from '../../../components/field-error';
 import { SelectField, TextField } from '../../../components/form-fields';
 import { useSaveBudget } from '../api/save-budget';
 import {
@@ -23,6 +24,7 @@ import {
   type ThresholdDraft,
 } from '../utils/budget-draft';
 import { budgetPeriodLabels } from '../utils/budget-text';
+import { ResourceGroupField, SubscriptionField, TagField } from './budget-scope-fields';
 
 export interface BudgetTenantOption {
   id: string;
@@ -279,31 +281,43 @@ export function BudgetFormModal({
                 />
               </Col>
               <Col md={6}>
-                <TextField
-                  controlId={`${id}-subscription`}
-                  label="Subscription id"
-                  value={draft.subscriptionId}
-                  error={errors['Scope.SubscriptionId']}
-                  onChange={(subscriptionId) => change({ subscriptionId })}
-                />
+                <Form.Group controlId={`${id}-subscription`}>
+                  <Form.Label>Subscription</Form.Label>
+                  <SubscriptionField
+                    value={draft.subscriptionId}
+                    isInvalid={Boolean(errors['Scope.SubscriptionId'])}
+                    onChange={(subscriptionId) => change({ subscriptionId })}
+                    tenantId={draft.tenantId}
+                    subscriptionId={draft.subscriptionId}
+                  />
+                  <FieldError message={errors['Scope.SubscriptionId']} />
+                </Form.Group>
               </Col>
               <Col md={6}>
-                <TextField
-                  controlId={`${id}-resource-group`}
-                  label="Resource group"
-                  value={draft.resourceGroup}
-                  error={errors['Scope.ResourceGroup']}
-                  onChange={(resourceGroup) => change({ resourceGroup })}
-                />
+                <Form.Group controlId={`${id}-resource-group`}>
+                  <Form.Label>Resource group</Form.Label>
+                  <ResourceGroupField
+                    value={draft.resourceGroup}
+                    isInvalid={Boolean(errors['Scope.ResourceGroup'])}
+                    onChange={(resourceGroup) => change({ resourceGroup })}
+                    tenantId={draft.tenantId}
+                    subscriptionId={draft.subscriptionId}
+                  />
+                  <FieldError message={errors['Scope.ResourceGroup']} />
+                </Form.Group>
               </Col>
               <Col md={6}>
-                <TextField
-                  controlId={`${id}-tag`}
-                  label="Tag (NAME=VALUE)"
-                  value={draft.tag}
-                  error={errors['Scope.Tag']}
-                  onChange={(tag) => change({ tag })}
-                />
+                <Form.Group controlId={`${id}-tag`}>
+                  <Form.Label>Tag (NAME=VALUE)</Form.Label>
+                  <TagField
+                    value={draft.tag}
+                    isInvalid={Boolean(errors['Scope.Tag'])}
+                    onChange={(tag) => change({ tag })}
+                    tenantId={draft.tenantId}
+                    subscriptionId={draft.subscriptionId}
+                  />
+                  <FieldError message={errors['Scope.Tag']} />
+                </Form.Group>
               </Col>
             </Row>
           </fieldset>

@@ -2,7 +2,12 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AzureBudget, Budget, BudgetListResponse } from '@cloudtrim/contracts/budgets';
+import {
+  budgetBillReadingText,
+  type AzureBudget,
+  type Budget,
+  type BudgetListResponse,
+} from '@cloudtrim/contracts/budgets';
 import { createQueryClient } from '../../../lib/query-client';
 import { Budgets } from './budgets';
 import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
@@ -33,6 +38,7 @@ function createBudget(index: number, overrides: Partial<Budget> = {}): Budget {
       { Date: '2026-11-30', Actual: null, Forecast: 610 },
     ],
     Crossed: [{ Percent: 80, Basis: 'actual', CrossedAt: '2026-11-02T06:00:00.000Z' }],
+    Complete: true,
     ...overrides,
   };
 }
@@ -181,6 +187,15 @@ describe('<Budgets> list', () => {
     ).toBeTruthy();
   });
 
+  it('says on a budget while the bill is still being read', async () => {
+    list = { Budgets: [createBudget(1, { Complete: false, Crossed: [] })], AzureBudgets: [] };
+    renderBudgets();
+    const table = await screen.findByRole('table', { name: 'Budgets' });
+    expect(within(table).getAllByRole('row')[1]!.querySelector('th')!.textContent).toBe(
+      `Budget 1${budgetBillReadingText}`,
+    );
+  });
+
   it('pages more than 30 budgets', async () => {
     list = { Budgets: Array.from({ length: 31 }, (_, index) => createBudget(index + 1)), AzureBudgets: [] };
     renderBudgets();
@@ -244,6 +259,59 @@ describe('<Budgets> form', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'SAVE BUDGET' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls('GET').filter((call) => call.url === '/api/v1/budget').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('offers the tenant’s subscriptions by display name, its resource groups and tag values, a typed value kept', async () => {
+    const scopeCalls: URLSearchParams[] = [];
+    const base = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (url: string, init?: RequestInit) => {
+      if (!url.startsWith('/api/v1/scope?')) return base(url, init);
+      const params = new URLSearchParams(url.slice('/api/v1/scope?'.length));
+      scopeCalls.push(params);
+      const items = {
+        subscriptions: [{ Value: subscriptionId, Label: 'Production', TenantId: tenantId }],
+        resourceGroups: [{ Value: 'web-rg', Label: 'web-rg' }],
+        tagKeys: [{ Value: 'team', Label: 'team' }],
+        tagValues: [{ Value: 'data', Label: 'data' }],
+        tenants: [],
+      }[params.get('kind') as 'tenants'];
+      return answer(200, { Items: items, Page: 1, TotalCount: items.length });
+    });
+    renderBudgets();
+    fireEvent.click(await screen.findByRole('button', { name: 'ADD BUDGET' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add budget' });
+    fireEvent.change(within(dialog).getByLabelText('Tenant'), { target: { value: tenantId } });
+    const subscription = within(dialog).getByLabelText('Subscription') as HTMLInputElement;
+    const options = (input: HTMLInputElement) =>
+      [...document.getElementById(input.getAttribute('list')!)!.querySelectorAll('option')].map((option) => [
+        option.value,
+        option.label,
+      ]);
+    await waitFor(() =>
+      expect(options(subscription)).toEqual([[subscriptionId, `Production (${subscriptionId})`]]),
+    );
+    expect(
+      scopeCalls.some(
+        (params) => params.get('kind') === 'subscriptions' && params.get('tenantId') === tenantId,
+      ),
+    ).toBe(true);
+    fireEvent.change(subscription, { target: { value: subscriptionId } });
+    const group = within(dialog).getByLabelText('Resource group') as HTMLInputElement;
+    await waitFor(() => expect(options(group)).toEqual([['web-rg', 'web-rg']]));
+    await waitFor(() =>
+      expect(
+        scopeCalls.some(
+          (params) =>
+            params.get('kind') === 'resourceGroups' && params.get('subscriptionId') === subscriptionId,
+        ),
+      ).toBe(true),
+    );
+    const tag = within(dialog).getByLabelText('Tag (NAME=VALUE)') as HTMLInputElement;
+    fireEvent.change(tag, { target: { value: 'team=' } });
+    await waitFor(() => expect(options(tag)).toEqual([['team=data', 'data']]));
+    // Not yet inventoried: typed as it is.
+    fireEvent.change(group, { target: { value: 'rg-not-seen-yet' } });
+    expect(group.value).toBe('rg-not-seen-yet');
   });
 
   it('edits a budget as saved, and deletes one after a confirmation', async () => {

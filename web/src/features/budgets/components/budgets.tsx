@@ -3,7 +3,7 @@ import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
-import type { AzureBudget, Budget } from '@cloudtrim/contracts/budgets';
+import { budgetBillReadingText, type AzureBudget, type Budget } from '@cloudtrim/contracts/budgets';
 import { notAvailableText } from '@cloudtrim/contracts/messages';
 import { pageSize } from '@cloudtrim/contracts/paging';
 import { ListLoadState } from '../../../components/list-load-state';
@@ -79,6 +79,7 @@ function BudgetName({ row }: { row: BudgetRow }) {
           Crossed {crossing.Percent}% ({crossing.Basis === 'actual' ? 'actual' : 'forecasted'})
         </span>
       ))}
+      {row.budget.Complete ? null : <span className="budget-reading">{budgetBillReadingText}</span>}
     </>
   );
 }

@@ -53,7 +53,13 @@ function answer(status: number, body?: unknown, statusText = ''): Response {
 }
 
 function createCostResponse(points: CostPoint[]): CostResponse {
-  return { Data: points, Total: points.reduce((sum, point) => sum + point.Cost, 0), Currency: 'USD' };
+  return {
+    Data: points,
+    Total: points.reduce((sum, point) => sum + point.Cost, 0),
+    Currency: 'USD',
+    Complete: true,
+    DaysRead: null,
+  };
 }
 
 /** Groups g1…gN costing N, N-1, … 1 a day in the period asked, and half as much in the one before. */
@@ -161,6 +167,7 @@ beforeEach(() => {
     ForecastMonthEnd: 2480.5,
     RealizedSavingsYearToDate: 310.25,
     Currency: 'USD',
+    Complete: true,
   };
   summaryArrival = Promise.resolve();
   costAnswer = defaultCostAnswer;
@@ -228,6 +235,13 @@ describe('<CostAnalysis> summary', () => {
     expect(within(cards).getByText('+20.0%').className).toContain('cost-change-up');
   });
 
+  it('marks month to date partial while the bill is still being read', async () => {
+    summary = { ...summary, Complete: false };
+    renderPage();
+    const cards = await screen.findByRole('region', { name: 'Cost summary' });
+    expect(await within(cards).findByText('Partial: the bill is still being read from Azure.')).toBeTruthy();
+  });
+
   it('shows a fall in green', async () => {
     summary = { ...summary, MonthToDate: 900 };
     renderPage();
@@ -237,6 +251,27 @@ describe('<CostAnalysis> summary', () => {
 });
 
 describe('<CostAnalysis> chart and tables', () => {
+  it('says under the chart which days are not in yet while the bill is being read, and marks the totals partial', async () => {
+    costAnswer = async (params) => {
+      const complete = defaultCostAnswer(params);
+      if (params.get('from') !== currentFrom) return complete;
+      const body = (await complete.json()) as CostResponse;
+      return answer(200, {
+        ...body,
+        Complete: false,
+        DaysRead: { From: '2026-03-10', To: params.get('to') },
+      });
+    };
+    renderPage();
+    expect(
+      await screen.findByText(
+        'The bill is still being read from Azure: Mar 1, 2026 to Mar 9, 2026 not in yet, so these figures are partial (in from Mar 10, 2026).',
+      ),
+    ).toBeTruthy();
+    const rows = await findTableRows('Cost by service');
+    expect(readRow(rows.at(-1)!)[0]).toBe('TOTAL (partial)');
+  });
+
   it('charts this month by day, stacked by the 8 costliest services and Other', async () => {
     renderPage();
     const chart = await screen.findByRole('figure', {

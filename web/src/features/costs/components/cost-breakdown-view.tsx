@@ -2,6 +2,7 @@ import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
 import type { CostGroupBy } from '@cloudtrim/contracts/costs';
 import { logListTableMediaQuery, useMediaQuery } from '../../../lib/use-media-query';
+import { partialTotalText } from '../utils/cost-bill-gap';
 import type { CostBreakdownRow } from '../utils/cost-breakdown';
 import { describeCostGroup, getGroupHeading } from '../utils/cost-groups';
 import { formatCost } from '../../../lib/format-cost';
@@ -17,6 +18,8 @@ interface CostBreakdownViewProps {
   currency: string;
   /** The periods' totals, shown after the rows. */
   total?: CostBreakdownRow;
+  /** Either period's bill is still being read: its totals are marked partial. */
+  isPartial?: boolean;
 }
 
 function GroupName({ row, groupBy }: { row: CostBreakdownRow; groupBy: CostGroupBy }) {
@@ -28,7 +31,7 @@ function GroupName({ row, groupBy }: { row: CostBreakdownRow; groupBy: CostGroup
   );
 }
 
-function CostTable({ label, rows, groupBy, currency, total }: CostBreakdownViewProps) {
+function CostTable({ label, rows, groupBy, currency, total, isPartial }: CostBreakdownViewProps) {
   return (
     <Table responsive className="data-table cost-table">
       <caption className="visually-hidden">{label}</caption>
@@ -63,7 +66,7 @@ function CostTable({ label, rows, groupBy, currency, total }: CostBreakdownViewP
       {total ? (
         <tfoot>
           <tr className="cost-total-row">
-            <th scope="row">{totalText}</th>
+            <th scope="row">{isPartial ? partialTotalText : totalText}</th>
             <td className="text-end text-nowrap">{formatCost(total.cost, currency)}</td>
             <td className="text-end text-nowrap">{formatCost(total.previousCost, currency)}</td>
             <td className="text-end text-nowrap">
@@ -110,7 +113,7 @@ function CostCard({
   );
 }
 
-function CostCards({ label, rows, groupBy, currency, total }: CostBreakdownViewProps) {
+function CostCards({ label, rows, groupBy, currency, total, isPartial }: CostBreakdownViewProps) {
   return (
     <div className="data-card-list cost-card-list" role="list" aria-label={label}>
       {rows.map((row) => (
@@ -125,7 +128,12 @@ function CostCards({ label, rows, groupBy, currency, total }: CostBreakdownViewP
       ))}
       {total ? (
         <div role="listitem">
-          <CostCard title={totalText} row={total} currency={currency} isTotal />
+          <CostCard
+            title={isPartial ? partialTotalText : totalText}
+            row={total}
+            currency={currency}
+            isTotal
+          />
         </div>
       ) : null}
     </div>

@@ -52,6 +52,7 @@ export function CostBreakdown({ label, groupBy, query, previousQuery }: CostBrea
         groupBy={groupBy}
         currency={currentData.Currency}
         total={total}
+        isPartial={!currentData.Complete || !previousData.Complete}
       />
       <Pagination
         currentPage={currentPage}

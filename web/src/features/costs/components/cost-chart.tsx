@@ -13,6 +13,7 @@ import {
 } from '../../../components/stacked-bar-chart';
 import { useCost } from '../api/get-cost';
 import { useCostForecast } from '../api/get-cost-forecast';
+import { describeBillGap } from '../utils/cost-bill-gap';
 import { buildStackedCostGroups, otherGroupLabel } from '../utils/cost-chart-series';
 import { buildForecastBand, forecastBandText, getMonthEnd } from '../utils/cost-forecast-band';
 import { describeCostGroup } from '../utils/cost-groups';
@@ -89,19 +90,31 @@ export function CostChart({ label, groupBy, query, period, granularity, forecast
       </div>
     );
   }
+  // While the tenant's bill is still being read: which days are not in yet, under the chart.
+  const gap = describeBillGap(cost.data, { from: query.from, to: query.to });
+  const gapNote = gap ? <p className="cost-partial-note">{gap}</p> : null;
   // In the first hours of a month nothing is billed yet, but the month's forecast already stands: the
   // chart shows it over empty days rather than saying there is nothing.
   const isForecastShown = band?.points.some((point) => point !== null) ?? false;
-  if (cost.data.Data.length === 0 && !isForecastShown) return <p className="data-empty">{noCostDataText}</p>;
+  if (cost.data.Data.length === 0 && !isForecastShown)
+    return (
+      <>
+        <p className="data-empty">{noCostDataText}</p>
+        {gapNote}
+      </>
+    );
   return (
-    <StackedBarChart
-      label={label}
-      categories={categories}
-      series={series}
-      formatValue={formatValue}
-      formatAxisValue={formatAxisValue}
-      height={chartHeight}
-      band={band}
-    />
+    <>
+      <StackedBarChart
+        label={label}
+        categories={categories}
+        series={series}
+        formatValue={formatValue}
+        formatAxisValue={formatAxisValue}
+        height={chartHeight}
+        band={band}
+      />
+      {gapNote}
+    </>
   );
 }

@@ -26,6 +26,8 @@ function SummaryCard({
   );
 }
 
+export const summaryPartialText = 'Partial: the bill is still being read from Azure.';
+
 const summaryLabels = ['Month to date', 'Forecast month end', 'Realized savings this year'] as const;
 
 /** This month so far against the same days of last month, the month-end forecast, the savings proven. */
@@ -53,13 +55,14 @@ export function CostSummaryCards({ tenantId }: { tenantId?: string }) {
       </p>
     );
   }
-  const { MonthToDate, LastMonthSameDays, ForecastMonthEnd, RealizedSavingsYearToDate, Currency } =
+  const { MonthToDate, LastMonthSameDays, ForecastMonthEnd, RealizedSavingsYearToDate, Currency, Complete } =
     summary.data;
   return (
     <section className="cost-summary" aria-label="Cost summary">
       <SummaryCard label={summaryLabels[0]} amount={formatCost(MonthToDate, Currency)}>
         <CostChange percent={getChangePercent(MonthToDate, LastMonthSameDays)} /> vs{' '}
         {formatCost(LastMonthSameDays, Currency)} the same days last month
+        {Complete ? null : <span className="cost-partial-note d-block">{summaryPartialText}</span>}
       </SummaryCard>
       <SummaryCard label={summaryLabels[1]} amount={formatCost(ForecastMonthEnd, Currency)}>
         This month&rsquo;s bill as it is heading

@@ -44,6 +44,7 @@ import { findingKindLabels, recommendationKindLabels } from '../utils/pipeline-t
 import { PipelinePreview } from './pipeline-preview';
 import { TagFilterFields } from './tag-filter-fields';
 import { useIsReadOnly } from '../../../lib/my-role';
+import { ScopeListField } from './scope-list-field';
 
 export interface PipelineTenantOption {
   id: string;
@@ -110,10 +111,12 @@ function ScopeFields({ draft, errors, tenants, onChange }: BuilderFormProps) {
         <Col md={6}>
           <Form.Group controlId={`${id}-subscriptions`}>
             <Form.Label>Subscription ids (comma-separated)</Form.Label>
-            <Form.Control
+            <ScopeListField
+              kind="subscriptions"
               value={draft.subscriptionIds}
+              tenantId={draft.tenantIds.length === 1 ? draft.tenantIds[0] : undefined}
               isInvalid={Boolean(findFieldError(errors, 'scope.subscriptionIds'))}
-              onChange={(event) => onChange({ subscriptionIds: event.target.value })}
+              onChange={(subscriptionIds) => onChange({ subscriptionIds })}
             />
             <FieldError message={findFieldError(errors, 'scope.subscriptionIds')} />
           </Form.Group>
@@ -121,10 +124,12 @@ function ScopeFields({ draft, errors, tenants, onChange }: BuilderFormProps) {
         <Col md={6}>
           <Form.Group controlId={`${id}-resource-groups`}>
             <Form.Label>Resource groups (comma-separated)</Form.Label>
-            <Form.Control
+            <ScopeListField
+              kind="resourceGroups"
               value={draft.resourceGroups}
+              tenantId={draft.tenantIds.length === 1 ? draft.tenantIds[0] : undefined}
               isInvalid={Boolean(findFieldError(errors, 'scope.resourceGroups'))}
-              onChange={(event) => onChange({ resourceGroups: event.target.value })}
+              onChange={(resourceGroups) => onChange({ resourceGroups })}
             />
             <FieldError message={findFieldError(errors, 'scope.resourceGroups')} />
           </Form.Group>
