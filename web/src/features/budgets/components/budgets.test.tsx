@@ -118,6 +118,8 @@ beforeEach(() => {
       return saveAnswer(JSON.parse(String(init!.body)));
     if (url.startsWith('/api/v1/budget/') && method === 'DELETE') return answer(204);
     if (url === '/api/v1/team') return answer(200, team);
+    // The scope fields' suggestions: none unless a test answers some.
+    if (url.startsWith('/api/v1/scope?')) return answer(200, { Items: [], Page: 0, TotalCount: 0 });
     return refuseUnexpectedCall(url, init);
   });
   vi.stubGlobal('fetch', fetchMock);

@@ -148,6 +148,19 @@ beforeEach(() => {
     if (url === `/api/v1/pipeline/${pipelineId}` && method === 'GET')
       return answer(200, createPipeline(stopDevVms));
     if (method === 'POST' || method === 'PUT') return saveAnswer(JSON.parse(String(init!.body)));
+    // The scope fields' suggestions (none here) and the caller's role (a Member may edit).
+    if (url.startsWith('/api/v1/scope?')) return answer(200, { Items: [], Page: 0, TotalCount: 0 });
+    if (url === '/api/v1/team') {
+      return answer(200, [
+        {
+          EmailAddress: 'demo@cloudtrim.dev',
+          FirstName: 'Demo',
+          LastName: 'User',
+          Status: 'Active',
+          role: 'Member',
+        },
+      ]);
+    }
     return refuseUnexpectedCall(url, init);
   });
   vi.stubGlobal('fetch', fetchMock);
