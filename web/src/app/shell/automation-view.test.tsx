@@ -93,6 +93,17 @@ beforeEach(() => {
         Currency: 'USD',
       });
     }
+    // The caller's role (a Viewer's APPLY buttons are disabled).
+    if (parsed.pathname === '/api/v1/team')
+      return answer(200, [
+        {
+          EmailAddress: 'demo@cloudtrim.dev',
+          FirstName: 'Demo',
+          LastName: 'User',
+          Status: 'Active',
+          role: 'Member',
+        },
+      ]);
     return refuseUnexpectedCall(url, init);
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -119,10 +130,11 @@ describe('<AutomationView> LOGS modal', () => {
     fireEvent.click(within(dialog).getByRole('tab', { name: 'Automation Logs' }));
     expect(await within(dialog).findByText('Resized from Standard_D4s_v5 to Standard_D2s_v5')).toBeTruthy();
     const query = `?${new URLSearchParams({ resourceId }).toString()}`;
-    expect(calls().map((call) => call.path)).toEqual([
-      `/api/v1/log/recommendation${query}`,
-      `/api/v1/log/automation${query}`,
-    ]);
+    expect(
+      calls()
+        .map((call) => call.path)
+        .filter((path) => path !== '/api/v1/team'),
+    ).toEqual([`/api/v1/log/recommendation${query}`, `/api/v1/log/automation${query}`]);
   });
 
   it('says so when the resource has no automation logs', async () => {

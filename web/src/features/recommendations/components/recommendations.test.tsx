@@ -53,6 +53,17 @@ beforeEach(() => {
       return answer(200, settings);
     }
     if (parsed.pathname === '/api/v1/team/settings') return answer(200, settings);
+    // The caller's role (a Viewer's APPLY buttons are disabled).
+    if (parsed.pathname === '/api/v1/team')
+      return answer(200, [
+        {
+          EmailAddress: 'demo@cloudtrim.dev',
+          FirstName: 'Demo',
+          LastName: 'User',
+          Status: 'Active',
+          role: 'Member',
+        },
+      ]);
     return refuseUnexpectedCall(url, init);
   });
   vi.stubGlobal('fetch', fetchMock);

@@ -24,19 +24,25 @@ function renderTable(resources: CloudResource[]) {
 }
 
 describe('CloudResourceTable', () => {
-  it('shows a page a few rows a frame, top first, and its pagination once every row is there', async () => {
-    renderTable(Array.from({ length: 45 }, (_, index) => createResource(index)));
-    // The group's divider and the first nine resources in the first frame.
-    expect(screen.getAllByRole('row')).toHaveLength(1 + 10);
-    expect(screen.getByRole('button', { name: 'vm-000' })).toBeTruthy();
-    expect(screen.queryByRole('navigation', { name: 'Cloud resource pages' })).toBeNull();
+  // Frames come slower on a loaded machine: the rows are counted, not timed, but 45 rows at a few a
+  // frame may take longer than vitest's default 5 s there.
+  it(
+    'shows a page a few rows a frame, top first, and its pagination once every row is there',
+    { timeout: 30_000 },
+    async () => {
+      renderTable(Array.from({ length: 45 }, (_, index) => createResource(index)));
+      // The group's divider and the first nine resources in the first frame.
+      expect(screen.getAllByRole('row')).toHaveLength(1 + 10);
+      expect(screen.getByRole('button', { name: 'vm-000' })).toBeTruthy();
+      expect(screen.queryByRole('navigation', { name: 'Cloud resource pages' })).toBeNull();
 
-    // Querying rows by role is slow in jsdom (tens of form controls), hence the longer wait.
-    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(1 + 31), { timeout: 5000 });
-    expect(screen.getByRole('button', { name: 'vm-029' })).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'vm-030' })).toBeNull();
-    expect(screen.getByRole('navigation', { name: 'Cloud resource pages' })).toBeTruthy();
-  });
+      // Querying rows by role is slow in jsdom (tens of form controls), hence the longer wait.
+      await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(1 + 31), { timeout: 25_000 });
+      expect(screen.getByRole('button', { name: 'vm-029' })).toBeTruthy();
+      expect(screen.queryByRole('button', { name: 'vm-030' })).toBeNull();
+      expect(screen.getByRole('navigation', { name: 'Cloud resource pages' })).toBeTruthy();
+    },
+  );
 
   it('shows a short page whole at once', () => {
     renderTable([createResource(1), createResource(2)]);
