@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkCronInterval } from './pipelines.limits';
+import { checkCronInterval, findOverTeamBlastRadius } from './pipelines.limits';
 
 const now = new Date('2027-03-01T00:00:00Z');
 
@@ -15,5 +15,16 @@ describe('checkCronInterval', () => {
   it('lets a notice or dry run fire every 5 minutes and no more often', () => {
     expect(checkCronInterval('*/5 * * * *', 'UTC', now, 5)).toBeUndefined();
     expect(checkCronInterval('* * * * *', 'UTC', now, 5)).toBe('a pipeline may run at most every 5 minutes');
+  });
+});
+
+describe('findOverTeamBlastRadius', () => {
+  it('keeps the largest savings the team has room for, and answers the rest', () => {
+    const items = [10, 300, 20, 200].map((annualSaving, id) => ({ id, annualSaving }));
+    expect(findOverTeamBlastRadius(items, 2).map((item) => item.annualSaving)).toEqual([20, 10]);
+    expect(findOverTeamBlastRadius(items, 0)).toHaveLength(4);
+    // A team over its limit already (a limit lowered within the hour) has no room at all.
+    expect(findOverTeamBlastRadius(items, -3)).toHaveLength(4);
+    expect(findOverTeamBlastRadius(items, 9)).toEqual([]);
   });
 });
