@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkCronInterval, findOverTeamBlastRadius } from './pipelines.limits';
+import { checkCronInterval, findOverTeamBlastRadius, rankByTeam } from './pipelines.limits';
 
 const now = new Date('2027-03-01T00:00:00Z');
 
@@ -26,5 +26,23 @@ describe('findOverTeamBlastRadius', () => {
     // A team over its limit already (a limit lowered within the hour) has no room at all.
     expect(findOverTeamBlastRadius(items, -3)).toHaveLength(4);
     expect(findOverTeamBlastRadius(items, 9)).toEqual([]);
+  });
+});
+
+describe('rankByTeam', () => {
+  it("ranks each pipeline by its place in its own team's turn, so every team's first goes first", () => {
+    const due = ['busy', 'busy', 'busy', 'other', 'busy', 'third', 'other'].map((teamId, index) => ({
+      teamId,
+      pipelineId: `p${index}`,
+    }));
+    expect(rankByTeam(due).map((item) => [item.pipelineId, item.priority])).toEqual([
+      ['p0', -0],
+      ['p1', -1],
+      ['p2', -2],
+      ['p3', -0],
+      ['p4', -3],
+      ['p5', -0],
+      ['p6', -1],
+    ]);
   });
 });

@@ -47,6 +47,21 @@ export function findOverTeamBlastRadius<Item extends { annualSaving: number }>(
 export const describeOverTeamBlastRadius = (limit: number) =>
   `Over the team's blast radius of ${limit} an hour`;
 
+// Fairness across teams: a due pipeline's job priority is minus its place among its own team's due
+// pipelines of the tick, so the workers take every team's first pipeline before any team's second,
+// and a team's backlog (many pipelines, or slow ones still queued from an earlier tick) waits behind
+// the other teams' new ticks instead of ahead of them.
+export function rankByTeam<Due extends { teamId: string }>(
+  due: readonly Due[],
+): (Due & { priority: number })[] {
+  const places = new Map<string, number>();
+  return due.map((item) => {
+    const place = places.get(item.teamId) ?? 0;
+    places.set(item.teamId, place + 1);
+    return { ...item, priority: -place };
+  });
+}
+
 // A week's firings of the tightest allowed cron (every 5 minutes), and one more: enough to find the
 // closest two firings of any cron that repeats within a week.
 const maxFiringsRead = (7 * 24 * 60) / watchingIntervalMinutes + 1;

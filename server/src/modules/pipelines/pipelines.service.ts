@@ -73,6 +73,7 @@ import {
   checkCronInterval,
   describeOverTeamBlastRadius,
   findOverTeamBlastRadius,
+  rankByTeam,
   maxPipelinesPerTeam,
   readMinimumIntervalMinutes,
   runItemRetentionDays,
@@ -403,10 +404,10 @@ export class PipelinesService {
   }
 
   // The tick job's side of fairness: each due pipeline whose tick no run has claimed yet is handed to
-  // `send` (one pipeline-run job each), then approvals past their grace and stalled runs are seen to.
-  // Answers how many were sent.
+  // `send` (one pipeline-run job each, ranked within its team: pipelines.limits.ts rankByTeam), then
+  // approvals past their grace and stalled runs are seen to. Answers how many were sent.
   async dispatchDuePipelines(
-    send: (due: { pipelineId: string; teamId: string; tick: string }[]) => Promise<void>,
+    send: (due: { pipelineId: string; teamId: string; tick: string; priority: number }[]) => Promise<void>,
   ): Promise<number> {
     const now = this.now();
     const windowHours = new Map<string, Promise<number[]>>();
@@ -423,7 +424,7 @@ export class PipelinesService {
       if (!tick || claimed.has(`${pipeline.id}:${tick.toISOString()}`)) continue;
       due.push({ pipelineId: pipeline.id, teamId: pipeline.teamId, tick: tick.toISOString() });
     }
-    await send(due);
+    await send(rankByTeam(due));
     const errors: unknown[] = [];
     await this.carryOutDueApprovals().catch((error: unknown) => errors.push(error));
     await this.resumeRuns().catch((error: unknown) => errors.push(error));
