@@ -2,7 +2,8 @@
 // or Approver approves, never a proposer (an author of a version the run used, or whoever pressed run)
 // nor one who joined after the proposal, each refusal a 403 saying why, and the list saying it too; an
 // approved action can be vetoed until it runs, a pause cancels it, a late approval waits a full grace
-// period again; and a resource waits in one open approval per action, however often it is matched.
+// period again; a resource waits in one open approval per action, however often it is matched; and
+// approved items count against the team's blast radius an hour when carried out, refused past it.
 import {
   approvalJoinedLaterText,
   approvalOwnProposalText,
