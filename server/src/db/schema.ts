@@ -843,6 +843,8 @@ export const pipelineRuns = pgTable(
     uniqueIndex('pipeline_run_tick_key')
       .on(table.pipelineId, table.scheduledFor)
       .where(sql`"trigger" = 'schedule'`),
+    // The team's blast radius an hour counts its runs started in the last hour.
+    index('pipeline_run_team_idx').on(table.teamId, table.startedAt),
   ],
 );
 
@@ -921,9 +923,14 @@ export const pipelineApprovals = pgTable(
     runsAfter: instant('runs_after').notNull(),
     decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),
     decidedAt: instant('decided_at'),
+    // When its approved items were acted on: they count against the team's blast radius from then.
+    carriedOutAt: instant('carried_out_at'),
   },
   (table) => [
     index('pipeline_approval_team_idx').on(table.teamId, table.state),
+    index('pipeline_approval_carried_out_idx')
+      .on(table.teamId, table.carriedOutAt)
+      .where(sql`carried_out_at is not null`),
     index('pipeline_approval_due_idx')
       .on(table.runsAfter)
       .where(sql`state = 'approved'`),

@@ -2,7 +2,8 @@
 // or Approver approves, never a proposer (an author of a version the run used, or whoever pressed run)
 // nor one who joined after the proposal, each refusal a 403 saying why, and the list saying it too; an
 // approved action can be vetoed until it runs, a pause cancels it, a late approval waits a full grace
-// period again; and a resource waits in one open approval per action, however often it is matched.
+// period again; a resource waits in one open approval per action, however often it is matched; and
+// approved items count against the team's blast radius an hour when carried out, refused past it.
 import {
   approvalJoinedLaterText,
   approvalOwnProposalText,
@@ -304,5 +305,60 @@ describe('one open approval per resource and action', () => {
     expect((await decide(approval.id, tokens.approver, 'reject')).statusCode).toBe(200);
     clockMs += minuteMs;
     expect((await runPipeline(twin.id, tokens.owner)).items).toMatchObject([{ reason: 'awaitingApproval' }]);
+  });
+});
+
+describe("the team's blast radius an hour", () => {
+  it('counts what approvals carry out when they act: one past the limit is refused, and Azure is left alone', async () => {
+    // Two hours on: what the tests above acted on is out of the hour. (The veto's VM was never
+    // stopped, and is proposed again.)
+    clockMs += 120 * minuteMs;
+    tokens.owner = await logIn(context, owner);
+    const approver = await createUser(context, { teamId: owner.teamId, role: 'Approver' });
+    const set = await call('PUT', '/api/v1/pipeline/limits', tokens.owner, { blastRadiusPerHour: 1 });
+    expect(set.statusCode, set.body).toBe(200);
+    const first = await proposeDeallocation(vms[5], 'radius-first', 0);
+    const second = await proposeDeallocation(vms[1], 'radius-second', 0);
+    const firstRun = await runPipeline(first.id, tokens.owner);
+    const secondRun = await runPipeline(second.id, tokens.owner);
+    expect([...firstRun.items, ...secondRun.items]).toMatchObject([
+      { reason: 'awaitingApproval' },
+      { reason: 'awaitingApproval' },
+    ]);
+
+    // Approved more than an hour after the runs that proposed them: each counts when it acts.
+    clockMs += 90 * minuteMs;
+    tokens.owner = await logIn(context, owner);
+    tokens.approver = await logIn(context, approver);
+    const firstApproval = (await findApproval(first.id, tokens.approver))!;
+    const approved = await decide(firstApproval.id, tokens.approver, 'approve');
+    expect(approved.json<Approval>()).toMatchObject({ state: 'done', items: [{ outcome: 'acted' }] });
+    expect(await changesOfRun(firstRun.id)).toHaveLength(1);
+
+    const vm = context.emulator.fleet.findVirtualMachine(vms[1]!.armId)!;
+    const powerHistory = [...vm.powerHistory];
+    clockMs += minuteMs;
+    const secondApproval = (await findApproval(second.id, tokens.approver))!;
+    const refused = await decide(secondApproval.id, tokens.approver, 'approve');
+    expect(refused.statusCode, refused.body).toBe(200);
+    expect(refused.json<Approval>()).toMatchObject({
+      state: 'done',
+      items: [
+        {
+          outcome: 'skipped',
+          reason: 'overBlastRadius',
+          detail: "Over the team's blast radius of 1 an hour",
+        },
+      ],
+    });
+    const detail = (
+      await call('GET', `/api/v1/pipeline/run/${secondRun.id}`, tokens.owner)
+    ).json<PipelineRunDetail>();
+    expect(detail.items).toMatchObject([{ outcome: 'skipped', reason: 'overBlastRadius' }]);
+    expect(await changesOfRun(secondRun.id)).toEqual([]);
+    expect(vm.powerHistory, 'nothing changed in Azure').toEqual(powerHistory);
+    expect(context.emulator.fleet.powerStateAt(vm.id, readClock())).toBe(powerHistory.at(-1)!.state);
+
+    await call('PUT', '/api/v1/pipeline/limits', tokens.owner, { blastRadiusPerHour: 50 });
   });
 });

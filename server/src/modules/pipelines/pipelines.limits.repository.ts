@@ -1,8 +1,9 @@
 // The queries behind a team's pipeline limits (pipelines.limits.ts): the team's lock for counting,
-// the count of its pipelines, and the purge of old run items.
-import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+// the count of its pipelines and of what it acted on in the hour, and the purge of old run items.
+import { and, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import {
+  pipelineApprovals,
   pipelineRunItems,
   pipelineRuns,
   pipelines,
@@ -42,11 +43,13 @@ export class PipelineLimitsRepository {
       .onConflictDoUpdate({ target: teamPipelineLimits.teamId, set: { blastRadiusPerHour, updatedAt: at } });
   }
 
-  // The resources the team's pipelines acted on (or are applying a recommendation to) in runs
-  // started since `since`: what counts against the team's blast radius an hour (a notice changes
-  // nothing, and does not count).
+  // The resources the team's pipelines acted on (or are applying a recommendation to) in the hour
+  // since `since`: what counts against the team's blast radius an hour (a notice changes nothing, and
+  // does not count). An item a run acted on counts from the run's start; an approved item from when
+  // its approval was carried out, however long ago the run proposed it.
   async countActedSince(teamId: string, since: Date): Promise<number> {
-    const [row] = await this.db
+    const isActing = sql`(${pipelineRunItems.outcome} = 'acted' or (${pipelineRunItems.outcome} = 'matched' and not ${pipelineRuns.dryRun}))`;
+    const [byRuns] = await this.db
       .select({ count: sql<number>`count(*)::int` })
       .from(pipelineRunItems)
       .innerJoin(pipelineRuns, eq(pipelineRuns.id, pipelineRunItems.runId))
@@ -61,11 +64,25 @@ export class PipelineLimitsRepository {
         and(
           eq(pipelineRuns.teamId, teamId),
           gte(pipelineRuns.startedAt, since),
+          isNull(pipelineRunItems.approvalId),
           sql`${pipelineVersions.definition}->'action'->>'type' <> 'notify'`,
-          sql`(${pipelineRunItems.outcome} = 'acted' or (${pipelineRunItems.outcome} = 'matched' and not ${pipelineRuns.dryRun}))`,
+          isActing,
         ),
       );
-    return row!.count;
+    const [byApprovals] = await this.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(pipelineRunItems)
+      .innerJoin(pipelineApprovals, eq(pipelineApprovals.id, pipelineRunItems.approvalId))
+      .innerJoin(pipelineRuns, eq(pipelineRuns.id, pipelineRunItems.runId))
+      .where(
+        and(
+          eq(pipelineApprovals.teamId, teamId),
+          gte(pipelineApprovals.carriedOutAt, since),
+          sql`${pipelineApprovals.action}->>'type' <> 'notify'`,
+          isActing,
+        ),
+      );
+    return byRuns!.count + byApprovals!.count;
   }
 
   // The scheduled ticks these pipelines have runs for since `since`, as `pipelineId:tick` (ISO).

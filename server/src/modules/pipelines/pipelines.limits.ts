@@ -23,17 +23,45 @@ export const blastRadiusWindowMs = 60 * minuteMs;
 // The items a run would act on now, past what the team has left of its hour's blast radius: skipped,
 // the largest savings kept (the run's own order). Answers how many it keeps.
 export function capToTeamBlastRadius(items: EvaluatedItem[], remaining: number, limit: number): number {
-  const acting = items
-    .filter((item) => item.outcome === 'acted')
-    .sort((first, second) => second.annualSaving - first.annualSaving);
-  acting.slice(Math.max(remaining, 0)).forEach((item) => {
+  const acting = items.filter((item) => item.outcome === 'acted');
+  findOverTeamBlastRadius(acting, remaining).forEach((item) => {
     item.outcome = 'skipped';
     item.reason = 'overBlastRadius';
-    item.detail = `Over the team's blast radius of ${limit} an hour`;
+    item.detail = describeOverTeamBlastRadius(limit);
     item.plan = null;
   });
   return Math.min(acting.length, Math.max(remaining, 0));
 }
+
+// Of the items about to be acted on (a run's, or an approval's being carried out), those past what the
+// team has left of its hour: all but the `remaining` largest savings.
+export function findOverTeamBlastRadius<Item extends { annualSaving: number }>(
+  items: readonly Item[],
+  remaining: number,
+): Item[] {
+  return [...items]
+    .sort((first, second) => second.annualSaving - first.annualSaving)
+    .slice(Math.max(remaining, 0));
+}
+
+export const describeOverTeamBlastRadius = (limit: number) =>
+  `Over the team's blast radius of ${limit} an hour`;
+
+// Fairness across teams: a due pipeline's job priority is minus its place among its own team's due
+// pipelines of the tick, so the workers take every team's first pipeline before any team's second,
+// and a team's backlog (many pipelines, or slow ones still queued from an earlier tick) waits behind
+// the other teams' new ticks instead of ahead of them.
+export function rankByTeam<Due extends { teamId: string }>(
+  due: readonly Due[],
+): (Due & { priority: number })[] {
+  const places = new Map<string, number>();
+  return due.map((item) => {
+    const place = places.get(item.teamId) ?? 0;
+    places.set(item.teamId, place + 1);
+    return { ...item, priority: -place };
+  });
+}
+
 // A week's firings of the tightest allowed cron (every 5 minutes), and one more: enough to find the
 // closest two firings of any cron that repeats within a week.
 const maxFiringsRead = (7 * 24 * 60) / watchingIntervalMinutes + 1;

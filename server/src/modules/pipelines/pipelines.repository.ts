@@ -456,7 +456,7 @@ export class PipelinesRepository {
 
   async updateApproval(
     id: string,
-    fields: Partial<Pick<PipelineApprovalRow, 'state' | 'decidedBy' | 'decidedAt'>>,
+    fields: Partial<Pick<PipelineApprovalRow, 'state' | 'decidedBy' | 'decidedAt' | 'carriedOutAt'>>,
   ): Promise<void> {
     await this.db.update(pipelineApprovals).set(fields).where(eq(pipelineApprovals.id, id));
   }

@@ -71,6 +71,9 @@ import {
   blastRadiusWindowMs,
   capToTeamBlastRadius,
   checkCronInterval,
+  describeOverTeamBlastRadius,
+  findOverTeamBlastRadius,
+  rankByTeam,
   maxPipelinesPerTeam,
   readMinimumIntervalMinutes,
   runItemRetentionDays,
@@ -401,10 +404,10 @@ export class PipelinesService {
   }
 
   // The tick job's side of fairness: each due pipeline whose tick no run has claimed yet is handed to
-  // `send` (one pipeline-run job each), then approvals past their grace and stalled runs are seen to.
-  // Answers how many were sent.
+  // `send` (one pipeline-run job each, ranked within its team: pipelines.limits.ts rankByTeam), then
+  // approvals past their grace and stalled runs are seen to. Answers how many were sent.
   async dispatchDuePipelines(
-    send: (due: { pipelineId: string; teamId: string; tick: string }[]) => Promise<void>,
+    send: (due: { pipelineId: string; teamId: string; tick: string; priority: number }[]) => Promise<void>,
   ): Promise<number> {
     const now = this.now();
     const windowHours = new Map<string, Promise<number[]>>();
@@ -421,7 +424,7 @@ export class PipelinesService {
       if (!tick || claimed.has(`${pipeline.id}:${tick.toISOString()}`)) continue;
       due.push({ pipelineId: pipeline.id, teamId: pipeline.teamId, tick: tick.toISOString() });
     }
-    await send(due);
+    await send(rankByTeam(due));
     const errors: unknown[] = [];
     await this.carryOutDueApprovals().catch((error: unknown) => errors.push(error));
     await this.resumeRuns().catch((error: unknown) => errors.push(error));
@@ -778,14 +781,20 @@ export class PipelinesService {
   }
 
   // The approved items are acted on as their run would have: power changes in this transaction,
-  // recommendations (returned) after it.
+  // recommendations (returned) after it. They count against the team's blast radius an hour from now,
+  // fenced under the team's lock as a run's are: those past it are skipped, and saying so.
   private async carryOutApproval(
     transaction: Transaction,
     approval: PipelineApprovalRow,
     approvedBy: string,
   ): Promise<PendingApply[]> {
+    const at = this.now();
     const pipelines = new PipelinesRepository(transaction.db);
-    await pipelines.updateApproval(approval.id, { state: 'done' });
+    const limits = new PipelineLimitsRepository(transaction.db);
+    // The team's lock first, before the approval's open rows are released: a run holding it may be
+    // claiming those rows.
+    await limits.lockTeam(approval.teamId);
+    await pipelines.updateApproval(approval.id, { state: 'done', carriedOutAt: at });
     await new ApprovalsRepository(transaction.db).release(approval.id);
     const items = (await pipelines.listApprovalItems([approval.id])).filter(
       (item) => item.reason === 'awaitingApproval' && item.resourceId !== null,
@@ -795,11 +804,24 @@ export class PipelinesService {
     // The opt-out tag still wins: a resource tagged since the run is left alone.
     const states = await pipelines.readResourceStates(items.map((item) => item.resourceId!));
     const tenants = new Map([...states].map(([id, state]) => [id, state.tenantId]));
+    const limit = await limits.readBlastRadius(approval.teamId);
+    const used = await limits.countActedSince(approval.teamId, new Date(at.getTime() - blastRadiusWindowMs));
+    const overLimit = new Set(
+      findOverTeamBlastRadius(
+        items.filter((item) => {
+          const state = states.get(item.resourceId!);
+          return state !== undefined && !isOptedOut(state.tags);
+        }),
+        limit - used,
+      ).map((item) => item.id),
+    );
     const findSkip = (item: PipelineRunItemRow) => {
       const state = states.get(item.resourceId!);
       if (!state) return { reason: 'notApplicable' as const, detail: 'The resource is gone' };
       if (isOptedOut(state.tags))
         return { reason: 'optedOut' as const, detail: `Tagged ${pipelineOptOutTag}` };
+      if (overLimit.has(item.id))
+        return { reason: 'overBlastRadius' as const, detail: describeOverTeamBlastRadius(limit) };
       return undefined;
     };
     const approved = items.filter((item) => !findSkip(item));
