@@ -1,6 +1,7 @@
 // The Security calls against the emulator through the real SDK pipeline, on a movable clock: a scan
-// of both demo tenants (every check failing in each), the one-a-minute bound, the findings'
-// fields, filters and bad input, mutes with their expiry, a mute rule, a fix in Azure resolved by the
+// of both demo tenants (every check failing in each), the one-a-minute bound, a scan after a sync
+// listing no VMs or disks of its own, the findings' fields, filters and bad input, a Viewer refused
+// every change, mutes with their expiry, a mute rule, a fix in Azure resolved by the
 // next scan and reopened when it returns (history kept), one alert per new critical or high finding,
 // the exports, and another team's ids answering 404.
 import type { AlertListResponse } from '@cloudtrim/contracts/alerts';
@@ -112,6 +113,26 @@ describe('security scans and findings', () => {
         'Mute',
       ].sort(),
     );
+  });
+
+  it('reads nothing twice: after a sync it lists no VMs or disks of its own, and finds the same', async () => {
+    const tenantId = tenantIds[1] ?? '';
+    const summary = await context.container.inventory.syncTenant(tenantId);
+    const synced = summary?.resourcesBySubscription;
+    expect(synced?.size).toBeGreaterThan(0);
+    const stats = context.emulator.stats;
+    let before = stats.calls['arm-read'];
+    const alone = await context.container.security.scanTenant(tenantId);
+    const aloneReads = stats.calls['arm-read'] - before;
+    before = stats.calls['arm-read'];
+    const afterSync = await context.container.security.scanTenant(tenantId, {}, synced);
+    const afterSyncReads = stats.calls['arm-read'] - before;
+    // One page each of the VM and disk lists per subscription (the fleet is small) is all it saves.
+    expect(aloneReads - afterSyncReads).toBe(2 * (synced?.size ?? 0));
+    expect(afterSync).toBe(alone);
+    // Nothing the sync's records left out was taken for fixed.
+    expect(await listAll(`Status=resolved&TenantId=${tenantId}`)).toEqual([]);
+    expect((await listAll(`CheckId=vm-managed-disks&TenantId=${tenantId}`)).length).toBeGreaterThan(0);
   });
 
   it('summarizes counts and scores; the subscription without Defender has no score', async () => {
