@@ -82,7 +82,9 @@ export function FindingDetailModal({ findingId, onHide, now = () => new Date() }
           <Badge bg="light" text="dark">
             {statusLabels[detail.Status]}
           </Badge>{' '}
-          <span className="text-body-secondary small">CIS Azure 2.0 · {detail.Cis}</span>
+          <span className="text-body-secondary small">
+            {detail.Cis ? `CIS Azure 2.0 · ${detail.Cis}` : 'No CIS Azure 2.0 control'}
+          </span>
         </p>
         <dl className="data-card-fields">
           <dt>RESOURCE</dt>
