@@ -48,6 +48,14 @@ describe('Managed disks and snapshots through @azure/arm-compute', () => {
     );
     for (const machine of machines) {
       const view = await compute.virtualMachines.get(machine.resourceGroupName, machine.name);
+      // The few VMs on an unmanaged OS disk (the security estate's) name a page blob instead.
+      if (view.storageProfile?.osDisk?.vhd) {
+        expect(view.storageProfile.osDisk.vhd.uri).toMatch(
+          /^https:\/\/[a-z0-9]+\.blob\.core\.windows\.net\/vhds\//,
+        );
+        expect(view.storageProfile.osDisk.managedDisk).toBeUndefined();
+        continue;
+      }
       const osDiskId = view.storageProfile?.osDisk?.managedDisk?.id?.toLowerCase();
       const osDisk = disks.find((disk) => disk.id?.toLowerCase() === osDiskId);
       const state = machine.powerHistory[0]?.state;

@@ -1,5 +1,6 @@
 // What the services need from a cloud, in the services' terms. Only server/src/cloud/azure
 // implements it with the Azure SDK; services and jobs never see the SDK.
+import type { DiskItem, VirtualMachineItem } from './security-inventory';
 
 export interface CloudCredentials {
   tenantId: string;
@@ -39,6 +40,9 @@ export interface CloudResource {
   // Disks, public IPs, App Service plans and SQL databases: what their type's own listing says
   // beyond the generic one (see CloudResourceState).
   details?: Record<string, unknown>;
+  // Virtual machines and managed disks: their record as their type's own list gave it (what the
+  // security checks judge), so the security scan after a sync reads neither list again.
+  armRecord?: VirtualMachineItem | DiskItem;
 }
 
 // Null where the VM's model does not say (a NIC referenced only by id does not show accelerated

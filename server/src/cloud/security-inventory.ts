@@ -116,11 +116,33 @@ export interface SecurityInventory {
   secureScores: SecureScoreItem[];
 }
 
-// Reads one subscription's security inventory; AzureGateway implements it.
+/** The VMs and disks of a subscription the inventory sync has just read, so the scan reads them no more. */
+export type SyncedSecurityRecords = Pick<SecurityInventory, 'virtualMachines' | 'disks'>;
+
+// Reads one subscription's security inventory; AzureGateway implements it. With `synced`, the
+// VMs and disks are those and their lists are not read.
 export interface SecurityInventoryReader {
   readSecurityInventory(
     credentials: CloudCredentials,
     subscriptionId: string,
     options?: CloudCallOptions,
+    synced?: SyncedSecurityRecords,
   ): Promise<SecurityInventory>;
+}
+
+const virtualMachineType = 'microsoft.compute/virtualmachines';
+const diskType = 'microsoft.compute/disks';
+
+/** The VMs' and disks' records among a subscription's resources as the inventory sync read them. */
+export function readSyncedSecurityRecords(
+  resources: readonly { type: string; armRecord?: VirtualMachineItem | DiskItem }[],
+): SyncedSecurityRecords {
+  const records: SyncedSecurityRecords = { virtualMachines: [], disks: [] };
+  for (const resource of resources) {
+    if (!resource.armRecord) continue;
+    const type = resource.type.toLowerCase();
+    if (type === virtualMachineType) records.virtualMachines.push(resource.armRecord as VirtualMachineItem);
+    else if (type === diskType) records.disks.push(resource.armRecord as DiskItem);
+  }
+  return records;
 }

@@ -1,7 +1,11 @@
 import { findDiskTier, type DiskSkuName } from '../catalog/platform.catalog';
 import { findRegion, type VirtualMachineSize } from '../catalog/sku.catalog';
 import { deriveGuid, hashToUnit } from '../fleet/noise.hash';
-import { describeDiskEncryption, describeMachineSecurityProfile } from '../security/security.estate';
+import {
+  describeDiskEncryption,
+  describeMachineSecurityProfile,
+  describeOsDiskVhd,
+} from '../security/security.estate';
 import type {
   AppServicePlanRecord,
   Fleet,
@@ -399,6 +403,7 @@ export function describeVirtualMachine(
   const groupId = machine.id.slice(0, machine.id.toLowerCase().indexOf('/providers/'));
   const osDiskName = fleet.readOsDiskName(machine);
   const hardware = readMachineHardware(machine);
+  const osDiskVhd = readOsDiskVhd(fleet, machine);
   const nicNames = Array.from({ length: hardware.nicCount }, (_, index) =>
     index === 0 ? `${machine.name}-nic` : `${machine.name}-nic-${index + 1}`,
   );
@@ -413,22 +418,32 @@ export function describeVirtualMachine(
       hardwareProfile: { vmSize: readCurrentSize(machine).name },
       storageProfile: {
         imageReference: describeImage(machine),
-        osDisk: {
-          osType: hardware.osType,
-          name: osDiskName,
-          createOption: 'FromImage',
-          caching: 'ReadWrite',
-          managedDisk: {
-            storageAccountType: readDiskSku(
-              fleet,
-              `${groupId}/providers/Microsoft.Compute/disks/${osDiskName}`,
-              hardware.osDiskType,
-            ),
-            id: `${groupId}/providers/Microsoft.Compute/disks/${osDiskName}`,
-          },
-          deleteOption: 'Delete',
-          diskSizeGB: hardware.osType === 'Windows' ? 127 : 30,
-        },
+        osDisk: osDiskVhd
+          ? {
+              // An unmanaged OS disk: a page blob in a storage account, no managed disk.
+              osType: hardware.osType,
+              name: osDiskName,
+              createOption: 'FromImage',
+              vhd: osDiskVhd,
+              caching: 'ReadWrite',
+              diskSizeGB: hardware.osType === 'Windows' ? 127 : 30,
+            }
+          : {
+              osType: hardware.osType,
+              name: osDiskName,
+              createOption: 'FromImage',
+              caching: 'ReadWrite',
+              managedDisk: {
+                storageAccountType: readDiskSku(
+                  fleet,
+                  `${groupId}/providers/Microsoft.Compute/disks/${osDiskName}`,
+                  hardware.osDiskType,
+                ),
+                id: `${groupId}/providers/Microsoft.Compute/disks/${osDiskName}`,
+              },
+              deleteOption: 'Delete',
+              diskSizeGB: hardware.osType === 'Windows' ? 127 : 30,
+            },
         dataDisks: hardware.dataDiskTypes.map((storageAccountType, lun) => ({
           lun,
           name: `${machine.name}-data-${lun}`,
@@ -677,4 +692,15 @@ export function describeVirtualMachineSize(size: VirtualMachineSize) {
 
 function withSecurityProfile(profile: ReturnType<typeof describeMachineSecurityProfile>) {
   return profile ? { securityProfile: profile } : {};
+}
+
+// What a VM must be to run on an unmanaged OS disk in the demo without changing its size choice.
+function hasOnlyStandardOsDisk(machine: VirtualMachineRecord): boolean {
+  const hardware = readMachineHardware(machine);
+  return hardware.dataDiskTypes.length === 0 && hardware.osDiskType !== 'Premium_LRS';
+}
+
+/** The page blob of a VM's unmanaged OS disk; undefined for a VM on managed disks (nearly all). */
+export function readOsDiskVhd(fleet: Fleet, machine: VirtualMachineRecord): { uri: string } | undefined {
+  return describeOsDiskVhd(fleet, machine, hasOnlyStandardOsDisk);
 }

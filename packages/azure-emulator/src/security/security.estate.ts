@@ -617,3 +617,52 @@ export function describeDiskEncryption(fleet: Fleet, disk: ManagedDiskRecord) {
     diskEncryptionSetId: `/subscriptions/${disk.subscriptionId}/resourceGroups/${disk.resourceGroupName}/providers/Microsoft.Compute/diskEncryptionSets/des-${disk.resourceGroupName}`,
   };
 }
+
+// VMs still on an unmanaged (VHD) OS disk, by lower-case id, per fleet: the VM list may grow, the
+// choice stays the one made when the fleet was first viewed.
+const unmanagedOsDisksByFleet = new WeakMap<Fleet, ReadonlyMap<string, string>>();
+
+/**
+ * A VM's OS disk as a page blob (storageProfile.osDisk.vhd) for about one VM in forty, and at least
+ * one in each tenant. Only VMs without data disks or premium storage qualify (a VM cannot mix
+ * managed and unmanaged disks, and a size choice must not depend on it), so sizing reads the same;
+ * the fleet's disk records, their costs and the inventory are left as they are.
+ */
+export function describeOsDiskVhd(
+  fleet: Fleet,
+  machine: VirtualMachineRecord,
+  isEligible: (machine: VirtualMachineRecord) => boolean,
+): { uri: string } | undefined {
+  let chosen = unmanagedOsDisksByFleet.get(fleet);
+  if (!chosen) {
+    const uris = new Map<string, string>();
+    const draw = (candidate: VirtualMachineRecord) =>
+      hashToUnit(fleet.seedKey, hashText(`unmanaged-os-disk:${candidate.id.toLowerCase()}`));
+    for (const tenant of fleet.tenants) {
+      const candidates = fleet.virtualMachines
+        .filter(
+          (candidate) =>
+            tenant.subscriptions.some((s) => s.subscriptionId === candidate.subscriptionId) &&
+            isEligible(candidate),
+        )
+        .sort((left, right) => draw(left) - draw(right));
+      const picked = candidates.filter((candidate) => draw(candidate) < 0.025);
+      const first = candidates[0];
+      if (picked.length === 0 && first) picked.push(first);
+      for (const candidate of picked) {
+        const account = `${candidate.resourceGroupName
+          .replace(/[^a-z0-9]/gi, '')
+          .toLowerCase()
+          .slice(0, 19)}vhds`;
+        uris.set(
+          candidate.id.toLowerCase(),
+          `https://${account}.blob.core.windows.net/vhds/${fleet.readOsDiskName(candidate)}.vhd`,
+        );
+      }
+    }
+    chosen = uris;
+    unmanagedOsDisksByFleet.set(fleet, chosen);
+  }
+  const uri = chosen.get(machine.id.toLowerCase());
+  return uri ? { uri } : undefined;
+}

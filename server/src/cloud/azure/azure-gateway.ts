@@ -30,7 +30,11 @@ import type {
   RetailPrice,
   RetailPriceQuery,
 } from '../cloud-provider';
-import type { SecurityInventory, SecurityInventoryReader } from '../security-inventory';
+import type {
+  SecurityInventory,
+  SecurityInventoryReader,
+  SyncedSecurityRecords,
+} from '../security-inventory';
 import { readActivityEvents } from './azure-activity';
 import { readSubscriptionId } from './azure-arm';
 import { readRetailPrices, readVmSkus } from './azure-catalog';
@@ -378,6 +382,7 @@ export class AzureGateway implements CloudProvider, SecurityInventoryReader {
     credentials: CloudCredentials,
     subscriptionId: string,
     options?: CloudCallOptions,
+    synced?: SyncedSecurityRecords,
   ): Promise<SecurityInventory> {
     return this.run(
       `Reading the security settings of subscription ${subscriptionId}`,
@@ -389,6 +394,8 @@ export class AzureGateway implements CloudProvider, SecurityInventoryReader {
           credentials.tenantId,
           subscriptionId,
           abortSignal,
+          undefined,
+          synced,
         ),
     );
   }

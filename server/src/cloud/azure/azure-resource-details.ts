@@ -20,6 +20,8 @@ type DetailedType = keyof typeof detailedTypes;
 
 export interface DetailedItem {
   id?: string;
+  name?: string;
+  location?: string;
   tags?: Record<string, unknown>;
   type?: string;
   kind?: string;
@@ -33,6 +35,7 @@ export interface DetailedItem {
     tier?: string;
     osType?: string;
     LastOwnershipUpdateTime?: string;
+    encryption?: { type?: string; diskEncryptionSetId?: string };
     // Snapshots
     completionPercent?: number;
     // Public IPs
@@ -69,13 +72,14 @@ export function typeOfId(resourceId: string): string {
 
 // Lists the facts of the types the generic list found: disks, public IPs and plans by the
 // subscription's list of the type, databases by their servers' lists. A type the subscription does
-// not hold costs no call.
+// not hold costs no call. Each disk's item is kept in `disks` too, for the security scan.
 export async function readResourceFacts(
   client: ArmPipelineClient,
   resourceManagerUrl: string,
   subscriptionId: string,
   genericItems: readonly { id?: string; type?: string }[],
   abortSignal: AbortSignal,
+  disks?: Map<string, DetailedItem>,
 ): Promise<Map<string, ResourceFacts>> {
   const present = new Set(genericItems.map((item) => item.type?.toLowerCase()));
   const subscriptionUrl = `${resourceManagerUrl}/subscriptions/${encodeURIComponent(subscriptionId)}`;
@@ -106,7 +110,10 @@ export async function readResourceFacts(
     listUrls.map((url) =>
       readArmPages<DetailedItem>(client, url, abortSignal, (page) => {
         for (const item of page) {
-          if (item.id) facts.set(item.id.toLowerCase(), toResourceFacts(item, item.id));
+          if (!item.id) continue;
+          facts.set(item.id.toLowerCase(), toResourceFacts(item, item.id));
+          if (disks && typeOfId(item.id) === 'microsoft.compute/disks')
+            disks.set(item.id.toLowerCase(), item);
         }
       }),
     ),

@@ -1,5 +1,6 @@
 import { createHttpHeaders, type PipelineRequest, type PipelineResponse } from '@azure/core-rest-pipeline';
 import { describe, expect, it } from 'vitest';
+import { readSyncedSecurityRecords } from '../security-inventory';
 import type { ArmPipelineClient } from './azure-arm';
 import {
   readResources,
@@ -68,6 +69,18 @@ describe('toCloudResources', () => {
         nicCount: null,
         hasPremiumDisk: null,
         hasAcceleratedNetworking: null,
+      },
+      // What the security scan after the sync judges, so it lists no VMs of its own.
+      armRecord: {
+        id: vmId.toUpperCase(),
+        name: 'vm-1',
+        type: 'Microsoft.Compute/virtualMachines',
+        location: 'EastUS',
+        tags: { team: 'web', costcenter: '4711' },
+        properties: {
+          securityProfile: undefined,
+          storageProfile: { osDisk: { name: undefined, vhd: undefined, managedDisk: undefined } },
+        },
       },
     });
   });
@@ -174,6 +187,92 @@ describe('reads through a client', () => {
     );
     expect(resources).toEqual([expect.objectContaining({ id: vmId, sku: 'Standard_B1s', region: 'eastus' })]);
     expect(urls.some((url) => url.includes('statusOnly=true'))).toBe(true);
+  });
+
+  it('readResources keeps each VM and disk as the security lists would give them, for the scan after the sync', async () => {
+    const diskId = '/subscriptions/sub-1/resourceGroups/rg/providers/Microsoft.Compute/disks/vm-1-os';
+    const { client } = createClient({
+      '/subscriptions/sub-1/resources': {
+        body: {
+          value: [
+            { id: vmId, name: 'vm-1', type: 'Microsoft.Compute/virtualMachines', location: 'eastus' },
+            {
+              id: diskId,
+              name: 'vm-1-os',
+              type: 'Microsoft.Compute/disks',
+              location: 'eastus',
+              tags: { env: 'dev' },
+            },
+          ],
+        },
+      },
+      '/subscriptions/sub-1/providers/Microsoft.Compute/virtualMachines': {
+        body: {
+          value: [
+            {
+              id: vmId,
+              properties: {
+                securityProfile: { securityType: 'TrustedLaunch', uefiSettings: { secureBootEnabled: true } },
+                storageProfile: {
+                  osDisk: {
+                    name: 'vm-1-os',
+                    vhd: { uri: 'https://legacy.blob.core.windows.net/vhds/vm-1-os.vhd' },
+                  },
+                },
+              },
+            },
+          ],
+        },
+      },
+      '/subscriptions/sub-1/providers/Microsoft.Compute/disks': {
+        body: {
+          value: [
+            {
+              id: diskId,
+              name: 'vm-1-os',
+              location: 'eastus',
+              tags: { env: 'dev' },
+              managedBy: vmId,
+              properties: { diskState: 'Attached', encryption: { type: 'EncryptionAtRestWithPlatformKey' } },
+            },
+          ],
+        },
+      },
+    });
+    const resources = await readResources(
+      client,
+      'https://arm.example',
+      'sub-1',
+      new AbortController().signal,
+    );
+    const records = readSyncedSecurityRecords(resources);
+    expect(records.virtualMachines).toEqual([
+      expect.objectContaining({
+        id: vmId,
+        name: 'vm-1',
+        properties: {
+          securityProfile: { securityType: 'TrustedLaunch', uefiSettings: { secureBootEnabled: true } },
+          storageProfile: {
+            osDisk: {
+              name: 'vm-1-os',
+              vhd: { uri: 'https://legacy.blob.core.windows.net/vhds/vm-1-os.vhd' },
+              managedDisk: undefined,
+            },
+          },
+        },
+      }),
+    ]);
+    expect(records.disks).toEqual([
+      {
+        id: diskId,
+        name: 'vm-1-os',
+        type: 'Microsoft.Compute/disks',
+        location: 'eastus',
+        tags: { env: 'dev' },
+        managedBy: vmId,
+        properties: { diskState: 'Attached', encryption: { type: 'EncryptionAtRestWithPlatformKey' } },
+      },
+    ]);
   });
 
   it('readVirtualMachine asks for the instance view and refuses a 404 with its text', async () => {

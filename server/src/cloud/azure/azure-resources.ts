@@ -11,7 +11,8 @@ import type {
 } from '../cloud-provider';
 import { readArmPages, readPowerState, readResourceGroup, type ArmPipelineClient } from './azure-arm';
 import { readArmError } from './azure-errors';
-import { readResourceFacts, type ResourceFacts } from './azure-resource-details';
+import type { DiskItem, VirtualMachineItem as SecurityVirtualMachineItem } from '../security-inventory';
+import { readResourceFacts, type DetailedItem, type ResourceFacts } from './azure-resource-details';
 
 const subscriptionsApiVersion = '2022-12-01';
 const resourcesApiVersion = '2021-04-01';
@@ -37,6 +38,7 @@ export interface VirtualMachineItem {
   id?: string;
   tags?: Record<string, unknown>;
   properties?: VirtualMachineModel & {
+    securityProfile?: NonNullable<SecurityVirtualMachineItem['properties']>['securityProfile'];
     hardwareProfile?: { vmSize?: string };
     provisioningState?: string;
     instanceView?: { statuses?: { code?: string }[] };
@@ -46,7 +48,12 @@ export interface VirtualMachineItem {
 // The parts of a VM's model (GET or list, api-version 2024-07-01) that sizing must respect.
 export interface VirtualMachineModel {
   storageProfile?: {
-    osDisk?: { osType?: string; managedDisk?: { storageAccountType?: string } };
+    osDisk?: {
+      osType?: string;
+      name?: string;
+      vhd?: { uri?: string };
+      managedDisk?: { id?: string; storageAccountType?: string };
+    };
     dataDisks?: { managedDisk?: { storageAccountType?: string } }[];
   };
   networkProfile?: {
@@ -95,14 +102,16 @@ export async function readResources(
       (page) => machines.push(...page),
     ),
   ]);
+  const disks = new Map<string, DetailedItem>();
   const facts = await readResourceFacts(
     client,
     resourceManagerUrl,
     subscriptionId,
     genericResources,
     abortSignal,
+    disks,
   );
-  return toCloudResources(genericResources, machines, facts);
+  return toCloudResources(genericResources, machines, facts, disks);
 }
 
 export async function readVirtualMachine(
@@ -135,6 +144,7 @@ export function toCloudResources(
   genericResources: readonly GenericResourceItem[],
   machines: readonly VirtualMachineItem[],
   facts: ReadonlyMap<string, ResourceFacts> = new Map(),
+  disks: ReadonlyMap<string, DetailedItem> = new Map(),
 ): CloudResource[] {
   const machinesById = new Map(machines.map((machine) => [machine.id?.toLowerCase(), machine]));
   const resources: CloudResource[] = [];
@@ -143,6 +153,7 @@ export function toCloudResources(
     const isVirtualMachine = resource.type.toLowerCase() === virtualMachineType;
     const machine = isVirtualMachine ? machinesById.get(resource.id.toLowerCase()) : undefined;
     const resourceFacts = facts.get(resource.id.toLowerCase());
+    const disk = disks.get(resource.id.toLowerCase());
     resources.push({
       id: resource.id,
       name: resource.name ?? resource.id.split('/').at(-1) ?? resource.id,
@@ -154,9 +165,48 @@ export function toCloudResources(
       tags: readTags(resource.tags),
       ...(isVirtualMachine ? { vmRequirements: readVmRequirements(machine?.properties) } : {}),
       ...(resourceFacts ? { details: resourceFacts.details } : {}),
+      ...(machine ? { armRecord: toMachineRecord(resource, machine) } : {}),
+      ...(disk ? { armRecord: toDiskRecord(resource, disk) } : {}),
     });
   }
   return resources;
+}
+
+// What the security checks judge of a VM and of a disk, from the lists the sync read anyway.
+function toMachineRecord(
+  resource: GenericResourceItem,
+  machine: VirtualMachineItem,
+): SecurityVirtualMachineItem {
+  const osDisk = machine.properties?.storageProfile?.osDisk;
+  return {
+    id: machine.id ?? resource.id,
+    name: resource.name,
+    type: resource.type,
+    location: resource.location,
+    tags: readTags(resource.tags),
+    properties: {
+      securityProfile: machine.properties?.securityProfile,
+      storageProfile: {
+        osDisk: osDisk && {
+          name: osDisk.name,
+          vhd: osDisk.vhd,
+          managedDisk: osDisk.managedDisk && { id: osDisk.managedDisk.id },
+        },
+      },
+    },
+  };
+}
+
+function toDiskRecord(resource: GenericResourceItem, disk: DetailedItem): DiskItem {
+  return {
+    id: disk.id ?? resource.id,
+    name: disk.name ?? resource.name,
+    type: resource.type,
+    location: disk.location ?? resource.location,
+    tags: readTags(disk.tags ?? resource.tags),
+    ...(disk.managedBy ? { managedBy: disk.managedBy } : {}),
+    properties: { diskState: disk.properties?.diskState, encryption: disk.properties?.encryption },
+  };
 }
 
 // Tag values are text in ARM; anything else a caller wrote is kept as its text.

@@ -1,8 +1,9 @@
 // Resource Manager reads for the security checks: one paged list per type and subscription (NSGs,
 // NICs, virtual networks, VMs, disks, storage, vaults, SQL servers, Network Watchers, diagnostic
 // settings, role definitions, Defender's pricings and secure scores), then per SQL server its
-// firewall rules, auditing and each database's TDE, which Azure lists only per server. Read as JSON,
-// as azure-resources does, for the same event-loop reason.
+// firewall rules, auditing and each database's TDE, which Azure lists only per server. The VMs and
+// disks an inventory sync has just read are taken from it, their lists not read again. Read as
+// JSON, as azure-resources does, for the same event-loop reason.
 import { createPipelineRequest } from '@azure/core-rest-pipeline';
 import { setMaxListeners } from 'node:events';
 import type {
@@ -10,6 +11,7 @@ import type {
   SecurityInventory,
   SqlFirewallRuleItem,
   SqlServerSecurity,
+  SyncedSecurityRecords,
 } from '../security-inventory';
 import { readArmPages, type ArmPipelineClient } from './azure-arm';
 import { readArmError } from './azure-errors';
@@ -78,11 +80,14 @@ export async function readSecurityInventory(
   subscriptionId: string,
   abortSignal: AbortSignal,
   count: SecurityReadCount = { calls: 0 },
+  synced?: SyncedSecurityRecords,
 ): Promise<SecurityInventory> {
   const subscriptionUrl = `${resourceManagerUrl}/subscriptions/${encodeURIComponent(subscriptionId)}`;
   // Every list and SQL read in flight listens on the one deadline; more than Node's default ten.
   setMaxListeners(256, abortSignal);
-  const names = Object.keys(listApiVersions) as ListName[];
+  const names = (Object.keys(listApiVersions) as ListName[]).filter(
+    (name) => !synced || (name !== 'virtualMachines' && name !== 'disks'),
+  );
   const lists = await Promise.all(
     names.map((name) => {
       const [type, apiVersion] = listApiVersions[name];
@@ -115,8 +120,8 @@ export async function readSecurityInventory(
     networkSecurityGroups: byName.networkSecurityGroups,
     networkInterfaces: byName.networkInterfaces,
     virtualNetworks: byName.virtualNetworks,
-    virtualMachines: byName.virtualMachines,
-    disks: byName.disks,
+    virtualMachines: synced?.virtualMachines ?? byName.virtualMachines,
+    disks: synced?.disks ?? byName.disks,
     storageAccounts: byName.storageAccounts,
     sqlServers,
     keyVaults: byName.keyVaults,

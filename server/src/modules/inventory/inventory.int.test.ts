@@ -1,4 +1,4 @@
-import { readMachineHardware } from '@cloudtrim/azure-emulator/arm/arm.views';
+import { readMachineHardware, readOsDiskVhd } from '@cloudtrim/azure-emulator/arm/arm.views';
 import { generateFleet } from '@cloudtrim/azure-emulator/fleet/fleet.generator';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -215,12 +215,16 @@ describe('inventory sync', () => {
     const machines = result.rows.filter((row) => row.type === 'Microsoft.Compute/virtualMachines');
     expect(machines.length).toBeGreaterThan(0);
     for (const row of machines) {
-      const hardware = readMachineHardware(context.emulator.fleet.requireVirtualMachine(row.arm_id));
+      const machine = context.emulator.fleet.requireVirtualMachine(row.arm_id);
+      const hardware = readMachineHardware(machine);
       expect(row).toMatchObject({
         os_type: hardware.osType,
         data_disk_count: hardware.dataDiskTypes.length,
         nic_count: hardware.nicCount,
-        has_premium_disk: hardware.osDiskType === 'Premium_LRS',
+        // A VM on an unmanaged (VHD) OS disk does not say its storage type; sizing reads it as standard.
+        has_premium_disk: readOsDiskVhd(context.emulator.fleet, machine)
+          ? null
+          : hardware.osDiskType === 'Premium_LRS',
         has_accelerated_networking: hardware.isAcceleratedNetworkingEnabled,
       });
     }

@@ -14,6 +14,8 @@ export interface SyncSummary {
   insertedCount: number;
   removedCount: number;
   failures: string[];
+  /** What Azure listed, by lower-case subscription id, for the security scan that follows the sync. */
+  resourcesBySubscription: Map<string, CloudResource[]>;
 }
 
 const metricDefinitions = listMetricCatalogs().flatMap((catalog) =>
@@ -63,6 +65,7 @@ export class InventoryService {
       insertedCount: 0,
       removedCount: 0,
       failures: [],
+      resourcesBySubscription: new Map(),
     };
     const log: NewActivityEntry[] = [];
     const addLog = (logText: string, resourceArmId: string | null = null) =>
@@ -111,6 +114,7 @@ export class InventoryService {
           this.now(),
         );
         summary.resourceCount += resources.length;
+        summary.resourcesBySubscription.set(subscription.subscriptionId.toLowerCase(), resources);
         summary.insertedCount += result.insertedCount;
         summary.removedCount += result.removed.length;
         const newText = result.insertedCount > 0 ? ` (${result.insertedCount} new)` : '';

@@ -20,6 +20,7 @@ export interface SecurityCheck {
   reads: string;
   remediation: { text: string; command: string };
   /** CIS Microsoft Azure Foundations Benchmark 2.0.0 control. */
+  /** The CIS Microsoft Azure Foundations 2.0.0 control ('6.2'); empty where 2.0.0 has none. */
   cis: string;
   evaluate(inventory: SecurityInventory, now: Date): CheckFailure[];
 }

@@ -44,5 +44,9 @@ describe('security export', () => {
       unmapped: { compliance: { 'CIS-2.0': ['6.2'] } },
     });
     expect(toOcsfDetectionFinding({ ...finding, Status: 'resolved', Mute: null }, '1').status_id).toBe(4);
+    // A check without a CIS 2.0 control claims none.
+    const unmapped = toOcsfDetectionFinding({ ...finding, Cis: '' }, '1');
+    expect(unmapped.finding_info.types).toEqual([]);
+    expect(unmapped.unmapped).not.toHaveProperty('compliance');
   });
 });

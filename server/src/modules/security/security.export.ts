@@ -107,7 +107,7 @@ export function toOcsfDetectionFinding(finding: SecurityFinding, productVersion:
       uid: finding.Id,
       title: finding.Title,
       desc: finding.Evidence,
-      types: [`CIS-2.0 ${finding.Cis}`],
+      types: finding.Cis ? [`CIS-2.0 ${finding.Cis}`] : [],
       created_time: epoch(finding.FirstSeen),
       first_seen_time: epoch(finding.FirstSeen),
       last_seen_time: epoch(finding.LastSeen),
@@ -128,7 +128,7 @@ export function toOcsfDetectionFinding(finding: SecurityFinding, productVersion:
     },
     remediation: { desc: finding.Remediation.Text, references: [finding.Remediation.Command] },
     unmapped: {
-      compliance: { 'CIS-2.0': [finding.Cis] },
+      ...(finding.Cis ? { compliance: { 'CIS-2.0': [finding.Cis] } } : {}),
       ...(finding.Mute
         ? { muted: { reason: finding.Mute.Reason, until: finding.Mute.Until, by: finding.Mute.By } }
         : {}),

@@ -1,6 +1,7 @@
 // The Security calls against the emulator through the real SDK pipeline, on a movable clock: a scan
-// of both demo tenants (every check but one failing in each), the one-a-minute bound, the findings'
-// fields, filters and bad input, mutes with their expiry, a mute rule, a fix in Azure resolved by the
+// of both demo tenants (every check failing in each), the one-a-minute bound, a scan after a sync
+// listing no VMs or disks of its own, the findings' fields, filters and bad input, a Viewer refused
+// every change, mutes with their expiry, a mute rule, a fix in Azure resolved by the
 // next scan and reopened when it returns (history kept), one alert per new critical or high finding,
 // the exports, and another team's ids answering 404.
 import type { AlertListResponse } from '@cloudtrim/contracts/alerts';
@@ -78,7 +79,7 @@ afterAll(async () => {
 });
 
 describe('security scans and findings', () => {
-  it('scans both tenants: every check but the unmanaged-disk one fails in each, and a second ask within a minute is 429', async () => {
+  it('scans both tenants: every check fails in each, and a second ask within a minute is 429', async () => {
     await scan();
     const again = await call('POST', '/api/v1/security/scan');
     expect(again.statusCode).toBe(429);
@@ -90,7 +91,7 @@ describe('security scans and findings', () => {
       const checks = (await call('GET', '/api/v1/security/checks')).json<{ Data: { Id: string }[] }>().Data;
       expect(checks.length).toBeGreaterThanOrEqual(20);
       const missing = checks.map((check) => check.Id).filter((id) => !checkIds.has(id));
-      expect(missing).toEqual(['vm-managed-disks']);
+      expect(missing).toEqual([]);
     }
     expect(Object.keys(findings[0] ?? {}).sort()).toEqual(
       [
@@ -112,6 +113,26 @@ describe('security scans and findings', () => {
         'Mute',
       ].sort(),
     );
+  });
+
+  it('reads nothing twice: after a sync it lists no VMs or disks of its own, and finds the same', async () => {
+    const tenantId = tenantIds[1] ?? '';
+    const summary = await context.container.inventory.syncTenant(tenantId);
+    const synced = summary?.resourcesBySubscription;
+    expect(synced?.size).toBeGreaterThan(0);
+    const stats = context.emulator.stats;
+    let before = stats.calls['arm-read'];
+    const alone = await context.container.security.scanTenant(tenantId);
+    const aloneReads = stats.calls['arm-read'] - before;
+    before = stats.calls['arm-read'];
+    const afterSync = await context.container.security.scanTenant(tenantId, {}, synced);
+    const afterSyncReads = stats.calls['arm-read'] - before;
+    // One page each of the VM and disk lists per subscription (the fleet is small) is all it saves.
+    expect(aloneReads - afterSyncReads).toBe(2 * (synced?.size ?? 0));
+    expect(afterSync).toBe(alone);
+    // Nothing the sync's records left out was taken for fixed.
+    expect(await listAll(`Status=resolved&TenantId=${tenantId}`)).toEqual([]);
+    expect((await listAll(`CheckId=vm-managed-disks&TenantId=${tenantId}`)).length).toBeGreaterThan(0);
   });
 
   it('summarizes counts and scores; the subscription without Defender has no score', async () => {
@@ -137,6 +158,45 @@ describe('security scans and findings', () => {
     const bad = await call('GET', '/api/v1/security/finding?Severity=urgent');
     expect(bad.statusCode).toBe(400);
     expect(bad.json<{ field?: string }>().field).toBe('Severity');
+  });
+
+  it('refuses a Viewer every mute, unmute, mute rule and scan with 403, changing nothing', async () => {
+    const viewer = await createUser(context, { teamId: owner.teamId, role: 'Viewer' });
+    const viewerToken = await logIn(context, viewer);
+    const [finding] = await listAll(`CheckId=storage-secure-transfer&Status=open&TenantId=${tenantIds[0]}`);
+    expect(finding).toBeDefined();
+    const id = finding?.Id ?? '';
+    const until = new Date(clockMs + 7 * 86_400_000).toISOString().slice(0, 10);
+    const refused = [
+      await call(
+        'POST',
+        `/api/v1/security/finding/${id}/mute`,
+        { Reason: 'Not mine to say', Until: until },
+        viewerToken,
+      ),
+      await call('DELETE', `/api/v1/security/finding/${id}/mute`, undefined, viewerToken),
+      await call(
+        'POST',
+        '/api/v1/security/mute-rule',
+        {
+          CheckId: 'storage-secure-transfer',
+          Scope: { ResourceGroup: 'any-rg' },
+          Reason: 'Not mine',
+          Until: until,
+        },
+        viewerToken,
+      ),
+      await call('POST', '/api/v1/security/scan', undefined, viewerToken),
+    ];
+    expect(refused.map((response) => response.statusCode)).toEqual([403, 403, 403, 403]);
+    const after = await readFinding(id);
+    expect(after.Status).toBe('open');
+    expect(after.Mute).toBeNull();
+    expect(after.History.map((event) => event.Kind)).toEqual(['opened']);
+    // Reading stays open to a Viewer.
+    expect((await call('GET', `/api/v1/security/finding/${id}`, undefined, viewerToken)).statusCode).toBe(
+      200,
+    );
   });
 
   it('raises no alert for the first scan’s baseline, then one per new critical or high finding, once', async () => {

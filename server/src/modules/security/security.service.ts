@@ -16,7 +16,12 @@ import type {
 } from '@cloudtrim/contracts/security';
 import type { z } from 'zod';
 import { isCloudError, type CloudCallOptions } from '../../cloud/cloud-provider';
-import type { SecurityInventory, SecurityInventoryReader } from '../../cloud/security-inventory';
+import type { CloudResource } from '../../cloud/cloud-provider';
+import {
+  readSyncedSecurityRecords,
+  type SecurityInventory,
+  type SecurityInventoryReader,
+} from '../../cloud/security-inventory';
 import { badRequest, notFound, tooManyRequests } from '../../lib/http-errors';
 import type { TenantsService } from '../tenants/tenants.service';
 import { findSecurityCheck, runSecurityChecks, securityChecks } from './security.checks';
@@ -80,8 +85,16 @@ export class SecurityService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** One tenant's scan; a subscription Azure would not answer keeps its findings as they were. */
-  async scanTenant(tenantId: string, options: CloudCallOptions = {}): Promise<number> {
+  /**
+   * One tenant's scan; a subscription Azure would not answer keeps its findings as they were. After
+   * an inventory sync, `synced` holds the resources it read by subscription id, and their VMs and
+   * disks are judged as read there, not listed again.
+   */
+  async scanTenant(
+    tenantId: string,
+    options: CloudCallOptions = {},
+    synced?: ReadonlyMap<string, readonly CloudResource[]>,
+  ): Promise<number> {
     const work = await this.tenants.openForWork(tenantId, securityScanJobName);
     if (!work) return 0;
     const { tenant, credentials } = work;
@@ -89,11 +102,13 @@ export class SecurityService {
       let count = 0;
       for (const subscription of await this.security.listSubscriptions(tenantId)) {
         let inventory: SecurityInventory;
+        const resources = synced?.get(subscription.subscriptionId.toLowerCase());
         try {
           inventory = await this.cloud.readSecurityInventory(
             credentials,
             subscription.subscriptionId,
             options,
+            resources && readSyncedSecurityRecords(resources),
           );
         } catch (error) {
           if (isCloudError(error)) continue;

@@ -1,3 +1,4 @@
+import { viewerReadOnlyText } from '@cloudtrim/contracts/team';
 import { useId, useState, type FormEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
@@ -8,6 +9,7 @@ import { FieldError } from '../../../components/field-error';
 import { DataLoading } from '../../../components/data-loading';
 import { ApiError } from '../../../lib/api-client';
 import { describeLoadError } from '../../../lib/load-failure';
+import { useIsReadOnly } from '../../../lib/my-role';
 import { useSecurityFinding } from '../api/get-security-finding';
 import { useMuteFinding } from '../api/mute-finding';
 import {
@@ -40,6 +42,8 @@ export function FindingDetailModal({ findingId, onHide, now = () => new Date() }
   const titleId = useId();
   const finding = useSecurityFinding(findingId);
   const mutation = useMuteFinding();
+  // A Viewer reads only: the mute is shown, never offered.
+  const isReadOnly = useIsReadOnly();
   const range = readMuteRange(now());
   const [draft, setDraft] = useState({ reason: '', until: range.suggested });
   const [errors, setErrors] = useState<Partial<Record<'Reason' | 'Until' | 'form', string>>>({});
@@ -78,7 +82,9 @@ export function FindingDetailModal({ findingId, onHide, now = () => new Date() }
           <Badge bg="light" text="dark">
             {statusLabels[detail.Status]}
           </Badge>{' '}
-          <span className="text-body-secondary small">CIS Azure 2.0 · {detail.Cis}</span>
+          <span className="text-body-secondary small">
+            {detail.Cis ? `CIS Azure 2.0 · ${detail.Cis}` : 'No CIS Azure 2.0 control'}
+          </span>
         </p>
         <dl className="data-card-fields">
           <dt>RESOURCE</dt>
@@ -121,7 +127,7 @@ export function FindingDetailModal({ findingId, onHide, now = () => new Date() }
         {mute ? (
           <div className="d-flex gap-2 align-items-center flex-wrap">
             <span>{mute}</span>
-            {detail.Mute?.RuleId ? null : (
+            {detail.Mute?.RuleId || isReadOnly ? null : (
               <Button
                 variant="outline-primary"
                 size="sm"
@@ -132,6 +138,8 @@ export function FindingDetailModal({ findingId, onHide, now = () => new Date() }
               </Button>
             )}
           </div>
+        ) : isReadOnly ? (
+          <p className="text-body-secondary small">Not muted. {viewerReadOnlyText}</p>
         ) : (
           <Form noValidate onSubmit={onSubmit}>
             {errors.form ? <Alert variant="danger">{errors.form}</Alert> : null}

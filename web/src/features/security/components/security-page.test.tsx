@@ -3,7 +3,9 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SecurityFinding, SecurityFindingDetail, SecuritySummary } from '@cloudtrim/contracts/security';
+import { viewerReadOnlyText } from '@cloudtrim/contracts/team';
 import { createQueryClient } from '../../../lib/query-client';
+import { sessionStorageKeys } from '../../../lib/session';
 import { SecurityPage } from './security-page';
 
 const tenantId = '0b2f5e4c-8a3d-4f61-9c7e-2d1a6b9e0f34';
@@ -68,6 +70,7 @@ function answer(status: number, body?: unknown): Response {
 let findingsAnswer: () => Response;
 let mute: SecurityFinding['Mute'];
 let fetchMock: ReturnType<typeof vi.fn>;
+let myRole: 'Owner' | 'Member' | 'Viewer';
 
 function setWindowWidth(width: number) {
   vi.stubGlobal('matchMedia', (query: string) => ({
@@ -87,13 +90,26 @@ function renderPage() {
 }
 
 beforeEach(() => {
-  localStorage.setItem('token', 'a-session-token');
+  localStorage.setItem(sessionStorageKeys.token, 'a-session-token');
+  localStorage.setItem(sessionStorageKeys.email, 'sam@example.com');
+  myRole = 'Member';
   setWindowWidth(1200);
   findingsAnswer = () => answer(200, { Data: [finding], Total: 1 });
   mute = null;
   fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
     const method = init?.method ?? 'GET';
     if (url === '/api/v1/security/summary') return answer(200, summary);
+    if (url === '/api/v1/team') {
+      return answer(200, [
+        {
+          EmailAddress: 'sam@example.com',
+          FirstName: 'Sam',
+          LastName: 'Lee',
+          Status: 'Active',
+          role: myRole,
+        },
+      ]);
+    }
     if (url === '/api/v1/security/checks') return answer(200, { Data: [] });
     if (url.startsWith('/api/v1/security/finding?')) return findingsAnswer();
     if (url === `/api/v1/security/finding/${findingId}` && method === 'GET') {
@@ -181,5 +197,16 @@ describe('<SecurityPage>', () => {
     findingsAnswer = () => answer(500, { message: 'boom' });
     renderPage();
     expect(await screen.findByRole('alert')).toBeTruthy();
+  });
+
+  it('offers a Viewer no scan and no mute: a Viewer reads only', async () => {
+    myRole = 'Viewer';
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: finding.Title }));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText(`Not muted. ${viewerReadOnlyText}`)).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: 'MUTE' })).toBeNull();
+    expect(within(dialog).queryByLabelText('Reason')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'SCAN NOW', hidden: false })).toBeNull();
   });
 });

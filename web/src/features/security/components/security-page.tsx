@@ -17,6 +17,7 @@ import { PageHeading } from '../../../components/page-heading';
 import { Pagination } from '../../../components/pagination';
 import { ApiError } from '../../../lib/api-client';
 import { describeLoadError } from '../../../lib/load-failure';
+import { useIsReadOnly } from '../../../lib/my-role';
 import { logListTableMediaQuery, useMediaQuery } from '../../../lib/use-media-query';
 import { useSecurityChecks } from '../api/get-security-checks';
 import { useSecurityFindings } from '../api/get-security-findings';
@@ -130,6 +131,8 @@ export function SecurityPage({ tenants }: { tenants: readonly SecurityTenantOpti
   const checks = useSecurityChecks();
   const findings = useSecurityFindings(filters, (page - 1) * pageSize);
   const scan = useScanSecurity();
+  // A Viewer reads only: no scan on demand (the sync's scans still run), no mute.
+  const isReadOnly = useIsReadOnly();
   const isTable = useMediaQuery(logListTableMediaQuery);
   const tenantNames = new Map(tenants.map((tenant) => [tenant.id, tenant.name]));
 
@@ -244,7 +247,7 @@ export function SecurityPage({ tenants }: { tenants: readonly SecurityTenantOpti
             <Button variant="outline-primary" size="sm" onClick={() => void download('ocsf')}>
               EXPORT OCSF
             </Button>
-            <Button size="sm" disabled={scan.isPending} onClick={() => scan.mutate()}>
+            <Button size="sm" hidden={isReadOnly} disabled={scan.isPending} onClick={() => scan.mutate()}>
               {scan.isPending ? 'SCANNING…' : 'SCAN NOW'}
             </Button>
           </>
