@@ -88,11 +88,13 @@ const fallbackBandShare = 0.2;
 // days (the period's so far, between these bounds) against what the model of the day before them
 // foretold.
 const recentStepDays = 14;
-const minimumRecentDays = 3;
+const minimumRecentDays = 7;
 const maximumRecentDays = 14;
 // The guard's weights tried on the past, and how many past disagreeing days choosing one needs.
 const guardWeights = [0, 0.25, 0.5, 0.75, 1];
 const minimumGuardSamples = 3;
+const startGuardUsuals = 2;
+const fullGuardUsuals = 4;
 
 interface ForecastModel {
   // Deseasonalised cost on the last known day, the slope a day, the weekly factors by weekday.
@@ -384,11 +386,19 @@ function calibrateBand(
     const sinceShift = modelAt(origin)?.sinceShift;
     return sinceShift !== undefined && sinceShift <= recentStepDays ? 'step' : 'calm';
   };
-  const guardAt = (origin: number, weight: number): Guard | undefined => {
+  // The learned weight, and further the farther the latest days stand beyond the usual: all the way
+  // at `fullGuardUsuals` times it (a disagreement the past has rarely shown, whose lesson it cannot
+  // teach).
+  const guardAt = (origin: number, learned: number): Guard | undefined => {
     const read = recentReads.get(origin);
-    return read && weight > 0 && regimeAt(origin) === 'disagreeing'
-      ? { rateLevel: read.rateLevel, weight }
-      : undefined;
+    if (!read || regimeAt(origin) !== 'disagreeing') return undefined;
+    const beyond = Math.abs(read.disagreement) / usual;
+    const forced = Math.min(
+      1,
+      Math.max(0, (beyond - startGuardUsuals) / (fullGuardUsuals - startGuardUsuals)),
+    );
+    const weight = Math.max(learned, forced);
+    return weight > 0 ? { rateLevel: read.rateLevel, weight } : undefined;
   };
   if (horizon === 0) return { band: { total: [0, 0], daily: () => [0, 0] } };
 
