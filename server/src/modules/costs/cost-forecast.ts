@@ -109,8 +109,15 @@ interface ForecastModel {
 
 // What the latest days say against the model fitted before them: their deseasonalised median
 // (since a step, if one was found among them), and how far they stood from the model's foretelling
-// (the median ratio, minus one). The guard moves the forecast this weight of the way toward that
+// (the median ratio, minus one; the sharpest: the largest such size over its last three days or
+// more). The guard moves the forecast this weight of the way toward that
 // rate.
+interface RecentRead {
+  disagreement: number;
+  sharpest: number;
+  rateLevel: number;
+}
+
 interface Guard {
   rateLevel: number;
   weight: number;
@@ -243,7 +250,7 @@ function readRecent(
   recent: number,
   before: ForecastModel,
   now: ForecastModel,
-): { disagreement: number; rateLevel: number } {
+): RecentRead {
   const ratios: number[] = [];
   const levels: number[] = [];
   const since = Math.min(recent, now.sinceShift ?? recent);
@@ -252,7 +259,16 @@ function readRecent(
     if (predicted > 0) ratios.push(series[index]! / predicted);
     if (index >= origin - since) levels.push(series[index]! / now.factors[weekday(firstDay + index)]!);
   }
-  return { disagreement: ratios.length > 0 ? median(ratios) - 1 : 0, rateLevel: median(levels) };
+  // A step of two or three days hides in a week's median, not in the last three days'.
+  let sharpest = 0;
+  for (let length = minimumShiftDays; length <= ratios.length; length += 1) {
+    sharpest = Math.max(sharpest, Math.abs(median(ratios.slice(ratios.length - length)) - 1));
+  }
+  return {
+    disagreement: ratios.length > 0 ? median(ratios) - 1 : 0,
+    sharpest,
+    rateLevel: median(levels),
+  };
 }
 
 // Each weekday's cost against the week around it (a centred 7-day mean), the median over recent
@@ -372,7 +388,7 @@ function calibrateBand(
     const now = modelAt(origin);
     return before && now ? readRecent(series, firstDay, origin, recent, before, now) : undefined;
   };
-  const recentReads = new Map<number, { disagreement: number; rateLevel: number }>();
+  const recentReads = new Map<number, RecentRead>();
   for (let origin = firstOrigin + recent; origin <= count; origin += 1)
     recentReads.set(origin, readAt(origin)!);
   const pastSizes = [...recentReads]
@@ -474,7 +490,14 @@ function calibrateBand(
   // A regime seen fewer times than a quantile needs answers its largest error seen, if wider.
   const ownSize = readSize(own) ?? (own.length > 0 ? Math.max(...own.map(Math.abs)) : pooled);
   const disagreement = Math.abs(recentReads.get(count)?.disagreement ?? 0);
-  const size = Math.max(pooled, ownSize, regime === 'disagreeing' ? disagreement : 0) * widening;
+  // The last days' sharpest disagreement, beyond its usual size, is a step too new to be sure of:
+  // the band spans it.
+  const pastSharpest = [...recentReads].filter(([origin]) => origin < count).map(([, read]) => read.sharpest);
+  const sharpest = recentReads.get(count)?.sharpest ?? 0;
+  const isSharp =
+    pastSharpest.length >= minimumBandSamples && sharpest > readConformalQuantile(pastSharpest, bandCoverage);
+  const size =
+    Math.max(pooled, ownSize, regime === 'disagreeing' ? disagreement : 0, isSharp ? sharpest : 0) * widening;
   const scale = pooled > 0 ? size / (pooled * widening) : 1;
   const dailyBands = daily.map((errors) => {
     const dailySize = readSize(errors);
