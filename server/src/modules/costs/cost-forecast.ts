@@ -377,20 +377,38 @@ function calibrateBand(
   const fallback = [-fallbackBandShare, fallbackBandShare] as const;
   const count = series.length;
   const firstOrigin = minimumTrendDays;
-  const models: ForecastModel[] = [];
-  for (let origin = firstOrigin; origin <= count; origin += 1) {
-    models.push(fitModel(series.subarray(0, origin), firstDay));
+  if (horizon === 0) return { band: { total: [0, 0], daily: () => [0, 0] } };
+  const lastOrigin = (reach: number) => count - reach;
+  let reach = horizon;
+  while (reach > 1 && lastOrigin(reach) - minimumTrendDays + 1 < minimumBandSamples) reach -= 1;
+  if (lastOrigin(reach) - minimumTrendDays + 1 < minimumBandSamples) {
+    return { band: { total: fallback, daily: () => fallback } };
   }
-  const modelAt = (origin: number) => models[origin - firstOrigin];
-  // Every origin's disagreement, and the usual size of it.
+  // A model for each past origin replayed, those `recent` days before them, and today's.
+  const models = new Map<number, ForecastModel>();
+  const modelAt = (origin: number): ForecastModel | undefined => {
+    if (origin < firstOrigin || origin > count) return undefined;
+    let model = models.get(origin);
+    if (!model) {
+      model = fitModel(series.subarray(0, origin), firstDay);
+      models.set(origin, model);
+    }
+    return model;
+  };
+  // The replayed origins' disagreement and today's, and the usual size of it.
   const readAt = (origin: number) => {
     const before = modelAt(origin - recent);
     const now = modelAt(origin);
     return before && now ? readRecent(series, firstDay, origin, recent, before, now) : undefined;
   };
   const recentReads = new Map<number, RecentRead>();
-  for (let origin = firstOrigin + recent; origin <= count; origin += 1)
-    recentReads.set(origin, readAt(origin)!);
+  for (const origin of [
+    ...Array.from({ length: lastOrigin(reach) - firstOrigin + 1 }, (_, index) => firstOrigin + index),
+    count,
+  ]) {
+    const read = readAt(origin);
+    if (read) recentReads.set(origin, read);
+  }
   const pastSizes = [...recentReads]
     .filter(([origin]) => origin < count)
     .map(([, read]) => Math.abs(read.disagreement));
@@ -416,14 +434,6 @@ function calibrateBand(
     const weight = Math.max(learned, forced);
     return weight > 0 ? { rateLevel: read.rateLevel, weight } : undefined;
   };
-  if (horizon === 0) return { band: { total: [0, 0], daily: () => [0, 0] } };
-
-  const lastOrigin = (reach: number) => count - reach;
-  let reach = horizon;
-  while (reach > 1 && lastOrigin(reach) - minimumTrendDays + 1 < minimumBandSamples) reach -= 1;
-  if (lastOrigin(reach) - minimumTrendDays + 1 < minimumBandSamples) {
-    return { band: { total: fallback, daily: () => fallback } };
-  }
   const forecastTotal = (origin: number, guard: Guard | undefined) => {
     let predicted = 0;
     for (let ahead = 1; ahead <= reach; ahead += 1) {
