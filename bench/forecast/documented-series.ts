@@ -5,12 +5,11 @@
 // - A reservation bought up front: ActualCost shows the whole term's fee as one charge on the day
 //   of purchase and the usage it covers at no cost from then on; AmortizedCost spreads the fee over
 //   the term's days as the covered usage's effective price, an unused share still charged
-//   ("Get Enterprise Agreement and Microsoft Customer Agreement reservation costs and usage",
-//   learn.microsoft.com/azure/cost-management-billing/reservations/understand-reserved-instance-usage-ea).
+//   (learn.microsoft.com/azure/cost-management-billing/reservations/reservation-amortization and
+//   .../reservations/understand-reserved-instance-usage-ea).
 // - A reservation paid monthly: ActualCost shows the monthly fee (the term's price ÷ its months) on
 //   the same day each month, here the 1st; AmortizedCost spreads each month's fee over its days
-//   ("Purchase reservations with monthly payments",
-//   learn.microsoft.com/azure/cost-management-billing/reservations/prepare-buy-reservation).
+//   (.../reservations/monthly-payments-reservations).
 // - A scale-out: a scale set's added instances bill by the hour from their start (a step up).
 // - A shutdown mid-month: a service switched off (an App Service plan deleted) bills nothing from
 //   that day on (a step down).
