@@ -154,6 +154,92 @@ describe('forecastPeriodCost', () => {
     expect(quarter.high).toBeGreaterThan(quarter.expected);
   });
 
+  // The band's half-width as a share of what is left to forecast.
+  const readBandShare = (forecast: { expected: number; high: number; spent: number }) =>
+    (forecast.high - forecast.expected) / (forecast.expected - forecast.spent);
+  // Steps of +20% every 30 days from 2026-08-11; staged: each followed a week later by another.
+  const steps =
+    (isStaged: boolean) =>
+    (time: number): number => {
+      const elapsed = Math.floor((time - Date.parse('2026-08-01')) / dayMs);
+      let level = 100;
+      for (let step = 10; step <= elapsed; step += 30) level *= 1.2;
+      if (isStaged) for (let step = 17; step <= elapsed; step += 30) level *= 1.2;
+      return level * (1 + 0.01 * Math.sin((2.3 * time) / dayMs));
+    };
+
+  it('widens the band right after a step where the past shows steps coming in stages, and it holds', () => {
+    // 2026-11-13: four days after a step; on the staged bill another comes on 2026-11-16.
+    const today = '2026-11-13';
+    const staged = forecastPeriodCost({
+      days: buildDays('2026-08-01', today, steps(true)),
+      today,
+      ...november,
+    });
+    const single = forecastPeriodCost({
+      days: buildDays('2026-08-01', today, steps(false)),
+      today,
+      ...november,
+    });
+    expect(readBandShare(staged)).toBeGreaterThan(readBandShare(single));
+    const actual = sumPeriod(november.from, november.to, steps(true));
+    expect(staged.low).toBeLessThanOrEqual(actual);
+    expect(staged.high).toBeGreaterThanOrEqual(actual);
+  });
+
+  it('spans a step of a few days that the weeks before never showed, where the past alone would be narrow', () => {
+    const jumpAt = Date.parse('2026-11-04');
+    const jump = (time: number) =>
+      100 * (time >= jumpAt ? 1.3 : 1) * (1 + 0.01 * Math.sin((2.3 * time) / dayMs));
+    const flat = (time: number) => 100 * (1 + 0.01 * Math.sin((2.3 * time) / dayMs));
+    const today = '2026-11-07';
+    const calm = forecastPeriodCost({ days: buildDays('2026-08-01', today, flat), today, ...november });
+    const stepped = forecastPeriodCost({ days: buildDays('2026-08-01', today, jump), today, ...november });
+    expect(readBandShare(calm)).toBeLessThan(0.05);
+    // Three days at +30% after three months within ±1%: the band spans the step.
+    expect(readBandShare(stepped)).toBeGreaterThan(0.25);
+    const actual = sumPeriod(november.from, november.to, jump);
+    expect(stepped.high).toBeGreaterThanOrEqual(actual);
+  });
+
+  it('falls back to the rate the latest days run at when a trend the history shows has stopped', () => {
+    // Rising by 2 a day for three months, flat from November on: the run-rate is right, a trend is not.
+    const flatFrom = Date.parse('2026-11-01');
+    const ramp = (time: number) =>
+      (100 + (2 * (Math.min(time, flatFrom) - Date.parse('2026-08-01'))) / dayMs) *
+      (1 + 0.01 * Math.sin((2.3 * time) / dayMs));
+    const actual = sumPeriod(november.from, november.to, ramp);
+    for (const today of ['2026-11-10', '2026-11-15', '2026-11-20']) {
+      const forecast = forecastPeriodCost({ days: buildDays('2026-08-01', today, ramp), today, ...november });
+      const elapsed = (Date.parse(today) - flatFrom) / dayMs;
+      const runRate = forecastRunRate(
+        sumPeriod(november.from, formatDay(Date.parse(today) - dayMs), ramp),
+        elapsed,
+        30,
+      );
+      // Not worse than the run-rate beyond noise (1% of the month), and the band holds.
+      expect(Math.abs(forecast.expected - actual)).toBeLessThanOrEqual(
+        Math.abs(runRate - actual) + 0.01 * actual,
+      );
+      expect(forecast.low).toBeLessThanOrEqual(actual);
+      expect(forecast.high).toBeGreaterThanOrEqual(actual);
+    }
+  });
+
+  it('keeps the fitted level where the latest days agree with the weeks before, one-off charges aside', () => {
+    // A purchase on two days in a row: the latest week's median stays with the weeks before.
+    const purchases = (time: number) =>
+      weekly(time) + (['2026-11-03', '2026-11-04'].includes(formatDay(time)) ? 3000 : 0);
+    const today = '2026-11-07';
+    const forecast = forecastPeriodCost({
+      days: buildDays('2026-08-01', today, purchases),
+      today,
+      ...november,
+    });
+    const actual = sumPeriod(november.from, november.to, purchases);
+    expect(Math.abs(forecast.expected / actual - 1)).toBeLessThan(0.02);
+  });
+
   it('answers nothing spent for a scope without costs', () => {
     const forecast = forecastPeriodCost({ days: [], today: '2026-11-05', ...november });
     expect(forecast).toMatchObject({ expected: 0, low: 0, high: 0 });

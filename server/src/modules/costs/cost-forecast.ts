@@ -5,7 +5,9 @@
 // days left. So: day-of-week factors from recent weeks, a robust level from the last two weeks or
 // since a step, a damped trend, one-off charges only as far as they recur week after week, the
 // known changes from their day; the band from the size of the method's own errors over the past
-// at the same horizon.
+// at the same horizon, in the same regime (right after a step, or while the latest days disagree
+// with what the weeks before foretold). When the latest days disagree with the history beyond what
+// the past shows as usual, the forecast falls back toward the rate those days run at.
 
 import { fitSlope, formatDayNumber, median, sumDeviations, toDayNumber, weekday } from './cost-series';
 
@@ -82,6 +84,17 @@ const oneOffWeeks = 4;
 const bandCoverage = 0.8;
 const minimumBandSamples = 8;
 const fallbackBandShare = 0.2;
+// The regimes the band is conditioned on: a step found at most this many days ago, and the latest
+// days (the period's so far, between these bounds) against what the model of the day before them
+// foretold.
+const recentStepDays = 14;
+const minimumRecentDays = 7;
+const maximumRecentDays = 14;
+// The guard's weights tried on the past, and how many past disagreeing days choosing one needs.
+const guardWeights = [0, 0.25, 0.5, 0.75, 1];
+const minimumGuardSamples = 3;
+const startGuardUsuals = 2;
+const fullGuardUsuals = 4;
 
 interface ForecastModel {
   // Deseasonalised cost on the last known day, the slope a day, the weekly factors by weekday.
@@ -90,6 +103,24 @@ interface ForecastModel {
   factors: Float64Array;
   // One-off charges expected a day.
   oneOffRate: number;
+  // Days since the step the level was taken from, when one was found.
+  sinceShift?: number;
+}
+
+// What the latest days say against the model fitted before them: their deseasonalised median
+// (since a step, if one was found among them), and how far they stood from the model's foretelling
+// (the median ratio, minus one; the sharpest: the largest such size over its last three days or
+// more). The guard moves the forecast this weight of the way toward that
+// rate.
+interface RecentRead {
+  disagreement: number;
+  sharpest: number;
+  rateLevel: number;
+}
+
+interface Guard {
+  rateLevel: number;
+  weight: number;
 }
 
 export function forecastPeriodCost(request: ForecastRequest): CostForecast {
@@ -114,7 +145,9 @@ export function forecastPeriodCost(request: ForecastRequest): CostForecast {
   const origin = lastKnown + 1;
   const horizon = Math.max(0, periodTo - Math.max(origin, periodFrom) + 1);
   const model = fitModel(series, firstKnown);
-  const band = calibrateBand(series, firstKnown, horizon);
+  const elapsed = Math.max(0, Math.min(origin, periodTo + 1) - periodFrom);
+  const recentDays = Math.min(maximumRecentDays, Math.max(minimumRecentDays, elapsed));
+  const { band, guard } = calibrateBand(series, firstKnown, horizon, recentDays);
   const changes = (request.changes ?? []).map((change) => ({
     fromDay: toDayNumber(change.fromDay),
     dailyDelta: change.dailyDelta,
@@ -133,7 +166,7 @@ export function forecastPeriodCost(request: ForecastRequest): CostForecast {
     const ahead = day - origin + 1;
     const delta = changes.reduce((sum, change) => sum + (day >= change.fromDay ? change.dailyDelta : 0), 0);
     const soFar = day === today ? todaySoFar : 0;
-    const cost = Math.max(soFar, predictDay(model, day, ahead) + delta);
+    const cost = Math.max(soFar, predictDay(model, day, ahead, guard) + delta);
     forecast += cost;
     const [low, high] = band.daily(day - Math.max(origin, periodFrom) + 1);
     days.push({
@@ -185,6 +218,7 @@ function fitModel(series: Float64Array, firstDay: number): ForecastModel {
     detrended.push(adjusted[index]! + slope * (windowLength - 1 - index));
   }
   const level = median(detrended);
+  const sinceShift = shift ? { sinceShift: shift.days } : {};
   // One-off charges: days far above the fit, their excess summed by week back from the last day.
   const oneOffThreshold = Math.max(oneOffNoiseDeviations * noise, minimumOneOffShare * Math.abs(level));
   const weeks = Math.min(oneOffWeeks, Math.floor(windowLength / 7));
@@ -196,12 +230,45 @@ function fitModel(series: Float64Array, firstDay: number): ForecastModel {
     const week = Math.floor((windowLength - 1 - index) / 7);
     weeklyOneOffs[week]! += excess * factors[weekday(firstDay + start + index)]!;
   }
-  return { level, slope, factors, oneOffRate: median(weeklyOneOffs) / 7 };
+  return { level, slope, factors, oneOffRate: median(weeklyOneOffs) / 7, ...sinceShift };
 }
 
-function predictDay(model: ForecastModel, day: number, ahead: number): number {
+function predictDay(model: ForecastModel, day: number, ahead: number, guard?: Guard): number {
   const trend = (model.slope * trendDamping * (1 - trendDamping ** ahead)) / (1 - trendDamping);
-  return Math.max(0, (model.level + trend) * model.factors[weekday(day)]!) + model.oneOffRate;
+  const fitted = Math.max(0, model.level + trend);
+  const level = guard ? (1 - guard.weight) * fitted + guard.weight * guard.rateLevel : fitted;
+  return level * model.factors[weekday(day)]! + model.oneOffRate;
+}
+
+// The latest `recent` days of a series against the model fitted before them: the median of their
+// ratios to its foretelling (minus one), and their own deseasonalised median since the latest step
+// among them.
+function readRecent(
+  series: Float64Array,
+  firstDay: number,
+  origin: number,
+  recent: number,
+  before: ForecastModel,
+  now: ForecastModel,
+): RecentRead {
+  const ratios: number[] = [];
+  const levels: number[] = [];
+  const since = Math.min(recent, now.sinceShift ?? recent);
+  for (let index = origin - recent; index < origin; index += 1) {
+    const predicted = predictDay(before, firstDay + index, index - (origin - recent) + 1);
+    if (predicted > 0) ratios.push(series[index]! / predicted);
+    if (index >= origin - since) levels.push(series[index]! / now.factors[weekday(firstDay + index)]!);
+  }
+  // A step of two or three days hides in a week's median, not in the last three days'.
+  let sharpest = 0;
+  for (let length = minimumShiftDays; length <= ratios.length; length += 1) {
+    sharpest = Math.max(sharpest, Math.abs(median(ratios.slice(ratios.length - length)) - 1));
+  }
+  return {
+    disagreement: ratios.length > 0 ? median(ratios) - 1 : 0,
+    sharpest,
+    rateLevel: median(levels),
+  };
 }
 
 // Each weekday's cost against the week around it (a centred 7-day mean), the median over recent
@@ -290,46 +357,168 @@ interface Band {
   daily: (ahead: number) => readonly [number, number];
 }
 
+type Regime = 'calm' | 'step' | 'disagreeing';
+
 // The method's own relative errors over the past: for every past day with enough history before it
 // and `horizon` days after, the forecast of those days against what they cost, as a whole (the
 // period's band) and day by day (the chart's). A horizon longer than the past allows takes the
-// longest it does, widened by the square root of the ratio.
-function calibrateBand(series: Float64Array, firstDay: number, horizon: number): Band {
+// longest it does, widened by the square root of the ratio. Each past forecast is made as today's
+// is, guard included, and labelled with its regime: its latest `recent` days disagreeing with the
+// model fitted before them beyond the usual (the 80th percentile of that disagreement's size over
+// the past), else a step found in the last two weeks, else calm. Today's band is the quantile of
+// its own regime's errors (split conformal within the regime), never narrower than the pooled
+// one nor, while disagreeing, than the disagreement itself.
+function calibrateBand(
+  series: Float64Array,
+  firstDay: number,
+  horizon: number,
+  recent: number,
+): { band: Band; guard?: Guard } {
   const fallback = [-fallbackBandShare, fallbackBandShare] as const;
-  if (horizon === 0) return { total: [0, 0], daily: () => [0, 0] };
   const count = series.length;
+  const firstOrigin = minimumTrendDays;
+  if (horizon === 0) return { band: { total: [0, 0], daily: () => [0, 0] } };
   const lastOrigin = (reach: number) => count - reach;
   let reach = horizon;
   while (reach > 1 && lastOrigin(reach) - minimumTrendDays + 1 < minimumBandSamples) reach -= 1;
   if (lastOrigin(reach) - minimumTrendDays + 1 < minimumBandSamples) {
-    return { total: fallback, daily: () => fallback };
+    return { band: { total: fallback, daily: () => fallback } };
   }
+  // A model for each past origin replayed, those `recent` days before them, and today's.
+  const models = new Map<number, ForecastModel>();
+  const modelAt = (origin: number): ForecastModel | undefined => {
+    if (origin < firstOrigin || origin > count) return undefined;
+    let model = models.get(origin);
+    if (!model) {
+      model = fitModel(series.subarray(0, origin), firstDay);
+      models.set(origin, model);
+    }
+    return model;
+  };
+  // The replayed origins' disagreement and today's, and the usual size of it.
+  const readAt = (origin: number) => {
+    const before = modelAt(origin - recent);
+    const now = modelAt(origin);
+    return before && now ? readRecent(series, firstDay, origin, recent, before, now) : undefined;
+  };
+  const recentReads = new Map<number, RecentRead>();
+  for (const origin of [
+    ...Array.from({ length: lastOrigin(reach) - firstOrigin + 1 }, (_, index) => firstOrigin + index),
+    count,
+  ]) {
+    const read = readAt(origin);
+    if (read) recentReads.set(origin, read);
+  }
+  const pastSizes = [...recentReads]
+    .filter(([origin]) => origin < count)
+    .map(([, read]) => Math.abs(read.disagreement));
+  const usual =
+    pastSizes.length >= minimumBandSamples ? readConformalQuantile(pastSizes, bandCoverage) : Infinity;
+  const regimeAt = (origin: number): Regime => {
+    const read = recentReads.get(origin);
+    if (read && Math.abs(read.disagreement) > usual) return 'disagreeing';
+    const sinceShift = modelAt(origin)?.sinceShift;
+    return sinceShift !== undefined && sinceShift <= recentStepDays ? 'step' : 'calm';
+  };
+  // The learned weight, and further the farther the latest days stand beyond the usual: all the way
+  // at `fullGuardUsuals` times it (a disagreement the past has rarely shown, whose lesson it cannot
+  // teach).
+  const guardAt = (origin: number, learned: number): Guard | undefined => {
+    const read = recentReads.get(origin);
+    if (!read || regimeAt(origin) !== 'disagreeing') return undefined;
+    const beyond = Math.abs(read.disagreement) / usual;
+    const forced = Math.min(
+      1,
+      Math.max(0, (beyond - startGuardUsuals) / (fullGuardUsuals - startGuardUsuals)),
+    );
+    const weight = Math.max(learned, forced);
+    return weight > 0 ? { rateLevel: read.rateLevel, weight } : undefined;
+  };
+  const forecastTotal = (origin: number, guard: Guard | undefined) => {
+    let predicted = 0;
+    for (let ahead = 1; ahead <= reach; ahead += 1) {
+      predicted += predictDay(modelAt(origin)!, firstDay + origin + ahead - 1, ahead, guard);
+    }
+    return predicted;
+  };
+  // How far toward the recent rate to fall back: the weight that did best over the series' own
+  // past disagreeing days (their forecasts, blended, against what followed); half-way before the
+  // past has shown enough of them.
+  const disagreeing: { model: number; rate: number; actual: number }[] = [];
+  for (let origin = minimumTrendDays; origin <= lastOrigin(reach); origin += 1) {
+    if (regimeAt(origin) !== 'disagreeing') continue;
+    let actual = 0;
+    for (let ahead = 1; ahead <= reach; ahead += 1) actual += series[origin + ahead - 1]!;
+    if (actual <= 0) continue;
+    disagreeing.push({
+      model: forecastTotal(origin, undefined),
+      rate: forecastTotal(origin, guardAt(origin, 1)),
+      actual,
+    });
+  }
+  const weight =
+    disagreeing.length < minimumGuardSamples
+      ? 0.5
+      : guardWeights.reduce(
+          (best, candidate) => {
+            const error = disagreeing.reduce(
+              (sum, past) =>
+                sum + Math.abs(((1 - candidate) * past.model + candidate * past.rate) / past.actual - 1),
+              0,
+            );
+            return error < best.error ? { weight: candidate, error } : best;
+          },
+          { weight: 0, error: Infinity },
+        ).weight;
+  const guard = guardAt(count, weight);
+
   const widening = Math.sqrt(horizon / reach);
-  const totals: number[] = [];
+  const totals: { error: number; regime: Regime }[] = [];
   const daily: number[][] = Array.from({ length: reach }, () => []);
   for (let origin = minimumTrendDays; origin <= lastOrigin(reach); origin += 1) {
-    const model = fitModel(series.subarray(0, origin), firstDay);
+    const model = modelAt(origin)!;
+    const pastGuard = guardAt(origin, weight);
     let predicted = 0;
     let actual = 0;
     for (let ahead = 1; ahead <= reach; ahead += 1) {
       const day = origin + ahead - 1;
-      const dayPrediction = predictDay(model, firstDay + day, ahead);
+      const dayPrediction = predictDay(model, firstDay + day, ahead, pastGuard);
       predicted += dayPrediction;
       actual += series[day]!;
       if (dayPrediction > 0) daily[ahead - 1]!.push(series[day]! / dayPrediction - 1);
     }
-    if (predicted > 0) totals.push(actual / predicted - 1);
+    if (predicted > 0) totals.push({ error: actual / predicted - 1, regime: regimeAt(origin) });
   }
-  const toBand = (errors: number[], scale: number): readonly [number, number] => {
-    if (errors.length < minimumBandSamples) return fallback;
-    const size = readConformalQuantile(errors.map(Math.abs), bandCoverage) * scale;
-    return [-size, size];
-  };
-  const totalBand = toBand(totals, widening);
-  const dailyBands = daily.map((errors) => toBand(errors, 1));
+  const readSize = (errors: number[]): number | undefined =>
+    errors.length < minimumBandSamples
+      ? undefined
+      : readConformalQuantile(errors.map(Math.abs), bandCoverage);
+  const pooled = readSize(totals.map((total) => total.error));
+  if (pooled === undefined) return { band: { total: fallback, daily: () => fallback }, guard };
+  const regime = regimeAt(count);
+  const own = totals.filter((total) => total.regime === regime).map((total) => total.error);
+  // A regime seen fewer times than a quantile needs answers its largest error seen, if wider.
+  const ownSize = readSize(own) ?? (own.length > 0 ? Math.max(...own.map(Math.abs)) : pooled);
+  const disagreement = Math.abs(recentReads.get(count)?.disagreement ?? 0);
+  // The last days' sharpest disagreement, beyond its usual size, is a step too new to be sure of:
+  // the band spans it.
+  const pastSharpest = [...recentReads].filter(([origin]) => origin < count).map(([, read]) => read.sharpest);
+  const sharpest = recentReads.get(count)?.sharpest ?? 0;
+  const isSharp =
+    pastSharpest.length >= minimumBandSamples && sharpest > readConformalQuantile(pastSharpest, bandCoverage);
+  const size =
+    Math.max(pooled, ownSize, regime === 'disagreeing' ? disagreement : 0, isSharp ? sharpest : 0) * widening;
+  const scale = pooled > 0 ? size / (pooled * widening) : 1;
+  const dailyBands = daily.map((errors) => {
+    const dailySize = readSize(errors);
+    return dailySize === undefined ? fallback : ([-dailySize * scale, dailySize * scale] as const);
+  });
   return {
-    total: totalBand,
-    daily: (ahead) => dailyBands[Math.min(ahead, reach) - 1] ?? fallback,
+    band: {
+      total: [-size, size],
+      daily: (ahead) => dailyBands[Math.min(ahead, reach) - 1] ?? fallback,
+    },
+    guard,
   };
 }
 
