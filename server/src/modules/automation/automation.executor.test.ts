@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeMismatch, findReasonToStop } from './automation.executor';
+import { describeMismatch, findReasonToStop } from './automation.still-wanted';
 import type { ChangeRow } from './automation.repository';
 
 const change = {

@@ -20,7 +20,8 @@ import type { TransactionRunner } from '../../db/transaction';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import type { AlertsService } from '../alerts/alerts.service';
 import { formatDay, readToday } from '../costs/costs.plan';
-import type { CostSpanForecast, CostsService } from '../costs/costs.service';
+import type { CostSpanForecast } from '../costs/costs.forecasting';
+import type { CostsService } from '../costs/costs.service';
 import type { TenantsService, TenantWorkLog } from '../tenants/tenants.service';
 import { findBudgetSpan, type BudgetSpan } from './budget-period';
 import {

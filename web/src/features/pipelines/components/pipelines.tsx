@@ -9,13 +9,14 @@ import { DeletePipelineDialog } from './delete-pipeline-dialog';
 import { useIsReadOnly } from '../../../lib/my-role';
 import { ImportPipelineButton } from './import-pipeline-button';
 import { PipelineApprovals } from './pipeline-approvals';
-import { PipelineBuilder, type PipelineTenantOption } from './pipeline-builder';
+import { PipelineBuilder } from './pipeline-builder';
+import type { PipelineTenantOption } from './pipeline-builder-form';
 import { PipelineList } from './pipeline-list';
 import { PipelineRuns } from './pipeline-runs';
 import '../../../components/data-views.css';
 import './pipelines.css';
 
-export type { PipelineTenantOption } from './pipeline-builder';
+export type { PipelineTenantOption } from './pipeline-builder-form';
 
 function PipelineSection({ title, children }: { title: string; children: React.ReactNode }) {
   const headingId = `pipeline-section-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;

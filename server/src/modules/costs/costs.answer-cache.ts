@@ -1,0 +1,46 @@
+// Answers kept per team and question while the team's bill stands still: the costs, summary,
+// forecast and a budget's span are each computed once per version of the team's bill.
+import { FreshReads } from '../../lib/fresh-read';
+import type { CostsRepository } from './costs.repository';
+
+// Answers kept per team and question while the team's bill stands still (dashboards ask the same
+// questions again and again); a bound keeps the memory small.
+const cachedAnswerLimit = 500;
+
+export interface CachedAnswer {
+  version: string;
+  answer: Promise<unknown>;
+  /** The answer as the JSON a route sends, made on the first call that wants it. */
+  json?: Promise<Buffer>;
+}
+
+export class CostAnswerCache {
+  private readonly answers = new Map<string, CachedAnswer>();
+  private readonly versions = new FreshReads<string>();
+
+  constructor(private readonly costs: Pick<CostsRepository, 'readTeamVersion'>) {}
+
+  async read<Answer>(key: string, teamId: string, compute: () => Promise<Answer>): Promise<Answer> {
+    return (await this.find(key, teamId, compute)).answer as Promise<Answer>;
+  }
+
+  async find(key: string, teamId: string, compute: () => Promise<unknown>): Promise<CachedAnswer> {
+    // Ten dashboards asking at once share one read of the version, begun after each asked.
+    const version = await this.versions.read(teamId, () => this.costs.readTeamVersion(teamId));
+    const cached = this.answers.get(key);
+    if (cached && cached.version === version) {
+      // Most recently used last, so the bound drops the oldest.
+      this.answers.delete(key);
+      this.answers.set(key, cached);
+      return cached;
+    }
+    const answer = compute();
+    const entry: CachedAnswer = { version, answer };
+    this.answers.set(key, entry);
+    answer.catch(() => {
+      if (this.answers.get(key) === entry) this.answers.delete(key);
+    });
+    if (this.answers.size > cachedAnswerLimit) this.answers.delete(this.answers.keys().next().value!);
+    return entry;
+  }
+}
