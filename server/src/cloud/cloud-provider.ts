@@ -1,6 +1,6 @@
 // What the services need from a cloud, in the services' terms. Only server/src/cloud/azure
 // implements it with the Azure SDK; services and jobs never see the SDK.
-import type { DiskItem, VirtualMachineItem } from './security-inventory';
+import type { DiskItem, VirtualMachineItem } from './arm-records';
 
 export interface CloudCredentials {
   tenantId: string;

@@ -1,15 +1,7 @@
 // What the security checks read: one subscription's resources as Resource Manager answers them
 // (the fields the checks use, every one optional as ARM may leave it out).
+import type { ArmItem, DiskItem, VirtualMachineItem } from './arm-records';
 import type { CloudCallOptions, CloudCredentials } from './cloud-provider';
-
-export interface ArmItem<Properties> {
-  id?: string;
-  name?: string;
-  type?: string;
-  location?: string;
-  tags?: Record<string, string>;
-  properties?: Properties;
-}
 
 export interface SecurityRuleProperties {
   protocol?: string;
@@ -38,21 +30,6 @@ export type NetworkInterfaceItem = ArmItem<{
 export type VirtualNetworkItem = ArmItem<{
   subnets?: ArmItem<{ networkSecurityGroup?: { id?: string } }>[];
 }>;
-
-export type VirtualMachineItem = ArmItem<{
-  securityProfile?: {
-    securityType?: string;
-    uefiSettings?: { secureBootEnabled?: boolean; vTpmEnabled?: boolean };
-  };
-  storageProfile?: {
-    osDisk?: { name?: string; vhd?: { uri?: string }; managedDisk?: { id?: string } };
-  };
-}>;
-
-export type DiskItem = ArmItem<{
-  diskState?: string;
-  encryption?: { type?: string; diskEncryptionSetId?: string };
-}> & { managedBy?: string };
 
 export type StorageAccountItem = ArmItem<{
   allowBlobPublicAccess?: boolean;

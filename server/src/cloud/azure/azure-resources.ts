@@ -11,7 +11,7 @@ import type {
 } from '../cloud-provider';
 import { readArmPages, readPowerState, readResourceGroup, type ArmPipelineClient } from './azure-arm';
 import { readArmError } from './azure-errors';
-import type { DiskItem, VirtualMachineItem as SecurityVirtualMachineItem } from '../security-inventory';
+import type { DiskItem, VirtualMachineItem as SecurityVirtualMachineItem } from '../arm-records';
 import { readResourceFacts, type DetailedItem, type ResourceFacts } from './azure-resource-details';
 
 const subscriptionsApiVersion = '2022-12-01';

@@ -6,8 +6,8 @@
 // JSON, as azure-resources does, for the same event-loop reason.
 import { createPipelineRequest } from '@azure/core-rest-pipeline';
 import { setMaxListeners } from 'node:events';
+import type { ArmItem } from '../arm-records';
 import type {
-  ArmItem,
   SecurityInventory,
   SqlFirewallRuleItem,
   SqlServerSecurity,
