@@ -1,6 +1,6 @@
 import type { ScopeQuery } from '@cloudtrim/contracts/scope';
 import { SuggestField, useSearchText } from '../../../components/suggest-field';
-import { useScopeOptions } from '../api/get-scope-options';
+import { useScopeOptions } from '../../../lib/scope-options';
 import { readGuid, readTagQuery, toSuggestions } from '../utils/scope-suggestions';
 
 interface ScopeFieldProps {

@@ -1,5 +1,5 @@
 import { SuggestField, useSearchText } from '../../../components/suggest-field';
-import { useScopeOptions } from '../api/get-scope-options';
+import { useScopeOptions } from '../../../lib/scope-options';
 import { completeLastItem, readLastItem } from '../utils/scope-list';
 
 interface ScopeListFieldProps {

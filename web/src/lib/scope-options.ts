@@ -1,9 +1,10 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { scopeResponseSchema, type ScopeQuery, type ScopeResponse } from '@cloudtrim/contracts/scope';
-import { requestJson } from '../../../lib/api-client';
+import { requestJson } from './api-client';
 
 // GET /api/v1/scope: a page of what the team's estate holds (tenants, subscriptions, resource
-// groups, tag keys or a key's values), searched, for the scope pickers.
+// groups, tag keys or a key's values), searched, for the scope pickers of the budget form and the
+// pipeline builder.
 export function getScopeOptions(
   query: ScopeQuery,
   { signal }: { signal?: AbortSignal } = {},
