@@ -4,6 +4,7 @@
 // waste finders; both price at list, and their savings are repriced from the tenant's bill
 // (own-rates.ts, waste-own-rates.ts). Conclusions are reconciled with the open recommendations
 // (analysis-reconciler.ts) and kept with their history.
+import { automationValues } from '@cloudtrim/contracts/automation';
 import { wastePredictionMethod } from '@cloudtrim/contracts/recommendations';
 import { analyseVm } from '@cloudtrim/rightsizing/analyse-vm';
 import {
@@ -39,7 +40,7 @@ const batchSize = 200;
 // use a few metrics.
 const wasteBatchSize = 1000;
 export const defaultPredictionMethod: PredictionMethodId = 'cloudtrim-forecast';
-const noChangeAutomated = 2;
+const noChangeAutomated = automationValues.noChange;
 const vmKinds: ReadonlySet<RecommendationKind> = new Set(vmRecommendationKinds);
 
 export interface AnalysisSummary {
