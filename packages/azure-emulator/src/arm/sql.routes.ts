@@ -3,6 +3,7 @@ import type { EmulatorServices } from '../emulator.services';
 import { countWrite } from '../emulator.stats';
 import {
   describeObjectiveSku,
+  type Fleet,
   recordSkuChange,
   type SqlDatabaseRecord,
   type SqlServerRecord,
@@ -13,13 +14,7 @@ import { sendPage } from './arm.paging';
 import { parseJsonBody } from './arm.requests';
 import { describeSqlDatabase, describeSqlServer } from './arm.views';
 import { sendAccepted } from './operation.routes';
-import {
-  findResourceOnPath,
-  listResourcesOfType,
-  requireResourceGroup,
-  requireResourceOnPath,
-  sendResourceNotFound,
-} from './resource-manager.routes';
+import { listResourcesOfType, requireResourceGroup, requireResourceOnPath } from './resource-manager.routes';
 
 const groupPath = '/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}';
 const serverType = 'Microsoft.Sql/servers';
@@ -127,40 +122,13 @@ export function registerSqlRoutes(router: Router, services: EmulatorServices): v
       );
     })
     .add('GET', `${groupPath}/providers/${serverType}/{serverName}`, (context, parameters) => {
-      if (!requireResourceGroup(fleet, context, parameters)) return;
-      const server = findResourceOnPath<SqlServerRecord>(
-        fleet,
-        parameters,
-        serverType,
-        `${serverType}/${parameters.serverName ?? ''}`,
-      );
-      if (!server) {
-        return sendResourceNotFound(
-          context,
-          serverType,
-          parameters.serverName ?? '',
-          parameters.resourceGroupName ?? '',
-        );
-      }
+      const server = requireSqlServer(fleet, context, parameters);
+      if (!server) return;
       sendJson(context, 200, describeSqlServer(server));
     })
     .add('GET', `${groupPath}/providers/${serverType}/{serverName}/databases`, (context, parameters) => {
-      if (!requireResourceGroup(fleet, context, parameters)) return;
+      if (!requireSqlServer(fleet, context, parameters)) return;
       const serverName = (parameters.serverName ?? '').toLowerCase();
-      const server = findResourceOnPath<SqlServerRecord>(
-        fleet,
-        parameters,
-        serverType,
-        `${serverType}/${parameters.serverName ?? ''}`,
-      );
-      if (!server) {
-        return sendResourceNotFound(
-          context,
-          serverType,
-          parameters.serverName ?? '',
-          parameters.resourceGroupName ?? '',
-        );
-      }
       sendPage(
         context,
         listResourcesOfType<SqlDatabaseRecord>(
@@ -186,4 +154,20 @@ export function registerSqlRoutes(router: Router, services: EmulatorServices): v
       `${groupPath}/providers/${serverType}/{serverName}/databases/{databaseName}`,
       updateDatabase,
     );
+}
+
+/** The SQL server the path names; else answers 404 as Azure does, and is undefined. */
+export function requireSqlServer(
+  fleet: Fleet,
+  context: RequestContext,
+  parameters: RouteParameters,
+): SqlServerRecord | undefined {
+  return requireResourceOnPath<SqlServerRecord>(
+    fleet,
+    context,
+    parameters,
+    serverType,
+    `${serverType}/${parameters.serverName ?? ''}`,
+    parameters.serverName ?? '',
+  );
 }

@@ -1,15 +1,11 @@
 import type { EmulatorServices } from '../emulator.services';
 import { countWrite } from '../emulator.stats';
-import type { SqlServerRecord } from '../fleet/fleet.model';
 import { sendArmError, sendJson, type RequestContext } from '../http/http.context';
 import { parseJsonBody } from '../arm/arm.requests';
 import type { RouteParameters, Router } from '../http/http.router';
 import { sendPage } from '../arm/arm.paging';
-import {
-  findResourceOnPath,
-  requireResourceGroup,
-  sendResourceNotFound,
-} from '../arm/resource-manager.routes';
+import { requireSqlServer } from '../arm/sql.routes';
+import { requireResourceGroup, sendResourceNotFound } from '../arm/resource-manager.routes';
 import type { ArmRecord, SecurityListType } from './security.estate';
 
 const groupPath = '/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}';
@@ -52,59 +48,38 @@ export function registerSecurityRoutes(router: Router, services: EmulatorService
     });
   }
 
-  function requireServer(context: RequestContext, parameters: RouteParameters): SqlServerRecord | undefined {
+  const requireServer = (context: RequestContext, parameters: RouteParameters) =>
+    requireSqlServer(fleet, context, parameters);
+
+  // The network security group the path names; else answers 404 as Azure does, and is undefined.
+  function requireGroup(context: RequestContext, parameters: RouteParameters): ArmRecord | undefined {
     if (!requireResourceGroup(fleet, context, parameters)) return undefined;
-    const server = findResourceOnPath<SqlServerRecord>(
-      fleet,
-      parameters,
-      serverType,
-      `${serverType}/${parameters.serverName ?? ''}`,
+    const group = security.findNetworkSecurityGroup(
+      `/subscriptions/${parameters.subscriptionId ?? ''}/resourceGroups/${parameters.resourceGroupName ?? ''}/providers/${groupType}/${parameters.groupName ?? ''}`,
     );
-    if (!server) {
+    if (!group) {
       sendResourceNotFound(
         context,
-        serverType,
-        parameters.serverName ?? '',
+        groupType,
+        parameters.groupName ?? '',
         parameters.resourceGroupName ?? '',
       );
     }
-    return server;
-  }
-
-  function findGroup(parameters: RouteParameters): ArmRecord | undefined {
-    return security.findNetworkSecurityGroup(
-      `/subscriptions/${parameters.subscriptionId ?? ''}/resourceGroups/${parameters.resourceGroupName ?? ''}/providers/${groupType}/${parameters.groupName ?? ''}`,
-    );
+    return group;
   }
 
   router
     .add('GET', `${groupPath}/providers/${groupType}/{groupName}`, (context, parameters) => {
-      if (!requireResourceGroup(fleet, context, parameters)) return;
-      const group = findGroup(parameters);
-      if (!group) {
-        return sendResourceNotFound(
-          context,
-          groupType,
-          parameters.groupName ?? '',
-          parameters.resourceGroupName ?? '',
-        );
-      }
+      const group = requireGroup(context, parameters);
+      if (!group) return;
       sendJson(context, 200, group);
     })
     .add(
       'DELETE',
       `${groupPath}/providers/${groupType}/{groupName}/securityRules/{ruleName}`,
       (context, parameters) => {
-        if (!requireResourceGroup(fleet, context, parameters)) return;
-        const group = findGroup(parameters);
-        if (!group) {
-          return sendResourceNotFound(
-            context,
-            groupType,
-            parameters.groupName ?? '',
-            parameters.resourceGroupName ?? '',
-          );
-        }
+        const group = requireGroup(context, parameters);
+        if (!group) return;
         const ruleId = `${group.id}/securityRules/${parameters.ruleName ?? ''}`;
         // As Azure: deleting a rule that is not there succeeds with 204.
         if (!security.deleteSecurityRule(ruleId)) return sendJson(context, 204, undefined);
@@ -116,16 +91,8 @@ export function registerSecurityRoutes(router: Router, services: EmulatorService
       'PUT',
       `${groupPath}/providers/${groupType}/{groupName}/securityRules/{ruleName}`,
       (context, parameters) => {
-        if (!requireResourceGroup(fleet, context, parameters)) return;
-        const group = findGroup(parameters);
-        if (!group) {
-          return sendResourceNotFound(
-            context,
-            groupType,
-            parameters.groupName ?? '',
-            parameters.resourceGroupName ?? '',
-          );
-        }
+        const group = requireGroup(context, parameters);
+        if (!group) return;
         const body = parseJsonBody(context);
         if (!body) return;
         const properties = body.properties;
