@@ -7,7 +7,8 @@
 // per quarter; beside the baseline, a day outside the mean ± 3σ of its previous 30 days. A run of
 // anomalous days counts once, for both. Targets: recall ≥ 0.9 with ≤ 1 false alarm per scope per
 // quarter, beating the baseline on both. BENCH_FLEET_SIZE sets the estate.
-import { CostLedger, dayMs } from '@cloudtrim/azure-emulator/costs/cost.ledger';
+import { CostLedger } from '@cloudtrim/azure-emulator/costs/cost.ledger';
+import { dayMs } from '@cloudtrim/azure-emulator/time';
 import { parseQueryDefinition, runQuery } from '@cloudtrim/azure-emulator/costs/cost.query';
 import type { InjectedAnomaly } from '@cloudtrim/azure-emulator/costs/cost.anomalies';
 import { generateFleet } from '@cloudtrim/azure-emulator/fleet/fleet.generator';

@@ -9,7 +9,8 @@
 // bought, a scale-out, a shutdown and a database stopped mid-month, a monthly reservation fee on the
 // 1st), billed and amortized, on the estates the method's choices were made on and on estates it
 // never saw. BENCH_FORECAST_SETS=documented runs only those.
-import { CostLedger, dayMs } from '@cloudtrim/azure-emulator/costs/cost.ledger';
+import { CostLedger } from '@cloudtrim/azure-emulator/costs/cost.ledger';
+import { dayMs } from '@cloudtrim/azure-emulator/time';
 import { parseQueryDefinition, runQuery } from '@cloudtrim/azure-emulator/costs/cost.query';
 import { generateFleet } from '@cloudtrim/azure-emulator/fleet/fleet.generator';
 import { forecastPeriodCost, forecastRunRate } from '../../server/src/modules/costs/cost-forecast';

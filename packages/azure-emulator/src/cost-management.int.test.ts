@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readerWithoutCostsPermission } from './arm/authorization.routes';
 import { computeLinuxHourlyPrice } from './catalog/price.catalog';
 import { findVirtualMachineSize } from './catalog/sku.catalog';
-import { dayMs, microUnits, readAmortizedShare, type BilledItem } from './costs/cost.ledger';
+import { microUnits, readAmortizedShare, type BilledItem } from './costs/cost.ledger';
+import { dayMs } from './time';
 import type { VirtualMachineRecord } from './fleet/fleet.model';
 import { startTestEmulator, type RawAnswer, type TestEmulator } from './testing/emulator.fixture';
 

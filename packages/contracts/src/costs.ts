@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createGuidSchema } from './common';
 import { resourceIdSchema } from './resources';
+import { dayMs } from './time';
 
 // The bill as Cloudtrim reads it from Azure Cost Management: our own calls, not SPEC's (issue 16).
 // Days are UTC days spelled YYYY-MM-DD; amounts are in the bill's currency.
@@ -66,7 +67,7 @@ export const costQuerySchema = costFilterSchema
     costType: z.enum(costTypes, { error: 'costType must be actual or amortized.' }).default('actual'),
   })
   .superRefine((query, context) => {
-    const days = (Date.parse(query.to) - Date.parse(query.from)) / 86_400_000 + 1;
+    const days = (Date.parse(query.to) - Date.parse(query.from)) / dayMs + 1;
     if (days < 1) context.addIssue({ code: 'custom', path: ['from'], message: 'from must not be after to.' });
     else if (days > maxCostRangeDays)
       context.addIssue({

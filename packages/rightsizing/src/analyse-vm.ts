@@ -36,9 +36,9 @@ import {
   describeShutdown,
   describeShutdownMemo,
 } from './vm-memo';
+import { hoursPerYear } from './time';
 
 export const minimumHistoryDays = 7;
-const hoursPerYear = 8760;
 // An idle VM is judged by Advisor's shutdown rule, not a forecast: its confidence is fixed.
 const shutdownConfidence = 0.9;
 const noResizeThresholds: EvidenceThresholds = { cpuPct: 100, memoryPct: 100 };

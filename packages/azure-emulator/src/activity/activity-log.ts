@@ -5,9 +5,9 @@
 // log always agrees with the resources' histories.
 import { deriveGuid } from '../fleet/noise.hash';
 import type { Fleet, FleetResource, PowerState } from '../fleet/fleet.model';
+import { dayMs } from '../time';
 
 export const activityLogRetentionDays = 90;
-const dayMs = 86_400_000;
 
 export interface ActivityEvent {
   readonly resourceId: string;

@@ -15,6 +15,7 @@ import {
   type SizeSeries,
   type VirtualMachineSize,
 } from './sku.catalog';
+import { hoursPerYear } from '../time';
 
 // List prices shaped like the Azure Retail Prices API. Linux pay-as-you-go prices follow the
 // published East US figures of each family (a price per vCPU plus a price per GiB), scaled by a
@@ -85,7 +86,6 @@ const windowsLicensePerVcpu = 0.046;
 const spotDiscount = 0.2;
 const oneYearReservationShare = 0.62;
 const threeYearReservationShare = 0.4;
-const hoursPerYear = 8760;
 const serviceId = 'DZH313Z7MMC8';
 const productAlphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
 const catalogSeed = 0;

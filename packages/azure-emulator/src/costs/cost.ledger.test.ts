@@ -12,8 +12,6 @@ import { generateFleet } from '../fleet/fleet.generator';
 import { describeObjectiveSku, recordSkuChange, type FleetResource } from '../fleet/fleet.model';
 import {
   CostLedger,
-  dayMs,
-  hourMs,
   isSeasonalShutdown,
   microUnits,
   readAmortizedShare,
@@ -21,6 +19,7 @@ import {
   type BilledItem,
   type CostType,
 } from './cost.ledger';
+import { dayMs, hourMs } from '../time';
 import type { InjectedAnomaly } from './cost.anomalies';
 import { parseQueryDefinition, runQuery } from './cost.query';
 

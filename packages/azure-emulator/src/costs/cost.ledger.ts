@@ -25,13 +25,12 @@ import {
 } from '../fleet/fleet.model';
 import { deriveGuid, hashText, hashToUnit, mixHash } from '../fleet/noise.hash';
 import { planAnomalies, type InjectedAnomaly } from './cost.anomalies';
+import { dayMs, hourMs } from '../time';
 
 // The bill of the fleet, as Cost Management would read it: a pure function of the fleet's seed,
 // each tenant's billing profile and the sizes and power states the fleet has recorded. Nothing is
 // stored per hour or per day; a query walks the billed items over its days and sums integers.
 
-export const hourMs = 3_600_000;
-export const dayMs = 86_400_000;
 /** Amounts and quantities are kept as integer millionths, so any grouping adds up exactly. */
 export const microUnits = 1_000_000;
 /** Cost Management refreshes its data every few hours; an hour shows once a refresh has passed it. */

@@ -1,12 +1,12 @@
 import {
   costLines,
-  dayMs,
   microUnits,
   readMonthIndex,
   type BilledItem,
   type CostLedger,
   type CostType,
 } from './cost.ledger';
+import { dayMs } from '../time';
 
 // Cost Management's query (api-version 2023-11-01): the request as Azure reads it, checked with its
 // error messages, then summed over the ledger's lines into Azure's columns and rows.

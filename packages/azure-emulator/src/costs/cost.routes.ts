@@ -4,7 +4,8 @@ import { deriveGuid } from '../fleet/noise.hash';
 import type { PrincipalRecord } from '../fleet/fleet.model';
 import { readQuery, sendArmError, sendJson, type RequestContext } from '../http/http.context';
 import type { Router } from '../http/http.router';
-import { dayMs, type CostLedger } from './cost.ledger';
+import type { CostLedger } from './cost.ledger';
+import { dayMs } from '../time';
 import { parseQueryDefinition, QueryDefinitionError, runQuery, type QueryResult } from './cost.query';
 
 // Microsoft.CostManagement/query and Microsoft.Consumption/budgets at subscription and resource

@@ -27,6 +27,7 @@ import {
 } from './fleet.model';
 import { createSeededRandom, deriveGuid, deriveToken, hashText, hashToUnit, mixHash } from './noise.hash';
 import { createWorkloadProfile, workloadKinds, type WorkloadKind } from './workload.model';
+import { dayMs, hourMs } from '../time';
 
 export interface FleetGenerationOptions {
   readonly seed: number;
@@ -559,7 +560,6 @@ function generatePlatformServices(
   }
 }
 
-const dayMs = 86_400_000;
 // Of the fleet's VM count: disks left behind by deleted VMs and detached volumes, public IPs left
 // over; a few percent of a real estate's disks and IPs, as cost reviews find them.
 const unattachedDisksPerMachine = 0.06;
@@ -753,7 +753,7 @@ function stopOneFromItsGuest(state: GenerationState, machines: readonly VirtualM
       (candidate) => candidate.powerHistory.length === 1 && candidate.powerHistory[0]?.state === 'running',
     );
   if (!machine) return;
-  const stoppedMs = state.nowMs - guestStopDaysAgo * dayMs - 5 * 3_600_000;
+  const stoppedMs = state.nowMs - guestStopDaysAgo * dayMs - 5 * hourMs;
   machine.powerHistory.push({
     fromMinute: Math.floor(stoppedMs / 60_000),
     state: 'stopped',

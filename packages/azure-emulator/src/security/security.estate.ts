@@ -13,6 +13,7 @@ import type {
   VirtualMachineRecord,
 } from '../fleet/fleet.model';
 import { deriveGuid, hashToUnit, hashText } from '../fleet/noise.hash';
+import { dayMs } from '../time';
 
 export interface ArmRecord {
   id: string;
@@ -45,7 +46,6 @@ export type SecurityListType =
   | 'Microsoft.Security/secureScoreControls'
   | 'Microsoft.Security/assessments';
 
-const dayMs = 86_400_000;
 const defenderPlans = ['VirtualMachines', 'SqlServers', 'StorageAccounts', 'KeyVaults', 'Arm'];
 
 function rule(

@@ -2,6 +2,7 @@ import { createPrivateKey, generateKeyPairSync, randomBytes, sign, X509Certifica
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import forge from 'node-forge';
+import { dayMs } from '../time';
 
 export interface CertificateAuthority {
   readonly certificatePem: string;
@@ -24,7 +25,6 @@ const authorityCertificateFile = 'ca.cert.pem';
 const authorityKeyFile = 'ca.key.pem';
 const serverCertificateFile = 'server.cert.pem';
 const serverKeyFile = 'server.key.pem';
-const dayMs = 24 * 60 * 60 * 1000;
 const serverRenewalMarginMs = 30 * dayMs;
 
 function generateKeyPair(): { privateKeyPem: string; publicKeyPem: string } {

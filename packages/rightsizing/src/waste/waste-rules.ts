@@ -1,9 +1,9 @@
 // The rules every waste finder shares: what is somebody else's to manage, how long a state must
 // have lasted, and how figures are written.
+import { dayMs } from '../time';
 import type { WasteFinding, WasteKind, WasteResource } from './waste.types';
 
-export const dayMs = 24 * 60 * 60 * 1000;
-export const hoursPerYear = 8760;
+export { dayMs, hoursPerYear } from '../time';
 export const monthsPerYear = 12;
 
 // A team opts a resource out of every recommendation with this tag (any value but 'false').

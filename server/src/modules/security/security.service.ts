@@ -26,9 +26,9 @@ import { badRequest, notFound, tooManyRequests } from '../../lib/http-errors';
 import type { TenantsService } from '../tenants/tenants.service';
 import { findSecurityCheck, runSecurityChecks, securityChecks } from './security.checks';
 import type { FindingRow, ScannedFinding, SecurityRepository } from './security.repository';
+import { dayMs } from '../../lib/time';
 
 const scanIntervalMs = 60_000;
-const dayMs = 86_400_000;
 const trendDays = 30;
 export const securityScanJobName = 'security-scan';
 

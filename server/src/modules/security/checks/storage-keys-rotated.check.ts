@@ -1,7 +1,7 @@
 import { failEach, type SecurityCheck } from '../security.check';
+import { dayMs } from '../../../lib/time';
 
 const maximumKeyAgeDays = 90;
-const dayMs = 86_400_000;
 
 export const storageKeysRotatedCheck: SecurityCheck = {
   id: 'storage-keys-rotated',

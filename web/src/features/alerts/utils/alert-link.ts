@@ -1,4 +1,5 @@
 import type { Alert } from '@cloudtrim/contracts/alerts';
+import { dayMs } from '@cloudtrim/contracts/time';
 
 // Where an alert is looked into: a cost alert in /analysis filtered to its scope, over a period that
 // holds its day (the page's periods count back from today); a pipeline's (an approval waiting, a run
@@ -14,7 +15,7 @@ function choosePeriod(day: string, today: string): string | null {
   const months = monthsBetween(day, today);
   if (months <= 0) return null;
   if (months === 1) return 'last-month';
-  const daysAgo = (Date.parse(`${today}T00:00:00Z`) - Date.parse(`${day}T00:00:00Z`)) / 86_400_000;
+  const daysAgo = (Date.parse(`${today}T00:00:00Z`) - Date.parse(`${day}T00:00:00Z`)) / dayMs;
   return daysAgo < 90 ? 'last-90-days' : 'last-12-months';
 }
 

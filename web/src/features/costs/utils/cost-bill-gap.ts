@@ -1,9 +1,8 @@
 import type { CostResponse } from '@cloudtrim/contracts/costs';
 import { formatCostDate } from './format-cost-day';
+import { dayMs } from '@cloudtrim/contracts/time';
 
 export const partialTotalText = 'TOTAL (partial)';
-
-const dayMs = 86_400_000;
 
 // The line under the chart while a tenant's bill is still being read: which days of the range are
 // not in yet. Null once the range is complete.

@@ -1,5 +1,6 @@
 // The periods /analysis offers, as UTC day ranges, each with the period it is compared with: the same
 // length just before it, or for this month the same days of last month (as the summary compares).
+import { dayMs } from '@cloudtrim/contracts/time';
 
 export const costPeriods = [
   'this-month',
@@ -31,8 +32,6 @@ export interface ResolvedCostPeriod extends DayRange {
   granularity: 'daily' | 'monthly';
   previous: DayRange;
 }
-
-const dayMs = 86_400_000;
 
 export function formatDay(date: Date): string {
   return date.toISOString().slice(0, 10);

@@ -1,4 +1,5 @@
 import type { SecurityFinding, SecuritySeverity, SecurityStatus } from '@cloudtrim/contracts/security';
+import { dayMs } from '@cloudtrim/contracts/time';
 
 export interface FindingFilters {
   status: SecurityStatus | '';
@@ -76,7 +77,7 @@ export function describeMute(finding: Pick<SecurityFinding, 'Mute'>): string | n
 }
 
 function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * dayMs).toISOString().slice(0, 10);
 }
 
 /** The days a mute may end on: tomorrow to a year from today (UTC), and a month out by default. */
