@@ -196,7 +196,15 @@ describe('an action waiting for approval', () => {
     const [vm] = await context.container.database.db
       .select()
       .from(resources)
-      .where(and(eq(resources.tenantId, tenant!.id), eq(resources.type, 'Microsoft.Compute/virtualMachines')))
+      .where(
+        and(
+          eq(resources.tenantId, tenant!.id),
+          eq(resources.type, 'Microsoft.Compute/virtualMachines'),
+          // A running one, so the stop has something to do whatever the date (the emulator's
+          // development machines are off over the year's end).
+          eq(resources.powerState, 'running'),
+        ),
+      )
       .orderBy(resources.name)
       .limit(1);
     await context.container.database.db
