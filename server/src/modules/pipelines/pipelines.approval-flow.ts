@@ -142,16 +142,7 @@ export class PipelineApprovalFlow {
       await approvals.release(approval.id);
       if (approval.state === 'waiting')
         await settleApprovalAlert(this.deps.alerts, transaction, approval, auth.userId);
-      const items = (await runs.listApprovalItems([approval.id])).filter(
-        (item) => item.reason === 'awaitingApproval',
-      );
-      for (const item of items) {
-        await runs.updateItem(item.id, {
-          outcome: 'skipped',
-          reason: 'rejected',
-          detail: `Cancelled: ${auth.email} paused the pipeline`,
-        });
-      }
+      await skipWaitingItems(runs, approval.id, `Cancelled: ${auth.email} paused the pipeline`);
       await this.settlement.finishRun(transaction, approval.runId, false);
     }
   }
@@ -226,16 +217,7 @@ export class PipelineApprovalFlow {
     const pipelines = new PipelinesRepository(transaction.db);
     const runs = new RunsRepository(transaction.db);
     await new ApprovalsRepository(transaction.db).release(approval.id);
-    const items = (await runs.listApprovalItems([approval.id])).filter(
-      (item) => item.reason === 'awaitingApproval',
-    );
-    for (const item of items) {
-      await runs.updateItem(item.id, {
-        outcome: 'skipped',
-        reason: 'rejected',
-        detail: `Rejected by ${by}`,
-      });
-    }
+    const items = await skipWaitingItems(runs, approval.id, `Rejected by ${by}`);
     const name = (await pipelines.findPipelineName(approval.pipelineId)) ?? '';
     await new ActivityRepository(transaction.db).insertManyInTransaction([
       {
@@ -380,4 +362,19 @@ export class PipelineApprovalFlow {
     }
     return answers;
   }
+}
+
+// The approval's items still waiting, skipped as rejected with `detail`; answers them.
+async function skipWaitingItems(
+  runs: RunsRepository,
+  approvalId: string,
+  detail: string,
+): Promise<PipelineRunItemRow[]> {
+  const items = (await runs.listApprovalItems([approvalId])).filter(
+    (item) => item.reason === 'awaitingApproval',
+  );
+  for (const item of items) {
+    await runs.updateItem(item.id, { outcome: 'skipped', reason: 'rejected', detail });
+  }
+  return items;
 }

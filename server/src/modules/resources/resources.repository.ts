@@ -40,25 +40,6 @@ export interface ResourceScopeQuery {
   windowHour?: number;
 }
 
-export interface ScopedResourceRow {
-  resourceId: string;
-  tenantId: string;
-  canWrite: boolean | null;
-  armId: string;
-  name: string;
-  type: string;
-  subcategory: string;
-  subscriptionId: string;
-  resourceGroup: string;
-  powerState: string | null;
-  tags: Record<string, string>;
-  details: Record<string, unknown>;
-  stateSince: Date | null;
-  // The resource's own window hour (UTC), else its team's.
-  maintenanceWindow: number;
-  heldUntil: Date | null;
-}
-
 const effectiveWindow = sql<number>`coalesce(${resources.maintenanceWindow}, ${teams.defaultMaintenanceWindow})`;
 
 export class ResourcesRepository {
@@ -212,7 +193,7 @@ export class ResourcesRepository {
   // The team's resources of active tenants in the scope's tenants, subscriptions and resource groups
   // (a pipeline's candidates; its tags are matched by the caller), with each one's maintenance window
   // (its own hour, else its team's), by name. One read: tenant, team and subscription are joined in.
-  async listInScope(teamId: string, query: ResourceScopeQuery): Promise<ScopedResourceRow[]> {
+  async listInScope(teamId: string, query: ResourceScopeQuery) {
     const { scope } = query;
     const rows = await this.db
       .select({
