@@ -44,7 +44,6 @@ import { MetricsRepository } from './modules/metrics/metrics.repository';
 import { MetricsService } from './modules/metrics/metrics.service';
 import { PasswordRepository } from './modules/password/password.repository';
 import { PasswordService } from './modules/password/password.service';
-import { PipelinesRepository } from './modules/pipelines/pipelines.repository';
 import { PipelinesService } from './modules/pipelines/pipelines.service';
 import { PricingRepository } from './modules/pricing/pricing.repository';
 import { PricingService } from './modules/pricing/pricing.service';
@@ -182,7 +181,7 @@ export function createContainer({
     onPipelineChangeSettled,
   );
   const pipelines = new PipelinesService(
-    new PipelinesRepository(db),
+    db,
     runTransaction,
     automationService,
     mail,

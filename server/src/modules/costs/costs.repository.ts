@@ -1,9 +1,9 @@
 // The bill in PostgreSQL: the rows Cost Management reported (cost_day, cost_month), where each
 // subscription's reading stands (cost_sync), and the sums the cost calls answer. Pages are written
 // as whole columns (unnest), so a page of 1,000 rows is one statement.
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { costSyncs, realizedSavings, type CostRead } from '../../db/schema';
+import { costDays, costSyncs, realizedSavings, tenants, type CostRead } from '../../db/schema';
 import { daysPerYear } from '../../lib/time';
 
 export interface CostSyncRow {
@@ -453,6 +453,21 @@ export class CostsRepository {
     if (scope.tag)
       conditions.push(sql`coalesce(resource.tags ->> ${scope.tag.name}, '') = ${scope.tag.value}`);
     return sql.join(conditions, sql` and `);
+  }
+
+  // Each of the team's resources' actual cost from `from` on, keyed `<tenant id> <ARM id, lower case>`.
+  async sumResourceCostsSince(teamId: string, from: string): Promise<Map<string, number>> {
+    const rows = await this.db
+      .select({
+        tenantId: costDays.tenantId,
+        resourceId: costDays.resourceId,
+        cost: sql<number>`sum(${costDays.actualCost})::float8`,
+      })
+      .from(costDays)
+      .innerJoin(tenants, eq(tenants.id, costDays.tenantId))
+      .where(and(eq(tenants.teamId, teamId), gte(costDays.day, from)))
+      .groupBy(costDays.tenantId, costDays.resourceId);
+    return new Map(rows.map((row) => [`${row.tenantId} ${row.resourceId.toLowerCase()}`, row.cost]));
   }
 }
 

@@ -13,13 +13,9 @@ import { automationLogResponseSchema } from '@cloudtrim/contracts/recommendation
 import { readWriteCount } from '@cloudtrim/azure-emulator/emulator.stats';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectTenant,
-  createCloudTestContext,
-  listRunningVms,
-  type CloudTestContext,
-} from '../../../test/azure-emulator';
-import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
+import { createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
+import { type TestUser } from '../../../test/helper';
+import { createPipelineClient, createPipelineTeam, neverInTests } from '../../../test/pipelines';
 import type { Db } from '../../db/database';
 import { pipelineRuns, recommendations, resources, scheduledChanges } from '../../db/schema';
 
@@ -33,23 +29,13 @@ let ownerToken: string;
 let tenantId: string;
 let vms: (typeof resources.$inferSelect)[];
 
-// A yearly cron: these pipelines only run when asked.
-const neverInTests = { cron: '0 0 1 1 *', timeZone: 'UTC' };
-
-async function call(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) {
-  return context.app.inject({
-    method,
-    url,
-    headers: { ...bearer(ownerToken), 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-  });
-}
-
-async function createPipeline(definition: PipelineDefinitionRequest): Promise<string> {
-  const response = await call('POST', '/api/v1/pipeline', definition);
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<{ id: string }>().id;
-}
+const client = createPipelineClient(
+  () => context,
+  () => ownerToken,
+);
+const { call } = client;
+const createPipeline = async (definition: PipelineDefinitionRequest) =>
+  (await client.createPipeline(definition)).id;
 
 function changesOf(resourceIds: string[]) {
   return db
@@ -70,12 +56,7 @@ beforeAll(async () => {
     emulator: { fleetSize: 8, operationDurationMs: 100 },
   });
   db = context.container.database.db;
-  owner = await createUser(context);
-  ownerToken = await logIn(context, owner);
-  tenantId = await connectTenant(context, owner.teamId, 0, 0);
-  await context.container.inventory.syncTenant(tenantId);
-  vms = await listRunningVms(db, tenantId);
-  expect(vms.length).toBeGreaterThanOrEqual(4);
+  ({ owner, ownerToken, tenantId, vms } = await createPipelineTeam(context, { minimumVms: 4 }));
 }, 120_000);
 
 afterAll(() => context.close());

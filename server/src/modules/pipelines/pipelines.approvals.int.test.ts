@@ -10,20 +10,14 @@ import {
   approvalRoleText,
   type Approval,
   type ApprovalListResponse,
-  type Pipeline,
-  type PipelineDefinitionRequest,
   type PipelineRunDetail,
 } from '@cloudtrim/contracts/pipelines';
 import { viewerReadOnlyText } from '@cloudtrim/contracts/team';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectTenant,
-  createCloudTestContext,
-  listRunningVms,
-  type CloudTestContext,
-} from '../../../test/azure-emulator';
-import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
+import { createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
+import { createUser, logIn, type TestUser } from '../../../test/helper';
+import { createPipelineClient, createPipelineTeam, neverInTests } from '../../../test/pipelines';
 import type { Db } from '../../db/database';
 import { pipelineApprovals, pipelineOpenApprovals, resources, scheduledChanges } from '../../db/schema';
 
@@ -43,29 +37,15 @@ const tokens: Record<'owner' | 'approver' | 'editor' | 'member' | 'viewer', stri
 };
 let vms: (typeof resources.$inferSelect)[];
 
-// A yearly cron: these pipelines never fire on their own.
-const neverInTests = { cron: '0 0 1 1 *', timeZone: 'UTC' };
-
-async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, body?: unknown) {
-  return context.app.inject({
-    method,
-    url,
-    headers: { ...bearer(token), 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-  });
-}
-
-async function createPipeline(definition: PipelineDefinitionRequest): Promise<Pipeline> {
-  const response = await call('POST', '/api/v1/pipeline', tokens.owner, definition);
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<Pipeline>();
-}
-
-async function runPipeline(id: string, token: string): Promise<PipelineRunDetail> {
-  const response = await call('POST', `/api/v1/pipeline/${id}/run`, token, { dryRun: false });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json<PipelineRunDetail>();
-}
+// Pipelines created as the owner; each call as the token given.
+const client = createPipelineClient(
+  () => context,
+  () => tokens.owner,
+);
+const { createPipeline } = client;
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, body?: unknown) =>
+  client.call(method, url, body, token);
+const runPipeline = (id: string, token: string) => client.runPipeline(id, false, token);
 
 // A production VM (tagged as inventory stored it) under a deallocation that waits for approval.
 async function proposeDeallocation(
@@ -106,18 +86,14 @@ beforeAll(async () => {
     emulator: { fleetSize: 8, operationDurationMs: 100 },
   });
   db = context.container.database.db;
-  owner = await createUser(context);
+  const team = await createPipelineTeam(context, { minimumVms: 5, isUntagged: true });
+  ({ owner, vms } = team);
   const teamId = owner.teamId;
-  tokens.owner = await logIn(context, owner);
+  tokens.owner = team.ownerToken;
   tokens.approver = await logIn(context, await createUser(context, { teamId, role: 'Approver' }));
   tokens.editor = await logIn(context, await createUser(context, { teamId, role: 'Approver' }));
   tokens.member = await logIn(context, await createUser(context, { teamId }));
   tokens.viewer = await logIn(context, await createUser(context, { teamId, role: 'Viewer' }));
-  const tenantId = await connectTenant(context, teamId, 0, 0);
-  await context.container.inventory.syncTenant(tenantId);
-  vms = await listRunningVms(db, tenantId);
-  expect(vms.length).toBeGreaterThanOrEqual(5);
-  await db.update(resources).set({ tags: {} }).where(eq(resources.tenantId, tenantId));
 }, 120_000);
 
 afterAll(() => context?.close());

@@ -1,26 +1,58 @@
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import {
-  pipelineApprovals,
-  pipelineOpenApprovals,
-  pipelineRuns,
-  pipelineVersions,
-  users,
-} from '../../db/schema';
-import { openApprovalStates, type Decider } from './pipelines.approvals';
-import type { PipelineApprovalRow } from './pipelines.repository';
+import { pipelineApprovals, pipelineOpenApprovals, pipelineRuns, pipelineVersions } from '../../db/schema';
+import { openApprovalStates } from './pipelines.approvals';
 
-// What deciding an approval reads (who decides, who proposed), and the one-open-approval claims.
+export type PipelineApprovalRow = typeof pipelineApprovals.$inferSelect;
+
+// A pipeline's approvals: their rows and decisions, who proposed each, and the one-open-approval
+// claims. Who decides is the team's member (TeamRepository.findDecider).
 export class ApprovalsRepository {
   constructor(private readonly db: Db) {}
 
-  // The user as a member of the team; undefined when they are in another team.
-  async findDecider(teamId: string, userId: string): Promise<Decider | undefined> {
+  async insertApproval(approval: Omit<typeof pipelineApprovals.$inferInsert, 'id'>): Promise<string> {
     const [row] = await this.db
-      .select({ userId: users.id, role: users.role, joinedTeamAt: users.joinedTeamAt })
-      .from(users)
-      .where(and(eq(users.id, userId), eq(users.teamId, teamId)));
+      .insert(pipelineApprovals)
+      .values(approval)
+      .returning({ id: pipelineApprovals.id });
+    return row!.id;
+  }
+
+  async findApproval(teamId: string, id: string): Promise<PipelineApprovalRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(pipelineApprovals)
+      .where(and(eq(pipelineApprovals.teamId, teamId), eq(pipelineApprovals.id, id)));
     return row;
+  }
+
+  // Locked for the transaction: a decision and the tick's carrying out never race.
+  async lockApproval(teamId: string, id: string): Promise<PipelineApprovalRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(pipelineApprovals)
+      .where(and(eq(pipelineApprovals.teamId, teamId), eq(pipelineApprovals.id, id)))
+      .for('update');
+    return row;
+  }
+
+  // Approved approvals whose grace period is over, one a transaction, skipping those another worker holds.
+  async lockDueApproval(at: Date): Promise<PipelineApprovalRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(pipelineApprovals)
+      .where(and(eq(pipelineApprovals.state, 'approved'), lte(pipelineApprovals.runsAfter, at)))
+      .orderBy(asc(pipelineApprovals.runsAfter))
+      .limit(1)
+      .for('update', { skipLocked: true });
+    return row;
+  }
+
+  async updateApproval(
+    id: string,
+    fields: Partial<Pick<PipelineApprovalRow, 'state' | 'decidedBy' | 'decidedAt' | 'carriedOutAt'>>,
+  ): Promise<void> {
+    await this.db.update(pipelineApprovals).set(fields).where(eq(pipelineApprovals.id, id));
   }
 
   // The proposers of each approval's run: the authors of the pipeline's versions up to the one the

@@ -4,22 +4,14 @@
 // 500; a deleteDisk recommendation applied by a pipeline waiting for approval; a prod tag added in
 // Azure since inventory cancelling a pipeline's stop at act time; a disk never deleted while its
 // snapshot is not Succeeded.
-import type {
-  Pipeline,
-  PipelineDefinitionRequest,
-  PipelineListResponse,
-} from '@cloudtrim/contracts/pipelines';
+import type { PipelineDefinitionRequest, PipelineListResponse } from '@cloudtrim/contracts/pipelines';
 import { and, eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PipelineRunDetail } from '@cloudtrim/contracts/pipelines';
-import {
-  connectTenant,
-  createCloudTestContext,
-  listRunningVms,
-  type CloudTestContext,
-} from '../../../test/azure-emulator';
+import { createCloudTestContext, listRunningVms, type CloudTestContext } from '../../../test/azure-emulator';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
+import { createPipelineClient, createPipelineTeam, neverInTests } from '../../../test/pipelines';
 import type { CloudProvider } from '../../cloud/cloud-provider';
 import { createAzureGateway } from '../../cloud/azure/azure-gateway';
 import type { Db } from '../../db/database';
@@ -47,23 +39,10 @@ let owner: TestUser;
 let ownerToken: string;
 let tenantId: string;
 
-// A yearly cron: these pipelines only run when asked.
-const neverInTests = { cron: '0 0 1 1 *', timeZone: 'UTC' };
-
-async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) {
-  return context.app.inject({
-    method,
-    url,
-    headers: { ...bearer(ownerToken), 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-  });
-}
-
-async function createPipeline(definition: PipelineDefinitionRequest): Promise<Pipeline> {
-  const response = await call('POST', '/api/v1/pipeline', definition);
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<Pipeline>();
-}
+const { call, createPipeline } = createPipelineClient(
+  () => context,
+  () => ownerToken,
+);
 
 async function countPipelines(teamId: string): Promise<number> {
   const [row] = await db
@@ -91,10 +70,7 @@ beforeAll(async () => {
     emulator: { fleetSize: 12, operationDurationMs: 100 },
   });
   db = context.container.database.db;
-  owner = await createUser(context);
-  ownerToken = await logIn(context, owner);
-  tenantId = await connectTenant(context, owner.teamId, 0, 0);
-  await context.container.inventory.syncTenant(tenantId);
+  ({ owner, ownerToken, tenantId } = await createPipelineTeam(context));
 }, 120_000);
 
 const changesOf = (resourceId: string) =>

@@ -21,13 +21,9 @@ import type {
 import { automationLogResponseSchema } from '@cloudtrim/contracts/recommendations';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectTenant,
-  createCloudTestContext,
-  listRunningVms,
-  type CloudTestContext,
-} from '../../../test/azure-emulator';
-import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
+import { createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
+import { createUser, logIn, type TestUser } from '../../../test/helper';
+import { createPipelineClient, createPipelineTeam, neverInTests } from '../../../test/pipelines';
 import type { Db } from '../../db/database';
 import { pipelineRuns, pipelines, recommendations, resources, scheduledChanges } from '../../db/schema';
 
@@ -44,34 +40,10 @@ let strangerToken: string;
 let tenantId: string;
 let vms: (typeof resources.$inferSelect)[];
 
-// A yearly cron: these pipelines never fire on their own while the schedule test moves the clock.
-const neverInTests = { cron: '0 0 1 1 *', timeZone: 'UTC' };
-
-async function call(
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  body?: unknown,
-  token = ownerToken,
-) {
-  return context.app.inject({
-    method,
-    url,
-    headers: { ...bearer(token), 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-  });
-}
-
-async function createPipeline(definition: PipelineDefinitionRequest): Promise<Pipeline> {
-  const response = await call('POST', '/api/v1/pipeline', definition);
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<Pipeline>();
-}
-
-async function runPipeline(id: string, dryRun: boolean, token = ownerToken): Promise<PipelineRunDetail> {
-  const response = await call('POST', `/api/v1/pipeline/${id}/run`, { dryRun }, token);
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json<PipelineRunDetail>();
-}
+const { call, createPipeline, runPipeline } = createPipelineClient(
+  () => context,
+  () => ownerToken,
+);
 
 // Tags the VMs as Azure would have them (the pipeline reads what inventory stored).
 async function tagVms(tagged: { vm: typeof resources.$inferSelect; tags: Record<string, string> }[]) {
@@ -106,17 +78,14 @@ beforeAll(async () => {
     emulator: { fleetSize: 12, operationDurationMs: 100 },
   });
   db = context.container.database.db;
-  owner = await createUser(context);
-  ownerToken = await logIn(context, owner);
+  // Every VM untagged to start with; each test tags the ones it uses.
+  ({ owner, ownerToken, tenantId, vms } = await createPipelineTeam(context, {
+    minimumVms: 8,
+    isUntagged: true,
+  }));
   colleague = await createUser(context, { teamId: owner.teamId, role: 'Approver' });
   colleagueToken = await logIn(context, colleague);
   strangerToken = await logIn(context, await createUser(context));
-  tenantId = await connectTenant(context, owner.teamId, 0, 0);
-  await context.container.inventory.syncTenant(tenantId);
-  vms = await listRunningVms(db, tenantId);
-  expect(vms.length).toBeGreaterThanOrEqual(8);
-  // Every VM untagged to start with; each test tags the ones it uses.
-  await db.update(resources).set({ tags: {} }).where(eq(resources.tenantId, tenantId));
 }, 120_000);
 
 afterAll(() => context.close());

@@ -20,6 +20,7 @@ import {
   waitFor,
 } from '../../../test/azure-emulator';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
+import { createPipelineClient, neverInTests } from '../../../test/pipelines';
 import { createMailTestContext, waitForMailJobs, type MailTestContext } from '../../../test/mailbox';
 import type { Db } from '../../db/database';
 import { createTransactionRunner } from '../../db/transaction';
@@ -34,32 +35,18 @@ let token: string;
 let tenantId: string;
 let vms: (typeof resources.$inferSelect)[];
 
-// A yearly cron: these pipelines only run when asked.
-const neverInTests = { cron: '0 0 1 1 *', timeZone: 'UTC' };
 // Azure refuses every write (a 400 is no transient failure: the change fails at its first attempt).
 const refusedWrites = { errorRate: 1, errorStatus: 400, kinds: ['arm-write'] as const };
 
-async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) {
-  return context.app.inject({
-    method,
-    url,
-    headers: { ...bearer(token), 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-  });
-}
+const client = createPipelineClient(
+  () => context,
+  () => token,
+);
+const { call, readRun } = client;
 
 async function runPipeline(definition: PipelineDefinitionRequest): Promise<PipelineRunDetail> {
-  const created = await call('POST', '/api/v1/pipeline', definition);
-  expect(created.statusCode, created.body).toBe(201);
-  const run = await call('POST', `/api/v1/pipeline/${created.json<{ id: string }>().id}/run`, {
-    dryRun: false,
-  });
-  expect(run.statusCode, run.body).toBe(200);
-  return run.json<PipelineRunDetail>();
+  return client.runPipeline((await client.createPipeline(definition)).id, false);
 }
-
-const readRun = async (runId: string) =>
-  (await call('GET', `/api/v1/pipeline/run/${runId}`)).json<PipelineRunDetail>();
 
 const listAlerts = async () => (await call('GET', '/api/v1/alert')).json<AlertListResponse>();
 

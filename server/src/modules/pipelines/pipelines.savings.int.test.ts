@@ -3,22 +3,12 @@
 // start pipeline covers them, each VM's list price an hour times the hours a week it is off (walked
 // here from the two cron expressions) times 52.18, in the preview, the run's items and its total.
 import { roundCents } from '@cloudtrim/contracts/money';
-import type {
-  Pipeline,
-  PipelineDefinitionRequest,
-  PipelinePreviewResponse,
-  PipelineRunDetail,
-} from '@cloudtrim/contracts/pipelines';
+import type { PipelineDefinitionRequest, PipelinePreviewResponse } from '@cloudtrim/contracts/pipelines';
 import cronParser from 'cron-parser';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectTenant,
-  createCloudTestContext,
-  listRunningVms,
-  type CloudTestContext,
-} from '../../../test/azure-emulator';
-import { bearer, createUser, logIn } from '../../../test/helper';
+import { createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
+import { createPipelineClient, createPipelineTeam } from '../../../test/pipelines';
 import type { Db } from '../../db/database';
 import { resources } from '../../db/schema';
 import { weeksPerYear } from '../../lib/time';
@@ -33,26 +23,12 @@ let db: Db;
 let token: string;
 let devVms: (typeof resources.$inferSelect)[];
 
-async function call(method: 'POST' | 'DELETE', url: string, body?: unknown) {
-  return context.app.inject({
-    method,
-    url,
-    headers: { ...bearer(token), 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-  });
-}
-
-async function createPipeline(definition: PipelineDefinitionRequest): Promise<Pipeline> {
-  const response = await call('POST', '/api/v1/pipeline', definition);
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<Pipeline>();
-}
-
-async function dryRun(pipelineId: string): Promise<PipelineRunDetail> {
-  const response = await call('POST', `/api/v1/pipeline/${pipelineId}/run`, { dryRun: true });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json<PipelineRunDetail>();
-}
+const client = createPipelineClient(
+  () => context,
+  () => token,
+);
+const { call, createPipeline } = client;
+const dryRun = (pipelineId: string) => client.runPipeline(pipelineId, true);
 
 // The hours from each stop in the week from now to the start that follows it.
 function walkOffHours(): number {
@@ -84,15 +60,11 @@ async function readListHourly(vm: typeof resources.$inferSelect): Promise<number
 beforeAll(async () => {
   context = await createCloudTestContext({ now: () => new Date(clockMs), emulator: { fleetSize: 12 } });
   db = context.container.database.db;
-  const owner = await createUser(context);
-  token = await logIn(context, owner);
-  const tenantId = await connectTenant(context, owner.teamId, 0, 0);
-  await context.container.inventory.syncTenant(tenantId);
-  await context.container.pricing.ensureFreshForTenant(tenantId);
-  const running = await listRunningVms(db, tenantId);
-  devVms = running.slice(0, 3);
+  const team = await createPipelineTeam(context, { isUntagged: true });
+  token = team.ownerToken;
+  await context.container.pricing.ensureFreshForTenant(team.tenantId);
+  devVms = team.vms.slice(0, 3);
   expect(devVms).toHaveLength(3);
-  await db.update(resources).set({ tags: {} }).where(eq(resources.tenantId, tenantId));
   for (const vm of devVms) {
     await db
       .update(resources)

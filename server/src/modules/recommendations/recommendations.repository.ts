@@ -1,8 +1,9 @@
 // Recommendations in PostgreSQL, and what the analysis reads: the VMs due for analysis and their
 // hourly series, from the metrics' packed days.
 import { automationValues } from '@cloudtrim/contracts/automation';
-import { sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { recommendations } from '../../db/schema';
 import { isResourceKnownToTeam } from '../../db/team-resource';
 import type { RecommendationKind } from '@cloudtrim/rightsizing/analysis.types';
 import { wasteResourceTypes } from '@cloudtrim/rightsizing/waste/find-waste';
@@ -553,6 +554,21 @@ export class RecommendationsRepository {
       where recommendation.team_id = ${teamId}::uuid and recommendation.id = ${id}`);
     const row = result.rows[0];
     return row ? { ...row, id: Number(row.id) } : undefined;
+  }
+
+  // The team's open recommendations (what a pipeline's candidates may apply), in no order.
+  listOpenForTeam(teamId: string) {
+    return this.db
+      .select({
+        id: recommendations.id,
+        resourceId: recommendations.resourceId,
+        kind: recommendations.kind,
+        confidence: recommendations.confidence,
+        annualSaving: recommendations.annualCostSavings,
+        text: recommendations.recommendation,
+      })
+      .from(recommendations)
+      .where(and(eq(recommendations.teamId, teamId), eq(recommendations.status, 'open')));
   }
 }
 

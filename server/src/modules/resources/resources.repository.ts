@@ -1,7 +1,7 @@
 import { automationValues } from '@cloudtrim/contracts/automation';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { resources, teams, tenants } from '../../db/schema';
+import { resources, subscriptions, teams, tenants, vmPrices } from '../../db/schema';
 import { isoTimestampSql } from '../../lib/time';
 
 export interface ResourceSettingsRow {
@@ -32,6 +32,15 @@ export interface ResourceSearchRow {
   subscriptionName: string | null;
   resourceGroup: string;
 }
+
+// Which of the team's resources a pipeline's scope takes (its tags are matched by the caller), and,
+// when given, only those whose maintenance window is this hour (UTC).
+export interface ResourceScopeQuery {
+  scope: { tenantIds?: string[]; subscriptionIds?: string[]; resourceGroups?: string[] };
+  windowHour?: number;
+}
+
+const effectiveWindow = sql<number>`coalesce(${resources.maintenanceWindow}, ${teams.defaultMaintenanceWindow})`;
 
 export class ResourcesRepository {
   constructor(private readonly db: Db) {}
@@ -179,5 +188,96 @@ export class ResourcesRepository {
       limit ${limit}
     `);
     return result.rows;
+  }
+
+  // The team's resources of active tenants in the scope's tenants, subscriptions and resource groups
+  // (a pipeline's candidates; its tags are matched by the caller), with each one's maintenance window
+  // (its own hour, else its team's), by name. One read: tenant, team and subscription are joined in.
+  async listInScope(teamId: string, query: ResourceScopeQuery) {
+    const { scope } = query;
+    const rows = await this.db
+      .select({
+        resourceId: resources.id,
+        tenantId: resources.tenantId,
+        canWrite: tenants.canWrite,
+        armId: resources.armId,
+        name: resources.name,
+        type: resources.type,
+        subcategory: resources.subcategory,
+        subscriptionId: subscriptions.subscriptionId,
+        resourceGroup: resources.resourceGroup,
+        powerState: resources.powerState,
+        tags: resources.tags,
+        details: resources.details,
+        stateSince: resources.stateSince,
+        maintenanceWindow: effectiveWindow,
+        heldUntil: resources.recommendationsHeldUntil,
+      })
+      .from(resources)
+      .innerJoin(tenants, eq(tenants.id, resources.tenantId))
+      .innerJoin(teams, eq(teams.id, tenants.teamId))
+      .innerJoin(subscriptions, eq(subscriptions.id, resources.subscriptionId))
+      .where(
+        and(
+          eq(tenants.teamId, teamId),
+          eq(tenants.isActive, true),
+          scope.tenantIds?.length ? inArray(resources.tenantId, scope.tenantIds) : undefined,
+          scope.subscriptionIds?.length
+            ? inArray(sql`lower(${subscriptions.subscriptionId})`, scope.subscriptionIds)
+            : undefined,
+          scope.resourceGroups?.length
+            ? inArray(
+                sql`lower(${resources.resourceGroup})`,
+                scope.resourceGroups.map((group) => group.toLowerCase()),
+              )
+            : undefined,
+          query.windowHour === undefined ? undefined : sql`${effectiveWindow} = ${query.windowHour}`,
+        ),
+      )
+      .orderBy(asc(resources.name), asc(resources.id));
+    return rows.map((row) => ({ ...row, maintenanceWindow: Number(row.maintenanceWindow) }));
+  }
+
+  // The hours (UTC) the team's resources have their maintenance window.
+  async listWindowHours(teamId: string): Promise<number[]> {
+    const rows = await this.db
+      .selectDistinct({ hour: effectiveWindow })
+      .from(resources)
+      .innerJoin(tenants, eq(tenants.id, resources.tenantId))
+      .innerJoin(teams, eq(teams.id, tenants.teamId))
+      .where(eq(tenants.teamId, teamId));
+    return rows.map((row) => Number(row.hour));
+  }
+
+  // The tenant and tags of each resource still there.
+  async readTenantsAndTags(
+    resourceIds: readonly string[],
+  ): Promise<Map<string, { tenantId: string; tags: Record<string, string> }>> {
+    if (resourceIds.length === 0) return new Map();
+    const rows = await this.db
+      .select({ id: resources.id, tenantId: resources.tenantId, tags: resources.tags })
+      .from(resources)
+      .where(inArray(resources.id, [...resourceIds]));
+    return new Map(rows.map(({ id, ...state }) => [id, state]));
+  }
+
+  // The list price an hour of each VM's size in its region (as costs' list-price column reads it), in
+  // one read whatever the number of VMs: pricing's vm_price is joined in, by region, size and OS. A VM
+  // whose size has no price read is absent.
+  async listVmListPrices(resourceIds: readonly string[]): Promise<Map<string, number>> {
+    if (resourceIds.length === 0) return new Map();
+    const rows = await this.db
+      .select({ resourceId: resources.id, hourlyPrice: vmPrices.hourlyPrice })
+      .from(resources)
+      .innerJoin(
+        vmPrices,
+        and(
+          eq(vmPrices.region, resources.region),
+          eq(vmPrices.sizeName, resources.sku),
+          eq(vmPrices.osType, sql`coalesce(${resources.osType}, 'Linux')`),
+        ),
+      )
+      .where(sql`${resources.id} = any(${sql.param([...resourceIds])}::uuid[])`);
+    return new Map(rows.map((row) => [row.resourceId, row.hourlyPrice]));
   }
 }

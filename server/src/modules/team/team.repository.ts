@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { isUniqueViolation, type Db } from '../../db/database';
 import type { TeamRole } from '@cloudtrim/contracts/team';
 import { invitations, teams, users } from '../../db/schema';
@@ -220,5 +220,38 @@ export class TeamRepository {
       }
       return saved!;
     });
+  }
+
+  // The user as a member of the team, with their role and since when (who may decide a pipeline's
+  // approval); undefined when they are in another team.
+  async findDecider(
+    teamId: string,
+    userId: string,
+  ): Promise<{ userId: string; role: TeamRole; joinedTeamAt: Date } | undefined> {
+    const [row] = await this.db
+      .select({ userId: users.id, role: users.role, joinedTeamAt: users.joinedTeamAt })
+      .from(users)
+      .where(and(eq(users.id, userId), eq(users.teamId, teamId)));
+    return row;
+  }
+
+  // The team's members' ids and emails, by email.
+  listMemberEmails(teamId: string): Promise<{ id: string; email: string }[]> {
+    return this.db
+      .select({ id: users.id, email: users.email })
+      .from(users)
+      .where(eq(users.teamId, teamId))
+      .orderBy(asc(users.email));
+  }
+
+  // The email of each user still there (none asked for: none read).
+  async readEmails(userIds: readonly (string | null)[]): Promise<Map<string, string>> {
+    const ids = [...new Set(userIds.filter((id): id is string => id !== null))];
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .select({ id: users.id, email: users.email })
+      .from(users)
+      .where(inArray(users.id, ids));
+    return new Map(rows.map((row) => [row.id, row.email]));
   }
 }

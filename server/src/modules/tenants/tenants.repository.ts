@@ -167,6 +167,11 @@ export class TenantsRepository {
       })
       .where(eq(tenants.id, id));
   }
+
+  async listIdsForTeam(teamId: string): Promise<string[]> {
+    const rows = await this.db.select({ id: tenants.id }).from(tenants).where(eq(tenants.teamId, teamId));
+    return rows.map((row) => row.id);
+  }
 }
 
 // deadlock_detected, serialization_failure, lock_not_available: another transaction won; retrying is safe.
