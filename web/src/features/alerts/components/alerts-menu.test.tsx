@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Alert } from '@cloudtrim/contracts/alerts';
+import type { TeamResponse } from '@cloudtrim/contracts/team';
 import { createQueryClient } from '../../../lib/query-client';
 import { AlertsMenu } from './alerts-menu';
 import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
@@ -58,6 +59,7 @@ function answer(status: number, body: unknown): Response {
 
 let alerts: Alert[];
 let fetchMock: ReturnType<typeof vi.fn>;
+let team: TeamResponse;
 
 function renderMenu() {
   const router = createMemoryRouter(
@@ -78,6 +80,8 @@ function renderMenu() {
 
 beforeEach(() => {
   localStorage.setItem('token', 'a-session-token');
+  localStorage.setItem('email', 'demo@cloudtrim.dev');
+  team = [];
   alerts = [createAlert(1), createAlert(2), createAlert(3, '2026-11-24T10:00:00.000Z')];
   fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
     const acknowledged = /^\/api\/v1\/alert\/([^/]+)\/acknowledge$/.exec(url);
@@ -93,6 +97,8 @@ beforeEach(() => {
         Unacknowledged: alerts.filter((alert) => alert.AcknowledgedAt === null).length,
       });
     }
+    // The caller's role (a Viewer cannot acknowledge).
+    if (url === '/api/v1/team') return answer(200, team);
     return refuseUnexpectedCall(url, init);
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -138,6 +144,25 @@ describe('<AlertsMenu>', () => {
       `/api/v1/alert/${alerts[1]!.Id}/acknowledge`,
     ]);
     expect(screen.queryByRole('button', { name: 'ACKNOWLEDGE ALL' })).toBeNull();
+  });
+
+  it('lists the alerts to a Viewer without a button to acknowledge them', async () => {
+    team = [
+      {
+        EmailAddress: 'demo@cloudtrim.dev',
+        FirstName: 'Demo',
+        LastName: 'User',
+        Status: 'Active',
+        role: 'Viewer',
+      },
+    ];
+    renderMenu();
+    fireEvent.click(await screen.findByRole('button', { name: 'Alerts, 2 unacknowledged' }));
+    const list = await screen.findByRole('list', { name: 'Alerts' });
+    await waitFor(() => expect(fetchMock.mock.calls.map(([url]) => url)).toContain('/api/v1/team'));
+    await waitFor(() => expect(within(list).queryAllByRole('button')).toHaveLength(0));
+    expect(screen.queryByRole('button', { name: 'ACKNOWLEDGE ALL' })).toBeNull();
+    expect(within(list).getAllByRole('listitem')).toHaveLength(3);
   });
 
   it('opens /analysis filtered to the alert and closes', async () => {

@@ -9,6 +9,7 @@ import { Pagination } from '../../../components/pagination';
 import { formatUtcDateTime } from '../../../lib/format-date-time';
 import { formatCost } from '../../../lib/format-cost';
 import { describeLoadError, isNetworkFailure } from '../../../lib/load-failure';
+import { useIsReadOnly } from '../../../lib/my-role';
 import { useAcknowledgeAlerts } from '../api/acknowledge-alerts';
 import { useAlerts } from '../api/get-alerts';
 import { alertLinkTexts, createAlertHref } from '../utils/alert-link';
@@ -34,11 +35,13 @@ function describeAmount(alert: Alert): string {
 interface AlertItemProps {
   alert: Alert;
   isAcknowledging: boolean;
+  /** A Viewer reads the team's alerts but cannot acknowledge them (the server refuses it). */
+  isReadOnly: boolean;
   onAcknowledge: (alert: Alert) => void;
   onNavigate: () => void;
 }
 
-function AlertItem({ alert, isAcknowledging, onAcknowledge, onNavigate }: AlertItemProps) {
+function AlertItem({ alert, isAcknowledging, isReadOnly, onAcknowledge, onNavigate }: AlertItemProps) {
   const isNew = alert.AcknowledgedAt === null;
   return (
     <li className={isNew ? 'alerts-item is-new' : 'alerts-item'}>
@@ -67,7 +70,7 @@ function AlertItem({ alert, isAcknowledging, onAcknowledge, onNavigate }: AlertI
         <Link to={createAlertHref(alert)} onClick={onNavigate}>
           {alertLinkTexts[alert.Kind]}
         </Link>
-        {isNew ? (
+        {isNew && isReadOnly ? null : isNew ? (
           <Button
             variant="outline-primary"
             size="sm"
@@ -96,6 +99,7 @@ export function AlertsPanel({ onNavigate }: AlertsPanelProps) {
   const [page, setPage] = useState(1);
   const alerts = useAlerts((page - 1) * pageSize);
   const acknowledging = useAcknowledgeAlerts();
+  const isReadOnly = useIsReadOnly();
   const shown = alerts.data?.Alerts ?? [];
   const unacknowledged = shown.filter((alert) => alert.AcknowledgedAt === null);
 
@@ -117,6 +121,7 @@ export function AlertsPanel({ onNavigate }: AlertsPanelProps) {
             key={alert.Id}
             alert={alert}
             isAcknowledging={acknowledging.isPending}
+            isReadOnly={isReadOnly}
             onAcknowledge={(target) => acknowledging.mutate([target.Id])}
             onNavigate={onNavigate}
           />
@@ -129,7 +134,7 @@ export function AlertsPanel({ onNavigate }: AlertsPanelProps) {
     <>
       <div className="alerts-panel-header">
         <h2 className="alerts-panel-title">Alerts</h2>
-        {unacknowledged.length > 0 ? (
+        {unacknowledged.length > 0 && !isReadOnly ? (
           <Button
             variant="link"
             size="sm"

@@ -13,7 +13,9 @@ import {
 } from '@cloudtrim/contracts/automation';
 import { automationUpdatedText, automationUpdateFailedText } from '@cloudtrim/contracts/messages';
 import type { AutomationResource } from '@cloudtrim/contracts/resources';
+import { viewerReadOnlyText } from '@cloudtrim/contracts/team';
 import { useUpdateResourceAutomation } from '../api/update-resource-automation';
+import { useIsReadOnly } from '../../../lib/my-role';
 import '../../../components/data-views.css';
 
 // SPEC §9: the modal closes 2.5 s after a successful update.
@@ -42,6 +44,8 @@ export function AutomationModal({ resource, isShown, onHide, invalidates }: Auto
   const [maintenanceWindow, setMaintenanceWindow] = useState<number | null>(resource.MaintenanceWindow);
   const update = useUpdateResourceAutomation(invalidates);
   const { isSuccess } = update;
+  // A Viewer sees the resource's automation but cannot change it (the server refuses it).
+  const isReadOnly = useIsReadOnly();
   // The list behind refreshes after an update and may hand over a new onHide; the timer keeps running.
   const onHideRef = useRef(onHide);
   onHideRef.current = onHide;
@@ -60,7 +64,8 @@ export function AutomationModal({ resource, isShown, onHide, invalidates }: Auto
   }
 
   const isSaving = update.isPending;
-  const isUpdateDisabled = isSaving || isSuccess || !canUpdateAutomation(automated, maintenanceWindow);
+  const isUpdateDisabled =
+    isReadOnly || isSaving || isSuccess || !canUpdateAutomation(automated, maintenanceWindow);
 
   return (
     <Modal
@@ -93,7 +98,7 @@ export function AutomationModal({ resource, isShown, onHide, invalidates }: Auto
                 name={`${fieldId}-automated`}
                 label={option.label}
                 checked={automated === option.value}
-                disabled={isSaving}
+                disabled={isSaving || isReadOnly}
                 onChange={() => {
                   setAutomated(option.value);
                   update.reset();
@@ -105,7 +110,7 @@ export function AutomationModal({ resource, isShown, onHide, invalidates }: Auto
             <Form.Label>Maintenance window</Form.Label>
             <Form.Select
               value={maintenanceWindow === null ? noWindowValue : String(maintenanceWindow)}
-              disabled={isSaving}
+              disabled={isSaving || isReadOnly}
               onChange={(event) => {
                 const { value } = event.target;
                 setMaintenanceWindow(value === noWindowValue ? null : Number(value));
@@ -121,6 +126,7 @@ export function AutomationModal({ resource, isShown, onHide, invalidates }: Auto
             </Form.Select>
             <Form.Text>Without a window of its own, the resource uses the team's default window.</Form.Text>
           </Form.Group>
+          {isReadOnly ? <p className="text-body-secondary small mt-3 mb-0">{viewerReadOnlyText}</p> : null}
           {isSuccess ? (
             <Alert variant="success" className="mt-3 mb-0" role="status">
               {automationUpdatedText}
@@ -136,7 +142,7 @@ export function AutomationModal({ resource, isShown, onHide, invalidates }: Auto
           <Button variant="outline-secondary" onClick={onCancel} disabled={isSaving}>
             Cancel
           </Button>
-          <Button type="submit" disabled={isUpdateDisabled}>
+          <Button type="submit" disabled={isUpdateDisabled} hidden={isReadOnly}>
             {isSaving ? (
               <Spinner animation="border" size="sm" role="status">
                 <span className="visually-hidden">Saving</span>

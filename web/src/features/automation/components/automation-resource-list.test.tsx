@@ -4,6 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AutomationLogEntry, Recommendation } from '@cloudtrim/contracts/recommendations';
 import type { AutomationResource } from '@cloudtrim/contracts/resources';
+import { viewerReadOnlyText, type TeamResponse } from '@cloudtrim/contracts/team';
 import { createQueryClient } from '../../../lib/query-client';
 import { AutomationResourceList } from './automation-resource-list';
 import { automationModalCloseDelayMs } from './automation-modal';
@@ -55,6 +56,7 @@ function answer(status: number, body: unknown, statusText = ''): Response {
 let automationLog: AutomationLogEntry[];
 let updateAnswer: () => Promise<Response>;
 let fetchMock: ReturnType<typeof vi.fn>;
+let team: TeamResponse;
 
 function renderList(listed: AutomationResource = resource) {
   render(
@@ -95,6 +97,8 @@ async function openAutomationModal(): Promise<HTMLElement> {
 
 beforeEach(() => {
   localStorage.setItem('token', 'a-session-token');
+  localStorage.setItem('email', 'demo@cloudtrim.dev');
+  team = [];
   automationLog = [logEntry];
   updateAnswer = async () => answer(200, { message: 'Automation settings have been updated' });
   fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
@@ -102,6 +106,8 @@ beforeEach(() => {
     if (init?.method === 'PUT' && parsed.pathname.startsWith('/api/v1/resource/')) return updateAnswer();
     if (parsed.pathname === '/api/v1/log/recommendation') return answer(200, { Data: [recommendation] });
     if (parsed.pathname === '/api/v1/log/automation') return answer(200, { Data: automationLog });
+    // The caller's role (a Viewer cannot change the automation).
+    if (parsed.pathname === '/api/v1/team') return answer(200, team);
     return refuseUnexpectedCall(url, init);
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -199,6 +205,24 @@ describe('<AutomationResourceList> automation modal', () => {
     expect((within(dialog).getByLabelText('Recommend Only') as HTMLInputElement).checked).toBe(true);
     expect((within(dialog).getByLabelText('Maintenance window') as HTMLSelectElement).value).toBe('3');
     expect(calls().some((call) => call.method === 'PUT')).toBe(false);
+  });
+
+  it('shows a Viewer the saved state and window, with nothing to change and no Update', async () => {
+    team = [
+      {
+        EmailAddress: 'demo@cloudtrim.dev',
+        FirstName: 'Demo',
+        LastName: 'User',
+        Status: 'Active',
+        role: 'Viewer',
+      },
+    ];
+    renderList();
+    const dialog = await openAutomationModal();
+    expect(await within(dialog).findByText(viewerReadOnlyText)).toBeTruthy();
+    expect((within(dialog).getByLabelText('Recommend Only') as HTMLInputElement).disabled).toBe(true);
+    expect((within(dialog).getByLabelText('Maintenance window') as HTMLSelectElement).disabled).toBe(true);
+    expect(within(dialog).queryByRole('button', { name: 'Update' })).toBeNull();
   });
 
   it('shows SPEC’s failure text when the update fails, and stays open', async () => {

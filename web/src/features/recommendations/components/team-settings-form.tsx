@@ -5,6 +5,7 @@ import Spinner from 'react-bootstrap/Spinner';
 import { formatMaintenanceWindow, maintenanceWindowHours } from '@cloudtrim/contracts/automation';
 import { teamSettingsSchema, type TeamSettings } from '@cloudtrim/contracts/recommendations';
 import { ApiError } from '../../../lib/api-client';
+import { useIsReadOnly } from '../../../lib/my-role';
 import { useTeamSettings } from '../api/get-team-settings';
 import { useUpdateTeamSettings } from '../api/update-team-settings';
 
@@ -21,6 +22,8 @@ function SettingsFields({ settings }: { settings: TeamSettings }) {
   const [lookbackDays, setLookbackDays] = useState(String(settings.LookbackDays));
   const [defaultWindow, setDefaultWindow] = useState(settings.DefaultMaintenanceWindow);
   const update = useUpdateTeamSettings();
+  // A Viewer sees the team's settings but cannot change them (the server refuses it).
+  const isReadOnly = useIsReadOnly();
   const draft = teamSettingsSchema.safeParse({
     LookbackDays: Number(lookbackDays),
     DefaultMaintenanceWindow: defaultWindow,
@@ -39,35 +42,40 @@ function SettingsFields({ settings }: { settings: TeamSettings }) {
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        if (draft.success) update.mutate(draft.data);
+        if (draft.success && !isReadOnly) update.mutate(draft.data);
       }}
     >
-      <Form.Group controlId="team-lookback-days">
-        <Form.Label>Lookback (days)</Form.Label>
-        <Form.Control
-          type="number"
-          inputMode="numeric"
-          min={lookbackLimits.min}
-          max={lookbackLimits.max}
-          value={lookbackDays}
-          isInvalid={!draft.success}
-          onChange={(event) => setLookbackDays(event.target.value)}
-        />
-        <Form.Control.Feedback type="invalid">
-          From {lookbackLimits.min} to {lookbackLimits.max} days.
-        </Form.Control.Feedback>
-      </Form.Group>
-      <Form.Group controlId="team-default-window">
-        <Form.Label>Default maintenance window</Form.Label>
-        <Form.Select value={defaultWindow} onChange={(event) => setDefaultWindow(Number(event.target.value))}>
-          {maintenanceWindowHours.map((hour) => (
-            <option key={hour} value={hour}>
-              {formatMaintenanceWindow(hour)}
-            </option>
-          ))}
-        </Form.Select>
-      </Form.Group>
-      <div className="team-settings-actions">
+      <fieldset disabled={isReadOnly}>
+        <Form.Group controlId="team-lookback-days">
+          <Form.Label>Lookback (days)</Form.Label>
+          <Form.Control
+            type="number"
+            inputMode="numeric"
+            min={lookbackLimits.min}
+            max={lookbackLimits.max}
+            value={lookbackDays}
+            isInvalid={!draft.success}
+            onChange={(event) => setLookbackDays(event.target.value)}
+          />
+          <Form.Control.Feedback type="invalid">
+            From {lookbackLimits.min} to {lookbackLimits.max} days.
+          </Form.Control.Feedback>
+        </Form.Group>
+        <Form.Group controlId="team-default-window">
+          <Form.Label>Default maintenance window</Form.Label>
+          <Form.Select
+            value={defaultWindow}
+            onChange={(event) => setDefaultWindow(Number(event.target.value))}
+          >
+            {maintenanceWindowHours.map((hour) => (
+              <option key={hour} value={hour}>
+                {formatMaintenanceWindow(hour)}
+              </option>
+            ))}
+          </Form.Select>
+        </Form.Group>
+      </fieldset>
+      <div className="team-settings-actions" hidden={isReadOnly}>
         <Button type="submit" size="sm" disabled={!draft.success || update.isPending}>
           {update.isPending ? (
             <Spinner animation="border" size="sm" role="status">

@@ -17,6 +17,8 @@ interface CloudResourceRowProps {
   draft: ResourceDraft;
   hasChange: boolean;
   isSaving: boolean;
+  /** A Viewer reads the row's settings but cannot change them (the server refuses it). */
+  isReadOnly: boolean;
   saveOutcome: SaveOutcome | undefined;
   onDraftChange: (resource: CloudResource, draft: ResourceDraft) => void;
   onSave: (resource: CloudResource) => void;
@@ -28,10 +30,11 @@ interface HourInputProps {
   value: string;
   /** An empty hour is only wrong once the row is being saved. */
   isRequired: boolean;
+  isDisabled: boolean;
   onChange: (value: string) => void;
 }
 
-function HourInput({ label, value, isRequired, onChange }: HourInputProps) {
+function HourInput({ label, value, isRequired, isDisabled, onChange }: HourInputProps) {
   return (
     <Form.Control
       type="number"
@@ -43,6 +46,7 @@ function HourInput({ label, value, isRequired, onChange }: HourInputProps) {
       className="hour-input"
       aria-label={label}
       value={value}
+      disabled={isDisabled}
       isInvalid={(isRequired || value.trim() !== '') && parseHour(value) === null}
       onChange={(event) => onChange(event.target.value)}
     />
@@ -54,6 +58,7 @@ export function CloudResourceRow({
   draft,
   hasChange,
   isSaving,
+  isReadOnly,
   saveOutcome,
   onDraftChange,
   onSave,
@@ -84,6 +89,7 @@ export function CloudResourceRow({
           className="automated-select"
           aria-label={`Automated for ${name}`}
           value={draft.automated}
+          disabled={isReadOnly}
           onChange={(event) => onDraftChange(resource, { ...draft, automated: event.target.value })}
         >
           {activeAutomatedOptions.map((option) => (
@@ -98,6 +104,7 @@ export function CloudResourceRow({
           label={`Hours start for ${name}`}
           value={draft.activeHoursStart}
           isRequired={hasChange}
+          isDisabled={isReadOnly}
           onChange={(activeHoursStart) => onDraftChange(resource, { ...draft, activeHoursStart })}
         />
       </td>
@@ -106,12 +113,13 @@ export function CloudResourceRow({
           label={`Hours end for ${name}`}
           value={draft.activeHoursEnd}
           isRequired={hasChange}
+          isDisabled={isReadOnly}
           onChange={(activeHoursEnd) => onDraftChange(resource, { ...draft, activeHoursEnd })}
         />
       </td>
       <td className="action-cell">
         <div className="action-cell-content">
-          {hasChange ? (
+          {hasChange && !isReadOnly ? (
             <Button
               size="sm"
               aria-label={`Save ${name}`}

@@ -1,9 +1,11 @@
 // @vitest-environment jsdom
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CloudResource } from '@cloudtrim/contracts/resources';
+import type { TeamResponse } from '@cloudtrim/contracts/team';
 import { createQueryClient } from '../../../lib/query-client';
+import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
 import { createCloudResource } from '../testing/cloud-resource.fixture';
 import { activeHoursInUtcText, CloudResourceTable } from './cloud-resource-table';
 
@@ -11,8 +13,27 @@ function createResource(index: number): CloudResource {
   return createCloudResource(`vm-${String(index).padStart(3, '0')}`);
 }
 
+let team: TeamResponse;
+
+beforeEach(() => {
+  localStorage.setItem('token', 'a-session-token');
+  localStorage.setItem('email', 'demo@cloudtrim.dev');
+  team = [];
+  // The caller's role (a Viewer cannot change a row).
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) =>
+      url === '/api/v1/team'
+        ? new Response(JSON.stringify(team), { headers: { 'Content-Type': 'application/json' } })
+        : refuseUnexpectedCall(url, init),
+    ),
+  );
+});
+
 afterEach(() => {
   cleanup();
+  vi.unstubAllGlobals();
+  localStorage.clear();
 });
 
 function renderTable(resources: CloudResource[]) {
@@ -61,5 +82,26 @@ describe('CloudResourceTable', () => {
     expect(
       screen.getByRole('columnheader', { name: 'HOURS START', description: activeHoursInUtcText }),
     ).toBeTruthy();
+  });
+
+  it('shows a Viewer each row’s automation and hours with nothing to change', async () => {
+    team = [
+      {
+        EmailAddress: 'demo@cloudtrim.dev',
+        FirstName: 'Demo',
+        LastName: 'User',
+        Status: 'Active',
+        role: 'Viewer',
+      },
+    ];
+    renderTable([createResource(1)]);
+    const automated = screen.getByRole('combobox', { name: 'Automated for vm-001' });
+    await waitFor(() => expect(automated.hasAttribute('disabled')).toBe(true));
+    expect(screen.getByRole('spinbutton', { name: 'Hours start for vm-001' }).hasAttribute('disabled')).toBe(
+      true,
+    );
+    expect(screen.getByRole('spinbutton', { name: 'Hours end for vm-001' }).hasAttribute('disabled')).toBe(
+      true,
+    );
   });
 });

@@ -6,6 +6,7 @@ import type { CloudResource } from '@cloudtrim/contracts/resources';
 import { Pagination } from '../../../components/pagination';
 import { clampPage, getPageCount } from '../../../components/pagination-pages';
 import { parseCloudResourcePage, type ListedCloudResource } from '../api/get-cloud-resources';
+import { useIsReadOnly } from '../../../lib/my-role';
 import { useSaveCloudResource } from '../api/save-cloud-resource';
 import { yieldToMain } from '../../../lib/work-in-slices';
 import { createCloudResourceRows } from '../utils/group-cloud-resources';
@@ -86,6 +87,7 @@ export function CloudResourceTable({ resources, page, onPageChange, onOpenLogs }
   const [savingIds, setSavingIds] = useState<ReadonlySet<string>>(new Set());
   const { outcomes, showOutcome } = useSaveOutcomes();
   const saveResource = useSaveCloudResource();
+  const isReadOnly = useIsReadOnly();
 
   const currentPage = clampPage(page, getPageCount(resources.length, pageSize));
   // Only the page shown is checked in full here; the whole answer is checked just after it paints.
@@ -184,6 +186,7 @@ export function CloudResourceTable({ resources, page, onPageChange, onOpenLogs }
                   draft={draft}
                   hasChange={hasLocalChange(resource, draft)}
                   isSaving={savingIds.has(resource.ResourceId)}
+                  isReadOnly={isReadOnly}
                   saveOutcome={outcomes[resource.ResourceId]}
                   onDraftChange={onDraftChange}
                   onSave={onSave}
