@@ -16,6 +16,14 @@ import {
 } from '../../db/schema';
 import { isResourceKnownToTeam } from '../../db/team-resource';
 import { hourMs, isoTimestampSql } from '../../lib/time';
+import {
+  holdResourceRecommendations,
+  mergeResourceTags,
+  recordResourceState,
+  setResourceActiveHours,
+  setResourceAutomated,
+} from '../resources/resource-writes.repository';
+import { setRecommendationStatus } from '../recommendations/recommendation-status.repository';
 
 export type ChangeKind = (typeof scheduledChanges.$inferSelect)['kind'];
 export type ChangeOrigin = (typeof scheduledChanges.$inferSelect)['origin'];
@@ -463,8 +471,7 @@ export class AutomationRepository {
   }
 
   async setAutomated(resourceId: string, automated: number): Promise<void> {
-    await this.db.update(resources).set({ automated }).where(eq(resources.id, resourceId));
-    await this.bumpResourcesVersionOf(resourceId);
+    await setResourceAutomated(this.db, resourceId, automated);
   }
 
   async findChange(id: number): Promise<ChangeWithResource | undefined> {
@@ -524,6 +531,11 @@ export class AutomationRepository {
     await this.db.insert(automationLogs).values(entry);
   }
 
+  async insertLogs(entries: NewLogEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.db.insert(automationLogs).values(entries);
+  }
+
   knowsResource(teamId: string, armId: string): Promise<boolean> {
     return isResourceKnownToTeam(this.db, teamId, armId, automationLogs);
   }
@@ -576,22 +588,11 @@ export class AutomationRepository {
 
   // A recommendation is marked applied only while open: one superseded meanwhile stays superseded.
   async setRecommendationStatus(id: number, status: 'applied' | 'held'): Promise<void> {
-    await this.db
-      .update(recommendations)
-      .set({ status })
-      .where(
-        and(
-          eq(recommendations.id, id),
-          status === 'applied' ? eq(recommendations.status, 'open') : undefined,
-        ),
-      );
+    await setRecommendationStatus(this.db, id, status);
   }
 
   async holdRecommendations(resourceId: string, until: Date): Promise<void> {
-    await this.db
-      .update(resources)
-      .set({ recommendationsHeldUntil: until })
-      .where(eq(resources.id, resourceId));
+    await holdResourceRecommendations(this.db, resourceId, until);
   }
 
   // Boundaries before `at` count as handled: new hours act from their next boundary.
@@ -601,42 +602,22 @@ export class AutomationRepository {
     end: number | null,
     at: Date,
   ): Promise<void> {
-    await this.db
-      .update(resources)
-      .set({ activeHoursStart: start, activeHoursEnd: end, activeHoursBoundaryAt: at })
-      .where(eq(resources.id, resourceId));
-    await this.bumpResourcesVersionOf(resourceId);
+    await setResourceActiveHours(this.db, resourceId, start, end, at);
   }
 
-  // What Azure now says of the resource, so Cloud Resources shows it before the next sync; a VM's new
-  // power state is dated now (the sync then sees nothing changed).
+  // What Azure now says of the resource, so Cloud Resources shows it before the next sync.
   async recordResourceState(
     resourceId: string,
     size: string | null,
     powerState: string | null,
     at: Date,
   ): Promise<void> {
-    await this.db
-      .update(resources)
-      .set({
-        sku: size,
-        powerState,
-        lastRead: new Date(),
-        stateSince: sql`case when ${resources.powerState} is distinct from ${powerState}
-          then ${at.toISOString()}::timestamptz else ${resources.stateSince} end`,
-      })
-      .where(eq(resources.id, resourceId));
-    await this.bumpResourcesVersionOf(resourceId);
+    await recordResourceState(this.db, resourceId, size, powerState, at);
   }
 
-  // The tags a tag change merged in Azure, merged into ours too, so a pipeline's next run sees them
-  // before the next sync reads them back.
+  // The tags a tag change merged in Azure, merged into ours too (before the next sync reads them).
   async mergeResourceTags(resourceId: string, tags: Record<string, string>): Promise<void> {
-    await this.db
-      .update(resources)
-      .set({ tags: sql`${resources.tags} || ${JSON.stringify(tags)}::jsonb` })
-      .where(eq(resources.id, resourceId));
-    await this.bumpResourcesVersionOf(resourceId);
+    await mergeResourceTags(this.db, resourceId, tags);
   }
 
   async readResourceRegion(resourceId: string): Promise<string | undefined> {
@@ -733,11 +714,5 @@ export class AutomationRepository {
         )
       order by rec.id`);
     return result.rows.map((row) => ({ id: Number(row.id), teamId: row.team_id }));
-  }
-
-  private async bumpResourcesVersionOf(resourceId: string): Promise<void> {
-    await this.db.execute(sql`
-      update tenant set resources_version = resources_version + 1
-      where id = (select tenant_id from resource where id = ${resourceId})`);
   }
 }

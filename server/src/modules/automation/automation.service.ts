@@ -26,6 +26,7 @@ import {
   type ChangeOrigin,
   type ChangeRow,
   type NewChange,
+  type NewLogEntry,
   type RecommendationKind,
 } from './automation.repository';
 import { automationServiceName, startGraceMs } from './automation.names';
@@ -519,6 +520,12 @@ export class AutomationService {
 
   private startLeaseEnd(at: Date): Date {
     return new Date(at.getTime() + startGraceMs);
+  }
+
+  // Entries of what another module decided without a change (active hours' skipped boundaries), in
+  // the caller's transaction: the automation log is written here only.
+  async writeLogs(transaction: Transaction, entries: NewLogEntry[]): Promise<void> {
+    await new AutomationRepository(transaction.db).insertLogs(entries);
   }
 }
 

@@ -3,6 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { resources, teams, tenants } from '../../db/schema';
 import { isoTimestampSql } from '../../lib/time';
+import { bumpResourcesVersion } from '../tenants/tenants.repository';
 
 export interface ResourceSettingsRow {
   id: string;
@@ -117,10 +118,7 @@ export class ResourcesRepository {
             then ${at.toISOString()}::timestamptz else ${resources.activeHoursBoundaryAt} end`,
         })
         .where(eq(resources.id, resource.id));
-      await transaction
-        .update(tenants)
-        .set({ resourcesVersion: sql`${tenants.resourcesVersion} + 1` })
-        .where(eq(tenants.id, resource.tenantId));
+      await bumpResourcesVersion(transaction, resource.tenantId);
     });
   }
 
@@ -153,10 +151,7 @@ export class ResourcesRepository {
         (previous.automated === automationValues.automated) !==
         (settings.automated === automationValues.automated)
       ) {
-        await transaction
-          .update(tenants)
-          .set({ resourcesVersion: sql`${tenants.resourcesVersion} + 1` })
-          .where(eq(tenants.id, resource.tenantId));
+        await bumpResourcesVersion(transaction, resource.tenantId);
       }
       return { previousWindow: previous.maintenanceWindow };
     });
