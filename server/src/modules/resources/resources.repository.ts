@@ -1,6 +1,6 @@
 import { automationValues } from '@cloudtrim/contracts/automation';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database';
+import type { Db, Executor } from '../../db/database';
 import { resources, teams, tenants } from '../../db/schema';
 import { isoTimestampSql } from '../../lib/time';
 import { bumpResourcesVersion } from '../tenants/tenants.repository';
@@ -175,4 +175,12 @@ export class ResourcesRepository {
     `);
     return result.rows;
   }
+}
+
+export async function readResourceRegion(db: Executor, resourceId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ region: resources.region })
+    .from(resources)
+    .where(eq(resources.id, resourceId));
+  return row?.region;
 }
