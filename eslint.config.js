@@ -95,7 +95,7 @@ function tableWriteSelectors(module) {
         message,
       },
       {
-        selector: `TemplateElement[value.raw=/(insert\\s+into|update|delete\\s+from)\\s+(${tables})\\b/i]`,
+        selector: `TemplateElement[value.raw=/\\b(insert\\s+into|update|delete\\s+from)\\s+(${tables})\\b/i]`,
         message,
       },
     ];
