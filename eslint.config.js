@@ -2,6 +2,8 @@
 // ARCHITECTURE.md: web features never import each other; server routes → services → repositories;
 // only server/src/cloud/azure touches the Azure SDK; modules never import jobs/ and only jobs/ imports
 // a job handler; contracts imports nothing of ours.
+import fs from 'node:fs';
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -26,6 +28,105 @@ const routesAndServices = {
   regex: '\\.(routes|service)$',
   message: 'Repositories sit below services and routes.',
 };
+
+// Every table has one owning module, the only one that writes it (an insert, update or delete,
+// through drizzle or in SQL text); other modules call the owner's service, or, to write in their own
+// transaction, a function of the owner's that takes the transaction. Reads may join any table. The
+// table's SQL name, its export in server/src/db/schema.ts, and the module folder that owns it:
+const tableOwners = [
+  ['team', 'teams', 'account'],
+  ['app_user', 'users', 'account'],
+  ['session', 'sessions', 'auth'],
+  ['one_time_token', 'oneTimeTokens', 'account'],
+  ['invitation', 'invitations', 'team'],
+  ['rate_limit_hit', 'rateLimitHits', 'throttle'],
+  ['used_captcha_challenge', 'usedCaptchaChallenges', 'captcha'],
+  ['tenant', 'tenants', 'tenants'],
+  ['subscription', 'subscriptions', 'tenants'],
+  ['resource', 'resources', 'resources'],
+  ['metric', 'metrics', 'metrics'],
+  ['metric_point', 'metricPoints', 'metrics'],
+  ['metric_hourly', 'metricHourly', 'metrics'],
+  ['metric_day', 'metricDays', 'metrics'],
+  ['activity_log', 'activityLogs', 'activity'],
+  ['vm_size', 'vmSizes', 'pricing'],
+  ['vm_price', 'vmPrices', 'pricing'],
+  ['waste_price', 'wastePrices', 'pricing'],
+  ['recommendation', 'recommendations', 'recommendations'],
+  ['scheduled_change', 'scheduledChanges', 'automation'],
+  ['automation_log', 'automationLogs', 'automation'],
+  ['cost_day', 'costDays', 'costs'],
+  ['cost_month', 'costMonths', 'costs'],
+  ['cost_sync', 'costSyncs', 'costs'],
+  ['realized_saving', 'realizedSavings', 'costs'],
+  ['budget', 'budgets', 'budgets'],
+  ['budget_crossing', 'budgetCrossings', 'budgets'],
+  ['alert', 'alerts', 'alerts'],
+  ['pipeline', 'pipelines', 'pipelines'],
+  ['pipeline_version', 'pipelineVersions', 'pipelines'],
+  ['pipeline_run', 'pipelineRuns', 'pipelines'],
+  ['pipeline_run_item', 'pipelineRunItems', 'pipelines'],
+  ['pipeline_streak', 'pipelineStreaks', 'pipelines'],
+  ['pipeline_approval', 'pipelineApprovals', 'pipelines'],
+  ['pipeline_open_approval', 'pipelineOpenApprovals', 'pipelines'],
+  ['team_pipeline_limit', 'teamPipelineLimits', 'pipelines'],
+  ['security_finding', 'securityFindings', 'security'],
+  ['security_finding_event', 'securityFindingEvents', 'security'],
+  ['security_mute_rule', 'securityMuteRules', 'security'],
+  ['security_scan', 'securityScans', 'security'],
+  ['security_score', 'securityScores', 'security'],
+  ['resource_state_dating', 'resourceStateDatings', 'inventory'],
+];
+
+// One no-restricted-syntax entry for all the server's files, listing every table's writes, then one
+// per module folder listing those of the tables it does not own, which replaces the first for its
+// files (a later entry replaces an earlier one's options for the same rule). Scheduled changes are stricter: outside
+// automation, not even read (the per-VM lock and the one-in-flight rule cannot be walked around).
+function tableWriteSelectors(module) {
+  const owners = [...new Set(tableOwners.map(([, , owner]) => owner))].filter((owner) => owner !== module);
+  const selectors = owners.flatMap((owner) => {
+    const owned = tableOwners.filter(([, , o]) => o === owner);
+    const message = `${owned.map(([table]) => table).join(', ')}: only modules/${owner} writes ${owned.length > 1 ? 'these tables' : 'this table'}; call its service.`;
+    const exports = owned.map(([, name]) => name).join('|');
+    const tables = owned.map(([table]) => table).join('|');
+    return [
+      {
+        selector: `CallExpression[callee.property.name=/^(insert|update|delete)$/] > Identifier.arguments[name=/^(${exports})$/]`,
+        message,
+      },
+      {
+        selector: `TemplateElement[value.raw=/\\b(insert\\s+into|update|delete\\s+from)\\s+(${tables})\\b/i]`,
+        message,
+      },
+    ];
+  });
+  if (module === 'automation') return selectors;
+  const scheduledChanges = 'Only modules/automation touches scheduled changes; call AutomationService.';
+  return [
+    ...selectors,
+    { selector: "ImportSpecifier[imported.name='scheduledChanges']", message: scheduledChanges },
+    { selector: 'TemplateElement[value.raw=/scheduled_change/]', message: scheduledChanges },
+  ];
+}
+
+const serverModules = fs
+  .readdirSync(path.join(import.meta.dirname, 'server/src/modules'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+// Schema defines every table; tests and their fixtures set up the rows they need.
+const notWriters = ['server/src/db/schema.ts', 'server/src/**/*.test.ts', 'server/src/**/testing/**'];
+const tableWriteRules = [
+  {
+    files: ['server/src/**/*.ts'],
+    ignores: notWriters,
+    rules: { 'no-restricted-syntax': ['error', ...tableWriteSelectors(undefined)] },
+  },
+  ...serverModules.map((module) => ({
+    files: [`server/src/modules/${module}/**/*.ts`],
+    ignores: notWriters,
+    rules: { 'no-restricted-syntax': ['error', ...tableWriteSelectors(module)] },
+  })),
+];
 
 export default tseslint.config(
   {
@@ -121,25 +222,7 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    // Automation is the one writer of scheduled changes (plan, claim, send, log): every other module
-    // asks it, so the per-VM lock and the one-in-flight rule cannot be walked around.
-    files: ['server/src/**/*.ts'],
-    ignores: ['server/src/modules/automation/**', 'server/src/db/schema.ts', 'server/src/**/*.test.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "ImportSpecifier[imported.name='scheduledChanges']",
-          message: 'Only modules/automation touches scheduled changes; call AutomationService.',
-        },
-        {
-          selector: 'TemplateElement[value.raw=/scheduled_change/]',
-          message: 'Only modules/automation touches scheduled changes; call AutomationService.',
-        },
-      ],
-    },
-  },
+  ...tableWriteRules,
   {
     files: ['packages/contracts/**/*.ts'],
     rules: {

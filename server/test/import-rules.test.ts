@@ -93,3 +93,84 @@ describe('the server import rules', () => {
     expect(await lintImport(file, '../../queue/queue')).toEqual([]);
   });
 });
+
+// The table-owner rule's messages for a fixture's code (no-restricted-syntax).
+async function lintWrites(file: string, code: string): Promise<string[]> {
+  const results = await eslint.lintText(code, { filePath: path.join(repoRoot, file) });
+  return results
+    .flatMap((result) => result.messages)
+    .filter((m) => m.ruleId === 'no-restricted-syntax')
+    .map((m) => m.message);
+}
+
+const resourceOwner = 'resource: only modules/resources writes this table; call its service.';
+const accountOwner =
+  'team, app_user, one_time_token: only modules/account writes these tables; call its service.';
+
+describe('every table has one writing module', () => {
+  const drizzleWrite = (table: string, write: string) =>
+    `import type { Db } from '../../db/database';\nimport { ${table} } from '../../db/schema';\n\n` +
+    `export async function write(db: Db): Promise<void> {\n  await db.${write};\n}\n`;
+  const sqlWrite = (text: string) =>
+    `import { sql } from 'drizzle-orm';\nimport type { Db } from '../../db/database';\n\n` +
+    `export async function write(db: Db): Promise<void> {\n  await db.execute(sql\`${text}\`);\n}\n`;
+
+  it.each([
+    ['resources', 'update(resources).set({ automated: 0 })'],
+    ['resources', 'delete(resources)'],
+    ['resources', 'insert(resources).values([])'],
+  ])(
+    "a drizzle write of another module's table fails lint, naming its owner: %s.%s",
+    async (table, write) => {
+      expect(
+        await lintWrites('server/src/modules/example/example.repository.ts', drizzleWrite(table, write)),
+      ).toEqual([resourceOwner]);
+    },
+  );
+
+  it.each([
+    'update resource set analysed_until = null',
+    'insert into resource (id) values (1)',
+    'DELETE FROM resource where id = 1',
+  ])("SQL text writing another module's table fails lint: %s", async (text) => {
+    expect(await lintWrites('server/src/modules/example/example.repository.ts', sqlWrite(text))).toEqual([
+      resourceOwner,
+    ]);
+  });
+
+  it('the owner writes its table, and anyone reads it', async () => {
+    const owner = 'server/src/modules/resources/resource-writes.repository.ts';
+    expect(
+      await lintWrites(owner, drizzleWrite('resources', 'update(resources).set({ automated: 0 })')),
+    ).toEqual([]);
+    expect(await lintWrites(owner, sqlWrite('update resource set analysed_until = null'))).toEqual([]);
+    const reader = 'server/src/modules/example/example.repository.ts';
+    expect(await lintWrites(reader, drizzleWrite('resources', 'select().from(resources)'))).toEqual([]);
+    expect(
+      await lintWrites(reader, sqlWrite('select id from resource join resource_state_dating using (id)')),
+    ).toEqual([]);
+  });
+
+  it('a table written outside modules/ fails too, and a similar name is another table', async () => {
+    expect(
+      await lintWrites(
+        'server/src/db/example.ts',
+        drizzleWrite('users', 'update(users).set({ role: "Owner" })'),
+      ),
+    ).toEqual([accountOwner]);
+    expect(
+      await lintWrites(
+        'server/src/modules/account/account.repository.ts',
+        sqlWrite('update resource_state_dating set source = null'),
+      ),
+    ).toEqual(['resource_state_dating: only modules/inventory writes this table; call its service.']);
+  });
+
+  it("scheduled changes stay automation's, even to read", async () => {
+    const code = `import { scheduledChanges } from '../../db/schema';\n\nexport const table = scheduledChanges;\n`;
+    expect(await lintWrites('server/src/modules/example/example.repository.ts', code)).toEqual([
+      'Only modules/automation touches scheduled changes; call AutomationService.',
+    ]);
+    expect(await lintWrites('server/src/modules/automation/automation.repository.ts', code)).toEqual([]);
+  });
+});

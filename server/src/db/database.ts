@@ -14,6 +14,9 @@ import { initialisePostgres, resolvePostgresLayout, startPostgres } from './embe
 import * as schema from './schema';
 
 export type Db = NodePgDatabase<typeof schema>;
+// The pool's Db or a drizzle transaction of it: what a table's owner takes to write in its caller's
+// transaction.
+export type Executor = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
 // PostgreSQL's unique_violation (23505), as pg reports it or wrapped by drizzle.
 export function isUniqueViolation(error: unknown): boolean {

@@ -1,7 +1,7 @@
 import { automationValues } from '@cloudtrim/contracts/automation';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { automationLogs } from '../../db/schema';
+import { claimActiveHoursBoundaries } from '../resources/resource-writes.repository';
 
 export interface ActiveHoursResource {
   id: string;
@@ -21,15 +21,6 @@ export interface ActiveHoursResource {
 export interface BoundaryClaim {
   resourceId: string;
   at: Date;
-}
-
-export interface NewActiveHoursLog {
-  teamId: string;
-  resourceId: string;
-  resourceArmId: string;
-  friendlyName: string;
-  action: string;
-  scheduledChangeId: number | null;
 }
 
 // The automation log's PredictionMethod column for what active hours do.
@@ -81,24 +72,7 @@ export class ActiveHoursRepository {
   // Each boundary is acted on once, whichever worker gets there first: a resource is claimed only
   // while its recorded boundary is older than this one. Answers the resources claimed.
   async claimBoundaries(claims: BoundaryClaim[]): Promise<string[]> {
-    if (claims.length === 0) return [];
-    const result = await this.db.execute<{ id: string }>(sql`
-      update resource set active_hours_boundary_at = claim.at
-      from unnest(${toArrayLiteral(claims.map((claim) => claim.resourceId))}::uuid[],
-                  ${toArrayLiteral(claims.map((claim) => claim.at.toISOString()))}::timestamptz[])
-           as claim(id, at)
-      where resource.id = claim.id
-        and (resource.active_hours_boundary_at is null or resource.active_hours_boundary_at < claim.at)
-      returning resource.id
-    `);
-    return result.rows.map((row) => row.id);
-  }
-
-  async insertLogs(entries: NewActiveHoursLog[]): Promise<void> {
-    if (entries.length === 0) return;
-    await this.db
-      .insert(automationLogs)
-      .values(entries.map((entry) => ({ ...entry, predictionMethod: activeHoursMethodText })));
+    return claimActiveHoursBoundaries(this.db, claims);
   }
 }
 
@@ -106,9 +80,4 @@ export class ActiveHoursRepository {
 function lastOccurrence(hour: SQL, now: Date): SQL {
   const today = sql`date_trunc('day', ${now.toISOString()}::timestamptz at time zone 'UTC') + make_interval(hours => ${hour})`;
   return sql`case when ${today} <= ${now.toISOString()}::timestamptz at time zone 'UTC' then ${today} else ${today} - interval '1 day' end`;
-}
-
-// One parameter per column: uuids and ISO times hold no character an array literal would need quoted.
-function toArrayLiteral(values: readonly string[]): string {
-  return `{${values.join(',')}}`;
 }

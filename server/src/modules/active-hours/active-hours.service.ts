@@ -5,13 +5,13 @@
 // by hand since its last boundary is left alone until the next one.
 import type { TransactionRunner } from '../../db/transaction';
 import type { ActivityService } from '../activity/activity.service';
+import type { NewLogEntry } from '../automation/automation.repository';
 import type { AutomationService, ChangeRequest } from '../automation/automation.service';
 import { writeRoleName } from '../tenants/tenants.service';
 import {
   ActiveHoursRepository,
   activeHoursMethodText,
   type ActiveHoursResource,
-  type NewActiveHoursLog,
 } from './active-hours.repository';
 import { findLastBoundary, type ActiveHoursBoundary } from './active-hours.timing';
 import { dayMs, formatHour } from '../../lib/time';
@@ -31,7 +31,7 @@ interface DueBoundary {
 export class ActiveHoursService {
   constructor(
     private readonly runTransaction: TransactionRunner,
-    private readonly changes: Pick<AutomationService, 'requestChanges'>,
+    private readonly changes: Pick<AutomationService, 'requestChanges' | 'writeLogs'>,
     private readonly activity: ActivityService,
     private readonly now: () => Date,
   ) {}
@@ -79,16 +79,18 @@ export class ActiveHoursService {
           }),
         ),
       );
-      await repository.insertLogs(
+      await this.changes.writeLogs(
+        transaction,
         claimed
           .filter(({ decision }) => decision !== 'act')
           .map(
-            ({ resource, boundary, decision }): NewActiveHoursLog => ({
+            ({ resource, boundary, decision }): NewLogEntry => ({
               teamId: resource.teamId,
               resourceId: resource.id,
               resourceArmId: resource.armId,
               friendlyName: resource.name,
               action: describeAction(resource, boundary, decision),
+              predictionMethod: activeHoursMethodText,
               scheduledChangeId: null,
             }),
           ),

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { alerts, users, type AlertDriverRow } from '../../db/schema';
+import { setUserMailPreferences } from '../account/account.repository';
 
 export type AlertRow = typeof alerts.$inferSelect;
 export type NewAlertRow = Omit<typeof alerts.$inferInsert, 'id' | 'acknowledgedAt' | 'acknowledgedBy'>;
@@ -134,6 +135,6 @@ export class AlertsRepository {
   }
 
   async writePreferences(userId: string, preferences: MailPreferences): Promise<void> {
-    await this.db.update(users).set(preferences).where(eq(users.id, userId));
+    await setUserMailPreferences(this.db, userId, preferences);
   }
 }

@@ -211,7 +211,7 @@ export class AutomationExecutor {
           operationUrl: null,
         });
         if (!isRecorded) throw new LostChangeError();
-        await automation.insertLog(logEntryOf(change, describeStepDone(step, change)));
+        await automation.log.insertLog(logEntryOf(change, describeStepDone(step, change)));
       });
       run.change = { ...run.change, step: next ?? 'verify', operationUrl: null };
     }
@@ -254,7 +254,7 @@ export class AutomationExecutor {
         submittedAt: at,
       });
       if (!isRecorded) throw new LostChangeError();
-      await automation.insertLog(logEntryOf(change, `${describeStep(step, change)} submitted`));
+      await automation.log.insertLog(logEntryOf(change, `${describeStep(step, change)} submitted`));
     });
     return operation;
   }
@@ -262,7 +262,7 @@ export class AutomationExecutor {
   private async submitStep(run: Run, step: Step): Promise<CloudOperation> {
     const { change, credentials, signal } = run;
     if (step === 'snapshot') {
-      const region = await this.automation.readResourceRegion(change.resourceId);
+      const region = await this.automation.effects.readResourceRegion(change.resourceId);
       return this.cloud.beginSnapshot(
         credentials,
         { snapshotId: change.snapshotId ?? '', diskId: change.resourceArmId, region: region ?? '' },

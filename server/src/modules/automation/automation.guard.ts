@@ -40,7 +40,7 @@ export class AutomationGuard {
   // The handler of automation-guard: returns how many VMs it rolled back.
   async checkGuardedChanges(): Promise<number> {
     let rolledBack = 0;
-    for (const change of await this.automation.listGuardedChanges(this.now())) {
+    for (const change of await this.automation.guardWatch.listGuardedChanges(this.now())) {
       const trip = await this.findTrip(change);
       if (trip && (await this.rollBack(change, trip))) rolledBack += 1;
     }
@@ -50,12 +50,16 @@ export class AutomationGuard {
   // What tripped the guard ("CPU above 80%", "CPU credits empty"), if anything did.
   private async findTrip(change: ChangeWithResource): Promise<string | undefined> {
     if (!change.completedAt) return undefined;
-    const cpu = await this.automation.readMetricValues(change.resourceId, cpuMetricName, change.completedAt);
+    const cpu = await this.automation.effects.readMetricValues(
+      change.resourceId,
+      cpuMetricName,
+      change.completedAt,
+    );
     if (isGuardTripped(toSteps(cpu, this.rule.stepMinutes), this.rule)) {
       return `CPU above ${this.rule.overloadPct}%`;
     }
     if (change.newSize && isBurstable({ name: change.newSize })) {
-      const credits = await this.automation.readMetricValues(
+      const credits = await this.automation.effects.readMetricValues(
         change.resourceId,
         cpuCreditsRemainingMetricName,
         change.completedAt,
@@ -63,10 +67,10 @@ export class AutomationGuard {
       if (isThrottleTripped(toSteps(credits, this.rule.stepMinutes), this.rule)) return 'CPU credits empty';
     }
     const memoryGiB = change.newSize
-      ? await this.automation.readSizeMemoryGiB(change.resourceId, change.newSize)
+      ? await this.automation.effects.readSizeMemoryGiB(change.resourceId, change.newSize)
       : undefined;
     if (!memoryGiB) return undefined;
-    const available = await this.automation.readMetricValues(
+    const available = await this.automation.effects.readMetricValues(
       change.resourceId,
       availableMemoryMetricName,
       change.completedAt,
@@ -88,8 +92,8 @@ export class AutomationGuard {
     const outcome = await this.runTransaction(async (transaction) => {
       const automation = new AutomationRepository(transaction.db);
       await automation.lockResource(change.resourceId);
-      if (!(await automation.endGuard(change.id))) return undefined;
-      const earlierRollbacks = await automation.countRollbacks(change.resourceId);
+      if (!(await automation.guardWatch.endGuard(change.id))) return undefined;
+      const earlierRollbacks = await automation.guardWatch.countRollbacks(change.resourceId);
       await this.changes.requestChanges(transaction, [
         {
           change: {
@@ -111,12 +115,15 @@ export class AutomationGuard {
         },
       ]);
       const holdDays = holdDaysAfterRollback * 2 ** earlierRollbacks;
-      await automation.holdRecommendations(change.resourceId, new Date(at.getTime() + holdDays * dayMs));
+      await automation.effects.holdRecommendations(
+        change.resourceId,
+        new Date(at.getTime() + holdDays * dayMs),
+      );
       if (change.recommendationId !== null) {
-        await automation.setRecommendationStatus(change.recommendationId, 'held');
+        await automation.effects.setRecommendationStatus(change.recommendationId, 'held');
       }
       const isDemoted = earlierRollbacks > 0;
-      if (isDemoted) await automation.setAutomated(change.resourceId, automationValues.recommend);
+      if (isDemoted) await automation.effects.setAutomated(change.resourceId, automationValues.recommend);
       return { holdDays, isDemoted };
     });
     if (!outcome) return false;

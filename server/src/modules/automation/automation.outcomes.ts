@@ -59,12 +59,18 @@ export class ChangeOutcomes {
       });
       if (!isRecorded) throw new LostChangeError();
       if (recorded)
-        await automation.recordResourceState(change.resourceId, recorded.size, recorded.powerState, at);
-      if (change.kind === 'tag') await automation.mergeResourceTags(change.resourceId, change.tags ?? {});
+        await automation.effects.recordResourceState(
+          change.resourceId,
+          recorded.size,
+          recorded.powerState,
+          at,
+        );
+      if (change.kind === 'tag')
+        await automation.effects.mergeResourceTags(change.resourceId, change.tags ?? {});
       if (change.recommendationId !== null && change.origin !== 'guard') {
-        await automation.setRecommendationStatus(change.recommendationId, 'applied');
+        await automation.effects.setRecommendationStatus(change.recommendationId, 'applied');
       }
-      await automation.insertLog(logEntryOf(change, action));
+      await automation.log.insertLog(logEntryOf(change, action));
     });
     await this.recordActivity(change, action);
   }
@@ -76,7 +82,11 @@ export class ChangeOutcomes {
     if (change.kind !== 'resize' || !change.previousSize || !change.newSize) return false;
     if (isBurstable({ name: change.newSize })) return true;
     return (
-      (await this.automation.isSmallerSize(change.resourceId, change.previousSize, change.newSize)) === true
+      (await this.automation.effects.isSmallerSize(
+        change.resourceId,
+        change.previousSize,
+        change.newSize,
+      )) === true
     );
   }
 
@@ -94,7 +104,7 @@ export class ChangeOutcomes {
         leaseUntil: null,
       });
       if (!isRecorded) throw new LostChangeError();
-      await automation.insertLog(logEntryOf(change, action));
+      await automation.log.insertLog(logEntryOf(change, action));
       await this.tellPipeline(transaction, change, 'cancelled', reason);
     });
     await this.recordActivity(change, action);
@@ -118,7 +128,7 @@ export class ChangeOutcomes {
         leaseUntil: null,
       });
       if (!isRecorded) throw new LostChangeError();
-      await automation.insertLog(logEntryOf(change, action));
+      await automation.log.insertLog(logEntryOf(change, action));
       await this.tellPipeline(transaction, change, 'failed', { text: reason, skip: null });
     });
     await this.recordActivity(change, action);
@@ -162,7 +172,7 @@ export class ChangeOutcomes {
         leaseUntil: retryAt,
       });
       if (!isRecorded) throw new LostChangeError();
-      await automation.insertLog(logEntryOf(change, action));
+      await automation.log.insertLog(logEntryOf(change, action));
     });
     if (change.error === null) await this.recordActivity(change, action);
   }
@@ -206,7 +216,7 @@ export class ChangeOutcomes {
   }
 
   async log(change: ChangeWithResource, action: string): Promise<void> {
-    await this.automation.insertLog(logEntryOf(change, action));
+    await this.automation.log.insertLog(logEntryOf(change, action));
   }
 
   async recordActivity(change: ChangeWithResource, action: string): Promise<void> {

@@ -1,48 +1,31 @@
-// Scheduled changes, the automation log and the reads the executor and the guard need. Built on
-// whichever Db it is given: the pool's, or a transaction's (see db/transaction.ts), so a change row
-// and the job that carries it commit together.
-import { automationValues } from '@cloudtrim/contracts/automation';
-import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+// Scheduled changes: planning, the per-VM lock, claims, runs and their fencing, cancelling, and the
+// schedule. Built on whichever Db it is given: the pool's, or a transaction's (see db/transaction.ts),
+// so a change row and the job that carries it commit together. Beside it, on the same Db: the
+// automation log (`log`), what a change does to other modules' rows (`effects`), the guard's watch
+// (`guardWatch`), the changes the costs module measures (`savings`) and the recommendations to apply
+// (`targets`).
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import {
-  automationLogs,
-  metricPoints,
-  metrics,
-  recommendations,
-  resources,
-  scheduledChanges,
-  teams,
-  tenants,
-} from '../../db/schema';
-import { isResourceKnownToTeam } from '../../db/team-resource';
+import { resources, scheduledChanges, teams } from '../../db/schema';
 import { hourMs, isoTimestampSql } from '../../lib/time';
+import { AutomationLogRepository } from './automation-log.repository';
+import { AutomationEffectsRepository } from './automation.effects.repository';
+import { GuardWatchRepository } from './automation.guard.repository';
+import type {
+  ChangeKind,
+  ChangeOrigin,
+  ChangeRow,
+  ChangeState,
+  ChangeWithResource,
+  RecommendationKind,
+} from './automation.rows';
+import { ChangeSavingsRepository } from './automation.savings.repository';
+import { ApplyTargetRepository } from './automation.targets.repository';
 
-export type ChangeKind = (typeof scheduledChanges.$inferSelect)['kind'];
-export type ChangeOrigin = (typeof scheduledChanges.$inferSelect)['origin'];
-export type ChangeState = (typeof scheduledChanges.$inferSelect)['state'];
-export type ChangeRow = typeof scheduledChanges.$inferSelect;
-export type RecommendationKind = (typeof recommendations.$inferSelect)['kind'];
-
-export interface ApplyTarget {
-  recommendationId: number;
-  teamId: string;
-  tenantId: string;
-  resourceId: string;
-  kind: RecommendationKind;
-  status: string;
-  predictionMethod: string;
-  currentSize: string | null;
-  targetSize: string | null;
-  activeHoursStart: number | null;
-  activeHoursEnd: number | null;
-  resourceArmId: string;
-  resourceName: string;
-  resourceSize: string | null;
-  resourcePowerState: string | null;
-  heldUntil: Date | null;
-  maintenanceWindow: number;
-  canWrite: boolean | null;
-}
+export type { ChangeKind, ChangeOrigin, ChangeRow, ChangeState, ChangeWithResource, RecommendationKind };
+export { logEntryOf, type LogRow, type NewLogEntry } from './automation-log.repository';
+export type { ChangeToMeasure, PlannedSaving } from './automation.savings.repository';
+export type { ApplyTarget } from './automation.targets.repository';
 
 export interface NewChange {
   teamId: string;
@@ -75,53 +58,6 @@ export interface ChangeReasons {
 }
 
 // A change with what the executor needs about its resource.
-export interface ChangeWithResource extends ChangeRow {
-  resourceArmId: string;
-  resourceName: string;
-}
-
-// The automation log entry for a step of `change` (by default about the change itself).
-export function logEntryOf(change: ChangeWithResource, action: string, scheduledChangeId = change.id) {
-  return {
-    teamId: change.teamId,
-    resourceId: change.resourceId,
-    resourceArmId: change.resourceArmId,
-    friendlyName: change.resourceName,
-    predictionMethod: change.predictionMethod ?? '',
-    action,
-    scheduledChangeId,
-  };
-}
-
-export type ChangeToMeasure = {
-  id: number;
-  teamId: string;
-  resourceId: string;
-  resourceArmId: string;
-  resourceName: string;
-  kind: 'resize' | 'deallocate';
-  completedAt: Date;
-  predictionMethod: string;
-  expectedAnnual: number;
-};
-
-// A planned resize or shutdown and what its recommendation promised a year, for the forecast.
-export type PlannedSaving = {
-  resourceArmId: string;
-  tags: Record<string, string>;
-  changeAt: Date;
-  annualSavings: number;
-};
-
-export interface NewLogEntry {
-  teamId: string;
-  resourceId: string | null;
-  resourceArmId: string;
-  friendlyName: string;
-  predictionMethod: string;
-  action: string;
-  scheduledChangeId: number | null;
-}
 
 export interface ScheduleRow {
   id: number;
@@ -131,14 +67,6 @@ export interface ScheduleRow {
   newSize: string | null;
   kind: ChangeKind;
   version: number;
-}
-
-export interface LogRow {
-  resourceArmId: string;
-  friendlyName: string;
-  predictionMethod: string;
-  action: string;
-  createdAt: string;
 }
 
 const isoText = isoTimestampSql;
@@ -151,36 +79,18 @@ export const recommendationOrigins: readonly ChangeOrigin[] = ['now', 'window', 
 const windowMs = hourMs;
 
 export class AutomationRepository {
-  constructor(private readonly db: Db) {}
+  readonly log: AutomationLogRepository;
+  readonly effects: AutomationEffectsRepository;
+  readonly guardWatch: GuardWatchRepository;
+  readonly savings: ChangeSavingsRepository;
+  readonly targets: ApplyTargetRepository;
 
-  async findApplyTarget(teamId: string, recommendationId: number): Promise<ApplyTarget | undefined> {
-    const [row] = await this.db
-      .select({
-        recommendationId: recommendations.id,
-        teamId: recommendations.teamId,
-        tenantId: recommendations.tenantId,
-        resourceId: recommendations.resourceId,
-        kind: recommendations.kind,
-        status: recommendations.status,
-        predictionMethod: recommendations.predictionMethod,
-        currentSize: recommendations.currentSize,
-        targetSize: recommendations.targetSize,
-        activeHoursStart: recommendations.activeHoursStart,
-        activeHoursEnd: recommendations.activeHoursEnd,
-        resourceArmId: resources.armId,
-        resourceName: resources.name,
-        resourceSize: resources.sku,
-        resourcePowerState: resources.powerState,
-        heldUntil: resources.recommendationsHeldUntil,
-        maintenanceWindow: sql<number>`coalesce(${resources.maintenanceWindow}, ${teams.defaultMaintenanceWindow})`,
-        canWrite: tenants.canWrite,
-      })
-      .from(recommendations)
-      .innerJoin(resources, eq(resources.id, recommendations.resourceId))
-      .innerJoin(tenants, eq(tenants.id, recommendations.tenantId))
-      .innerJoin(teams, eq(teams.id, recommendations.teamId))
-      .where(and(eq(recommendations.id, recommendationId), eq(recommendations.teamId, teamId)));
-    return row;
+  constructor(private readonly db: Db) {
+    this.log = new AutomationLogRepository(db);
+    this.effects = new AutomationEffectsRepository(db);
+    this.guardWatch = new GuardWatchRepository(db);
+    this.savings = new ChangeSavingsRepository(db);
+    this.targets = new ApplyTargetRepository(db);
   }
 
   // The change a recommendation already led to, unless it was cancelled. A failed one is answered
@@ -447,26 +357,6 @@ export class AutomationRepository {
     };
   }
 
-  // Rollbacks the guard has made of this VM before (a second one hardens the hold).
-  async countRollbacks(resourceId: string): Promise<number> {
-    const [row] = await this.db
-      .select({ count: sql<number>`count(*)::int` })
-      .from(scheduledChanges)
-      .where(
-        and(
-          eq(scheduledChanges.resourceId, resourceId),
-          eq(scheduledChanges.kind, 'rollback'),
-          sql`${scheduledChanges.state} <> 'cancelled'`,
-        ),
-      );
-    return row?.count ?? 0;
-  }
-
-  async setAutomated(resourceId: string, automated: number): Promise<void> {
-    await this.db.update(resources).set({ automated }).where(eq(resources.id, resourceId));
-    await this.bumpResourcesVersionOf(resourceId);
-  }
-
   async findChange(id: number): Promise<ChangeWithResource | undefined> {
     const [row] = await this.db
       .select({
@@ -480,52 +370,6 @@ export class AutomationRepository {
     return row
       ? { ...row.change, resourceArmId: row.resourceArmId, resourceName: row.resourceName }
       : undefined;
-  }
-
-  // Applied recommendations (a resize or a shutdown that succeeded) completed between two instants
-  // whose saving on the bill has not been measured yet.
-  async listChangesToMeasure(tenantId: string, from: Date, to: Date): Promise<ChangeToMeasure[]> {
-    const result = await this.db.execute<Omit<ChangeToMeasure, 'completedAt'> & { completedAt: string }>(sql`
-      select change.id, change.team_id as "teamId", change.resource_id as "resourceId",
-             resource.arm_id as "resourceArmId", resource.name as "resourceName", change.kind,
-             change.completed_at as "completedAt", recommendation.prediction_method as "predictionMethod",
-             recommendation.annual_cost_savings as "expectedAnnual"
-      from scheduled_change as change
-      join resource on resource.id = change.resource_id
-      join recommendation on recommendation.id = change.recommendation_id
-      where resource.tenant_id = ${tenantId}::uuid and change.state = 'succeeded'
-        and change.kind in ('resize', 'deallocate')
-        and change.completed_at between ${from.toISOString()}::timestamptz and ${to.toISOString()}::timestamptz
-        and not exists (select 1 from realized_saving where realized_saving.scheduled_change_id = change.id)
-      order by change.completed_at`);
-    return result.rows.map((row) => ({ ...row, completedAt: new Date(row.completedAt) }));
-  }
-
-  // The team's planned resizes, shutdowns and tier changes with a saving, one per recommendation
-  // (active hours plan a shutdown a day for one saving): the first of each. Deletions are never
-  // planned ahead.
-  async listPlannedSavings(teamId: string, tenantId?: string): Promise<PlannedSaving[]> {
-    const result = await this.db.execute<Omit<PlannedSaving, 'changeAt'> & { changeAt: string }>(sql`
-      select distinct on (change.recommendation_id)
-             resource.arm_id as "resourceArmId", coalesce(resource.tags, '{}'::jsonb) as tags,
-             change.change_at as "changeAt", recommendation.annual_cost_savings as "annualSavings"
-      from scheduled_change as change
-      join resource on resource.id = change.resource_id
-      join recommendation on recommendation.id = change.recommendation_id
-      where change.team_id = ${teamId}::uuid and change.state = 'planned'
-        and change.kind in ('resize', 'deallocate', 'diskTier', 'planTier', 'databaseObjective')
-        and recommendation.annual_cost_savings > 0
-        ${tenantId ? sql`and change.tenant_id = ${tenantId}::uuid` : sql``}
-      order by change.recommendation_id, change.change_at`);
-    return result.rows.map((row) => ({ ...row, changeAt: new Date(row.changeAt) }));
-  }
-
-  async insertLog(entry: NewLogEntry): Promise<void> {
-    await this.db.insert(automationLogs).values(entry);
-  }
-
-  knowsResource(teamId: string, armId: string): Promise<boolean> {
-    return isResourceKnownToTeam(this.db, teamId, armId, automationLogs);
   }
 
   async listSchedule(teamId: string, resourceArmId?: string): Promise<ScheduleRow[]> {
@@ -549,195 +393,5 @@ export class AutomationRepository {
         ),
       )
       .orderBy(scheduledChanges.changeAt, scheduledChanges.id);
-  }
-
-  // Newest first.
-  async listLog(teamId: string, resourceArmId?: string): Promise<LogRow[]> {
-    return this.db
-      .select({
-        resourceArmId: automationLogs.resourceArmId,
-        friendlyName: automationLogs.friendlyName,
-        predictionMethod: automationLogs.predictionMethod,
-        action: automationLogs.action,
-        createdAt: isoText(automationLogs.createdAt),
-      })
-      .from(automationLogs)
-      .where(
-        and(
-          eq(automationLogs.teamId, teamId),
-          resourceArmId
-            ? sql`lower(${automationLogs.resourceArmId}) = ${resourceArmId.toLowerCase()}`
-            : undefined,
-        ),
-      )
-      .orderBy(desc(automationLogs.id))
-      .limit(1000);
-  }
-
-  // A recommendation is marked applied only while open: one superseded meanwhile stays superseded.
-  async setRecommendationStatus(id: number, status: 'applied' | 'held'): Promise<void> {
-    await this.db
-      .update(recommendations)
-      .set({ status })
-      .where(
-        and(
-          eq(recommendations.id, id),
-          status === 'applied' ? eq(recommendations.status, 'open') : undefined,
-        ),
-      );
-  }
-
-  async holdRecommendations(resourceId: string, until: Date): Promise<void> {
-    await this.db
-      .update(resources)
-      .set({ recommendationsHeldUntil: until })
-      .where(eq(resources.id, resourceId));
-  }
-
-  // Boundaries before `at` count as handled: new hours act from their next boundary.
-  async setActiveHours(
-    resourceId: string,
-    start: number | null,
-    end: number | null,
-    at: Date,
-  ): Promise<void> {
-    await this.db
-      .update(resources)
-      .set({ activeHoursStart: start, activeHoursEnd: end, activeHoursBoundaryAt: at })
-      .where(eq(resources.id, resourceId));
-    await this.bumpResourcesVersionOf(resourceId);
-  }
-
-  // What Azure now says of the resource, so Cloud Resources shows it before the next sync; a VM's new
-  // power state is dated now (the sync then sees nothing changed).
-  async recordResourceState(
-    resourceId: string,
-    size: string | null,
-    powerState: string | null,
-    at: Date,
-  ): Promise<void> {
-    await this.db
-      .update(resources)
-      .set({
-        sku: size,
-        powerState,
-        lastRead: new Date(),
-        stateSince: sql`case when ${resources.powerState} is distinct from ${powerState}
-          then ${at.toISOString()}::timestamptz else ${resources.stateSince} end`,
-      })
-      .where(eq(resources.id, resourceId));
-    await this.bumpResourcesVersionOf(resourceId);
-  }
-
-  // The tags a tag change merged in Azure, merged into ours too, so a pipeline's next run sees them
-  // before the next sync reads them back.
-  async mergeResourceTags(resourceId: string, tags: Record<string, string>): Promise<void> {
-    await this.db
-      .update(resources)
-      .set({ tags: sql`${resources.tags} || ${JSON.stringify(tags)}::jsonb` })
-      .where(eq(resources.id, resourceId));
-    await this.bumpResourcesVersionOf(resourceId);
-  }
-
-  async readResourceRegion(resourceId: string): Promise<string | undefined> {
-    const [row] = await this.db
-      .select({ region: resources.region })
-      .from(resources)
-      .where(eq(resources.id, resourceId));
-    return row?.region;
-  }
-
-  // Resized-down VMs still watched by the guard.
-  async listGuardedChanges(at: Date): Promise<ChangeWithResource[]> {
-    const rows = await this.db
-      .select({ change: scheduledChanges, resourceArmId: resources.armId, resourceName: resources.name })
-      .from(scheduledChanges)
-      .innerJoin(resources, eq(resources.id, scheduledChanges.resourceId))
-      .where(
-        and(
-          isNotNull(scheduledChanges.guardUntil),
-          sql`${scheduledChanges.guardUntil} > ${at}`,
-          eq(scheduledChanges.state, 'succeeded'),
-        ),
-      );
-    return rows.map((row) => ({
-      ...row.change,
-      resourceArmId: row.resourceArmId,
-      resourceName: row.resourceName,
-    }));
-  }
-
-  // Ends the guard's watch of a resize; false when it had ended already (another guard run).
-  async endGuard(id: number): Promise<boolean> {
-    const ended = await this.db
-      .update(scheduledChanges)
-      .set({ guardUntil: null })
-      .where(and(eq(scheduledChanges.id, id), isNotNull(scheduledChanges.guardUntil)))
-      .returning({ id: scheduledChanges.id });
-    return ended.length > 0;
-  }
-
-  // 1-minute values of one metric since a time, oldest first.
-  async readMetricValues(resourceId: string, metricName: string, since: Date): Promise<number[]> {
-    const rows = await this.db
-      .select({ value: metricPoints.value })
-      .from(metricPoints)
-      .innerJoin(metrics, eq(metrics.id, metricPoints.metricId))
-      .where(
-        and(
-          eq(metrics.resourceId, resourceId),
-          eq(metrics.name, metricName),
-          sql`${metricPoints.time} >= ${since}`,
-        ),
-      )
-      .orderBy(metricPoints.time);
-    return rows.map((row) => row.value);
-  }
-
-  // True when `next` has fewer vCPUs or less memory than `previous` in the resource's region; undefined
-  // when the size catalogue does not know both.
-  async isSmallerSize(resourceId: string, previous: string, next: string): Promise<boolean | undefined> {
-    const result = await this.db.execute<{ name: string; vcpus: number; memory_gib: number }>(sql`
-      select lower(s.name) as name, s.vcpus, s.memory_gib from vm_size s join resource r on r.region = s.region
-      where r.id = ${resourceId} and lower(s.name) in (${previous.toLowerCase()}, ${next.toLowerCase()})`);
-    const before = result.rows.find((row) => row.name === previous.toLowerCase());
-    const after = result.rows.find((row) => row.name === next.toLowerCase());
-    if (!before || !after) return undefined;
-    return after.vcpus < before.vcpus || after.memory_gib < before.memory_gib;
-  }
-
-  async readSizeMemoryGiB(resourceId: string, sizeName: string): Promise<number | undefined> {
-    const result = await this.db.execute<{ memory_gib: number }>(sql`
-      select s.memory_gib from vm_size s join resource r on r.region = s.region
-      where r.id = ${resourceId} and lower(s.name) = ${sizeName.toLowerCase()}
-      limit 1`);
-    return result.rows[0]?.memory_gib;
-  }
-
-  // Open recommendations of Automated resources that have led to no change yet and are not held,
-  // deletions left out.
-  async listAutomatedRecommendationIds(
-    tenantId: string,
-    at: Date,
-  ): Promise<{ id: number; teamId: string }[]> {
-    const result = await this.db.execute<{ id: string; team_id: string }>(sql`
-      select rec.id, rec.team_id from recommendation rec
-      join resource r on r.id = rec.resource_id
-      where rec.tenant_id = ${tenantId} and rec.status = 'open' and r.automated = ${automationValues.automated}
-        -- A deletion cannot be undone: only a user's APPLY NOW starts one.
-        and rec.kind not in ('deleteDisk', 'deletePublicIp', 'deletePlan')
-        and (r.recommendations_held_until is null or r.recommendations_held_until <= ${at})
-        and not exists (
-          select 1 from scheduled_change c
-          where c.recommendation_id = rec.id and c.state <> 'cancelled' and c.state <> 'failed'
-        )
-      order by rec.id`);
-    return result.rows.map((row) => ({ id: Number(row.id), teamId: row.team_id }));
-  }
-
-  private async bumpResourcesVersionOf(resourceId: string): Promise<void> {
-    await this.db.execute(sql`
-      update tenant set resources_version = resources_version + 1
-      where id = (select tenant_id from resource where id = ${resourceId})`);
   }
 }

@@ -26,6 +26,7 @@ import {
   type ChangeOrigin,
   type ChangeRow,
   type NewChange,
+  type NewLogEntry,
   type RecommendationKind,
 } from './automation.repository';
 import { automationServiceName, startGraceMs } from './automation.names';
@@ -112,7 +113,7 @@ export class AutomationService {
     timing: ApplyTiming,
     pipeline?: PipelineApply,
   ): Promise<{ message: string }> {
-    const target = await this.automation.findApplyTarget(teamId, recommendationId);
+    const target = await this.automation.targets.findApplyTarget(teamId, recommendationId);
     if (!target) throw notFound('Recommendation not found.');
     if (target.canWrite === false) throw forbidden(tenantReadOnlyText);
     if (target.kind !== 'activeHours') {
@@ -125,10 +126,10 @@ export class AutomationService {
 
   // After an analysis: each new recommendation of a resource set to Automate is planned at its window.
   async planAutomatedResources(tenantId: string): Promise<number> {
-    const pending = await this.automation.listAutomatedRecommendationIds(tenantId, this.now());
+    const pending = await this.automation.targets.listAutomatedRecommendationIds(tenantId, this.now());
     let planned = 0;
     for (const { id, teamId } of pending) {
-      const target = await this.automation.findApplyTarget(teamId, id);
+      const target = await this.automation.targets.findApplyTarget(teamId, id);
       if (!target || target.canWrite === false) continue;
       try {
         await this.planRecommendation(target, 'window', 'automated');
@@ -157,7 +158,7 @@ export class AutomationService {
       if (isDue && isFree && (await automation.claimChange(change.id, at, this.startLeaseEnd(at)))) {
         started.push(change.id);
       }
-      await automation.insertLog({
+      await automation.log.insertLog({
         teamId: request.change.teamId,
         resourceId: request.change.resourceId,
         resourceArmId: request.resourceArmId,
@@ -225,7 +226,7 @@ export class AutomationService {
       for (const row of rows) {
         const change = await automation.findChange(row.id);
         if (change) {
-          await automation.insertLog(
+          await automation.log.insertLog(
             logEntryOf(change, `${capitalize(describeKind(row))} cancelled: ${reason}`),
           );
         }
@@ -237,17 +238,17 @@ export class AutomationService {
   }
 
   async listChangesToMeasure(tenantId: string, from: Date, to: Date): Promise<ChangeToMeasure[]> {
-    return this.automation.listChangesToMeasure(tenantId, from, to);
+    return this.automation.savings.listChangesToMeasure(tenantId, from, to);
   }
 
   // What the planned changes will save, for the cost forecast (the schedule's one reader outside).
   async listPlannedSavings(teamId: string, tenantId?: string): Promise<PlannedSaving[]> {
-    return this.automation.listPlannedSavings(teamId, tenantId);
+    return this.automation.savings.listPlannedSavings(teamId, tenantId);
   }
 
   // The measured saving of a change, in its resource's automation log.
   async recordMeasuredSaving(change: ChangeToMeasure, action: string): Promise<void> {
-    await this.automation.insertLog({
+    await this.automation.log.insertLog({
       teamId: change.teamId,
       resourceId: change.resourceId,
       resourceArmId: change.resourceArmId,
@@ -275,7 +276,7 @@ export class AutomationService {
 
   async listLog(teamId: string, resourceArmId?: string): Promise<AutomationLogResponse> {
     await this.assertKnownResource(teamId, resourceArmId);
-    const rows = await this.automation.listLog(teamId, resourceArmId);
+    const rows = await this.automation.log.listLog(teamId, resourceArmId);
     return {
       Data: rows.map((row) => ({
         ResourceId: row.resourceArmId,
@@ -289,7 +290,7 @@ export class AutomationService {
 
   // One resource's entries: another team's resource, or no one's, is not found (not an empty list).
   private async assertKnownResource(teamId: string, resourceArmId: string | undefined): Promise<void> {
-    if (resourceArmId !== undefined && !(await this.automation.knowsResource(teamId, resourceArmId))) {
+    if (resourceArmId !== undefined && !(await this.automation.log.knowsResource(teamId, resourceArmId))) {
       throw notFound('Resource not found.');
     }
   }
@@ -336,7 +337,7 @@ export class AutomationService {
         const automation = new AutomationRepository(transaction.db);
         await automation.lockResource(change.resourceId);
         if ((await automation.movePlannedChanges([change.id], nextStart)) === 0) return false;
-        await automation.insertLog(logEntryOf(change, action));
+        await automation.log.insertLog(logEntryOf(change, action));
         return true;
       });
       if (isMoved) activities.push(this.toActivity(change, action));
@@ -436,7 +437,7 @@ export class AutomationService {
         await this.queue.send(automationExecuteJob, { changeId: change.id }, { db: transaction });
       }
       const action = describePlan(kind, target.targetSize, timing, changeAt, change.version);
-      await automation.insertLog({
+      await automation.log.insertLog({
         teamId: target.teamId,
         resourceId: target.resourceId,
         resourceArmId: target.resourceArmId,
@@ -464,14 +465,14 @@ export class AutomationService {
       const automation = new AutomationRepository(transaction.db);
       await automation.lockResource(target.resourceId);
       if (record && !(await record(transaction))) return false;
-      await automation.setActiveHours(
+      await automation.effects.setActiveHours(
         target.resourceId,
         target.activeHoursStart,
         target.activeHoursEnd,
         this.now(),
       );
-      await automation.setRecommendationStatus(target.recommendationId, 'applied');
-      await automation.insertLog({
+      await automation.effects.setRecommendationStatus(target.recommendationId, 'applied');
+      await automation.log.insertLog({
         teamId: target.teamId,
         resourceId: target.resourceId,
         resourceArmId: target.resourceArmId,
@@ -519,6 +520,12 @@ export class AutomationService {
 
   private startLeaseEnd(at: Date): Date {
     return new Date(at.getTime() + startGraceMs);
+  }
+
+  // Entries of what another module decided without a change (active hours' skipped boundaries), in
+  // the caller's transaction: the automation log is written here only.
+  async writeLogs(transaction: Transaction, entries: NewLogEntry[]): Promise<void> {
+    await new AutomationRepository(transaction.db).log.insertLogs(entries);
   }
 }
 

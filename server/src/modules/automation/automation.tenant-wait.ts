@@ -34,7 +34,7 @@ export class TenantWait {
           leaseUntil: null,
         });
         if (updated) {
-          await automation.insertLog(logEntryOf(change, action));
+          await automation.log.insertLog(logEntryOf(change, action));
           await this.outcomes.tellPipeline(transaction, change, 'cancelled', inactiveTenantReason);
         }
         return updated;

@@ -4,6 +4,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { burstableSizePattern, listMetricCatalogs } from './metric-catalog';
+import { insertMetricRows } from './metric-rows.repository';
 import { isoTimestampSql } from '../../lib/time';
 
 export interface CollectionTarget {
@@ -114,19 +115,11 @@ export class MetricsRepository {
       (catalog.burstableMetrics ?? []).map((metric) => ({ type: catalog.type, ...metric })),
     );
     if (definitions.length === 0) return 0;
-    const result = await this.db.execute(sql`
-      insert into metric (resource_id, name, unit)
-      select resource.id, definition.name, definition.unit
-      from resource
-      join unnest(
-        ${sql.param(definitions.map((definition) => definition.type.toLowerCase()))}::text[],
-        ${sql.param(definitions.map((definition) => definition.name))}::text[],
-        ${sql.param(definitions.map((definition) => definition.unit))}::text[]
-      ) as definition(type, name, unit) on lower(resource.type) = definition.type
-      where resource.tenant_id = ${tenantId}::uuid and lower(resource.sku) ~ ${burstableSizePattern}
-      on conflict (resource_id, name) do nothing
-    `);
-    return result.rowCount ?? 0;
+    return insertMetricRows(
+      this.db,
+      tenantId,
+      definitions.map((definition) => ({ ...definition, skuPattern: burstableSizePattern })),
+    );
   }
 
   async writeMinuteBatch(write: MinuteBatchWrite): Promise<void> {

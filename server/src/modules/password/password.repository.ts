@@ -1,6 +1,12 @@
-import { and, eq, gt, isNull, lt } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { oneTimeTokens, users } from '../../db/schema';
+import { oneTimeTokens } from '../../db/schema';
+import { setUserPasswordHash } from '../account/account.repository';
+import {
+  deleteExpiredOneTimeTokens,
+  insertOneTimeToken,
+  spendResetCode,
+} from '../account/one-time-token.repository';
 
 export interface ResetCode {
   email: string;
@@ -13,9 +19,7 @@ export class PasswordRepository {
   constructor(private readonly db: Db) {}
 
   async insertResetCode(email: string, codeHash: string, createdAt: Date, expiresAt: Date): Promise<void> {
-    await this.db
-      .insert(oneTimeTokens)
-      .values({ purpose: 'reset', email, tokenHash: codeHash, createdAt, expiresAt });
+    await insertOneTimeToken(this.db, { purpose: 'reset', email, tokenHash: codeHash, createdAt, expiresAt });
   }
 
   async findResetCode(codeHash: string): Promise<ResetCode | undefined> {
@@ -34,37 +38,13 @@ export class PasswordRepository {
   // is spent with it. False when the code was no longer usable.
   async resetPassword(codeHash: string, userId: string, passwordHash: string, now: Date): Promise<boolean> {
     return this.db.transaction(async (transaction) => {
-      const [consumed] = await transaction
-        .update(oneTimeTokens)
-        .set({ usedAt: now })
-        .where(
-          and(
-            eq(oneTimeTokens.tokenHash, codeHash),
-            eq(oneTimeTokens.purpose, 'reset'),
-            isNull(oneTimeTokens.usedAt),
-            gt(oneTimeTokens.expiresAt, now),
-          ),
-        )
-        .returning({ email: oneTimeTokens.email });
-      if (!consumed) return false;
-      await transaction
-        .update(oneTimeTokens)
-        .set({ usedAt: now })
-        .where(
-          and(
-            eq(oneTimeTokens.purpose, 'reset'),
-            eq(oneTimeTokens.email, consumed.email),
-            isNull(oneTimeTokens.usedAt),
-          ),
-        );
-      await transaction.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId));
+      if (!(await spendResetCode(transaction, codeHash, now))) return false;
+      await setUserPasswordHash(transaction, userId, passwordHash, now);
       return true;
     });
   }
 
   async deleteExpiredResetCodes(cutoff: Date): Promise<void> {
-    await this.db
-      .delete(oneTimeTokens)
-      .where(and(eq(oneTimeTokens.purpose, 'reset'), lt(oneTimeTokens.expiresAt, cutoff)));
+    await deleteExpiredOneTimeTokens(this.db, 'reset', cutoff);
   }
 }

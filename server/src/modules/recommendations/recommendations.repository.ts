@@ -18,6 +18,7 @@ import {
 import { createHourlySeries, decodePackedDays, placeDays, type HourlySeries } from './hourly-series';
 import { isUsageMetricName, usageMetrics, type UsageSeries } from './usage-series';
 import { hourMs, isoTimestampSql } from '../../lib/time';
+import { markResourcesAnalysed, markTenantResourcesDue } from '../resources/resource-writes.repository';
 
 export const networkMetricNames = [networkInMetricName, networkOutMetricName];
 // Reported for B-series VMs only; the metrics module gives them its rows.
@@ -195,7 +196,7 @@ export class RecommendationsRepository {
 
   // New history arrived for the tenant (a back-fill): every VM is due again, whatever hour it last saw.
   async markTenantDue(tenantId: string): Promise<void> {
-    await this.db.execute(sql`update resource set analysed_until = null where tenant_id = ${tenantId}::uuid`);
+    await markTenantResourcesDue(this.db, tenantId);
   }
 
   // The ids, in id order, of the tenant's VMs with an hour collected since their last analysis (or
@@ -506,15 +507,7 @@ export class RecommendationsRepository {
           on conflict (resource_id, kind) where status = 'open' do nothing`);
         await yieldToEventLoop();
       }
-      if (write.analysed.length > 0) {
-        await transaction.execute(sql`
-          update resource set analysed_until = analysed.until
-          from unnest(
-            ${sql.param(write.analysed.map((item) => item.resourceId))}::uuid[],
-            ${sql.param(write.analysed.map((item) => item.collectedUntil.toISOString()))}::timestamptz[]
-          ) as analysed(id, until)
-          where resource.id = analysed.id`);
-      }
+      await markResourcesAnalysed(transaction, write.analysed);
     });
   }
 

@@ -1,8 +1,9 @@
 import { automationValues } from '@cloudtrim/contracts/automation';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database';
+import type { Db, Executor } from '../../db/database';
 import { resources, subscriptions, teams, tenants, vmPrices } from '../../db/schema';
 import { isoTimestampSql } from '../../lib/time';
+import { bumpResourcesVersion } from '../tenants/tenants.repository';
 
 export interface ResourceSettingsRow {
   id: string;
@@ -126,10 +127,7 @@ export class ResourcesRepository {
             then ${at.toISOString()}::timestamptz else ${resources.activeHoursBoundaryAt} end`,
         })
         .where(eq(resources.id, resource.id));
-      await transaction
-        .update(tenants)
-        .set({ resourcesVersion: sql`${tenants.resourcesVersion} + 1` })
-        .where(eq(tenants.id, resource.tenantId));
+      await bumpResourcesVersion(transaction, resource.tenantId);
     });
   }
 
@@ -162,10 +160,7 @@ export class ResourcesRepository {
         (previous.automated === automationValues.automated) !==
         (settings.automated === automationValues.automated)
       ) {
-        await transaction
-          .update(tenants)
-          .set({ resourcesVersion: sql`${tenants.resourcesVersion} + 1` })
-          .where(eq(tenants.id, resource.tenantId));
+        await bumpResourcesVersion(transaction, resource.tenantId);
       }
       return { previousWindow: previous.maintenanceWindow };
     });
@@ -280,4 +275,12 @@ export class ResourcesRepository {
       .where(sql`${resources.id} = any(${sql.param([...resourceIds])}::uuid[])`);
     return new Map(rows.map((row) => [row.resourceId, row.hourlyPrice]));
   }
+}
+
+export async function readResourceRegion(db: Executor, resourceId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ region: resources.region })
+    .from(resources)
+    .where(eq(resources.id, resourceId));
+  return row?.region;
 }

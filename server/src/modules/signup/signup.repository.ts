@@ -1,6 +1,17 @@
-import { and, count, eq, gt, isNull, lt, max } from 'drizzle-orm';
+import { and, count, eq, gt, max } from 'drizzle-orm';
 import { isUniqueViolation, type Db } from '../../db/database';
-import { invitations, oneTimeTokens, teams, users } from '../../db/schema';
+import { invitations, oneTimeTokens, users } from '../../db/schema';
+import { insertTeam, insertUser } from '../account/account.repository';
+import {
+  deleteExpiredOneTimeTokens,
+  insertOneTimeToken,
+  spendVerifyToken,
+} from '../account/one-time-token.repository';
+import {
+  acceptInvitation,
+  deleteExpiredInvitations,
+  deletePendingInvitationsTo,
+} from '../team/team.repository';
 import { nameTeamFor } from '../account/team-name';
 import type { NewUser, User } from '../account/account.repository';
 
@@ -34,7 +45,7 @@ export class SignupRepository {
   constructor(private readonly db: Db) {}
 
   async insertVerifyToken(email: string, tokenHash: string, createdAt: Date, expiresAt: Date): Promise<void> {
-    await this.db.insert(oneTimeTokens).values({ purpose: 'verify', email, tokenHash, createdAt, expiresAt });
+    await insertOneTimeToken(this.db, { purpose: 'verify', email, tokenHash, createdAt, expiresAt });
   }
 
   async getVerifySendHistory(email: string, since: Date): Promise<SendHistory> {
@@ -79,54 +90,21 @@ export class SignupRepository {
   // Consumes the verify token and creates the user in a team of their own, both or neither.
   completeFromVerifyToken(tokenHash: string, user: NewUser, now: Date): Promise<CompletionResult> {
     return this.completeInTransaction(async (transaction) => {
-      const consumed = await transaction
-        .update(oneTimeTokens)
-        .set({ usedAt: now })
-        .where(
-          and(
-            eq(oneTimeTokens.tokenHash, tokenHash),
-            eq(oneTimeTokens.purpose, 'verify'),
-            eq(oneTimeTokens.email, user.email),
-            isNull(oneTimeTokens.usedAt),
-            gt(oneTimeTokens.expiresAt, now),
-          ),
-        )
-        .returning({ id: oneTimeTokens.id });
-      if (consumed.length === 0) return undefined;
-      const [team] = await transaction
-        .insert(teams)
-        .values({ name: nameTeamFor(user) })
-        .returning({ id: teams.id });
-      return team!.id;
+      if (!(await spendVerifyToken(transaction, tokenHash, user.email, now))) return undefined;
+      return insertTeam(transaction, nameTeamFor(user));
     }, user);
   }
 
   // Accepts the invitation and creates the user in the inviting team, both or neither.
   completeFromInvitation(tokenHash: string, user: NewUser, now: Date): Promise<CompletionResult> {
     return this.completeInTransaction(async (transaction) => {
-      const [accepted] = await transaction
-        .update(invitations)
-        .set({ acceptedAt: now })
-        .where(
-          and(
-            eq(invitations.tokenHash, tokenHash),
-            eq(invitations.email, user.email),
-            isNull(invitations.acceptedAt),
-            gt(invitations.expiresAt, now),
-          ),
-        )
-        .returning({ teamId: invitations.teamId });
-      return accepted?.teamId;
+      return acceptInvitation(transaction, tokenHash, user.email, now);
     }, user);
   }
 
   async deleteExpiredLinks(cutoff: Date): Promise<void> {
-    await this.db
-      .delete(oneTimeTokens)
-      .where(and(eq(oneTimeTokens.purpose, 'verify'), lt(oneTimeTokens.expiresAt, cutoff)));
-    await this.db
-      .delete(invitations)
-      .where(and(isNull(invitations.acceptedAt), lt(invitations.expiresAt, cutoff)));
+    await deleteExpiredOneTimeTokens(this.db, 'verify', cutoff);
+    await deleteExpiredInvitations(this.db, cutoff);
   }
 
   // `consumeLink` answers the team the user joins, or undefined when the link cannot be used.
@@ -144,15 +122,14 @@ export class SignupRepository {
           .select({ count: count() })
           .from(users)
           .where(eq(users.teamId, teamId));
-        const [created] = await transaction
-          .insert(users)
-          .values({ ...user, teamId, role: (others?.count ?? 0) === 0 ? 'Owner' : 'Member' })
-          .returning();
+        const created = await insertUser(transaction, {
+          ...user,
+          teamId,
+          role: (others?.count ?? 0) === 0 ? 'Owner' : 'Member',
+        });
         // A pending invitation to someone who now has an account can never be accepted.
-        await transaction
-          .delete(invitations)
-          .where(and(eq(invitations.email, user.email), isNull(invitations.acceptedAt)));
-        return { status: 'created', user: created! } as const;
+        await deletePendingInvitationsTo(transaction, user.email);
+        return { status: 'created', user: created } as const;
       });
     } catch (error) {
       if (isUniqueViolation(error)) return { status: 'account-exists' };

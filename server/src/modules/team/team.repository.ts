@@ -1,7 +1,9 @@
-import { and, asc, count, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
-import { isUniqueViolation, type Db } from '../../db/database';
+import { and, asc, count, eq, gt, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
+import { isUniqueViolation, type Db, type Executor } from '../../db/database';
 import type { TeamRole } from '@cloudtrim/contracts/team';
 import { invitations, teams, users } from '../../db/schema';
+import { insertTeam, moveUserToTeam, setUserRole, updateTeamSettings } from '../account/account.repository';
+import { markTeamResourcesDue } from '../resources/resource-writes.repository';
 
 export interface Member {
   userId: string;
@@ -79,7 +81,7 @@ export class TeamRepository {
           .where(and(eq(users.teamId, teamId), eq(users.role, 'Owner')));
         if ((owners?.count ?? 0) <= 1) return 'lastOwner';
       }
-      await transaction.update(users).set({ role, updatedAt: new Date() }).where(eq(users.id, member.userId));
+      await setUserRole(transaction, member.userId, role);
       return 'set';
     });
   }
@@ -185,11 +187,8 @@ export class TeamRepository {
       .from(users)
       .where(and(eq(users.teamId, teamId), eq(users.role, 'Owner'), sql`${users.id} <> ${member.userId}`));
     if ((owners?.count ?? 0) === 0) return 'lastOwner';
-    const [team] = await this.db.insert(teams).values({ name: newTeamName }).returning({ id: teams.id });
-    await this.db
-      .update(users)
-      .set({ teamId: team!.id, role: 'Owner', joinedTeamAt: new Date(), updatedAt: new Date() })
-      .where(and(eq(users.id, member.userId), eq(users.teamId, teamId)));
+    const newTeamId = await insertTeam(this.db, newTeamName);
+    await moveUserToTeam(this.db, member.userId, teamId, newTeamId);
     return 'moved';
   }
 
@@ -209,16 +208,11 @@ export class TeamRepository {
         .from(teams)
         .where(eq(teams.id, teamId))
         .for('update');
-      const [saved] = await transaction.update(teams).set(settings).where(eq(teams.id, teamId)).returning({
-        lookbackDays: teams.lookbackDays,
-        defaultMaintenanceWindow: teams.defaultMaintenanceWindow,
-      });
+      const saved = await updateTeamSettings(transaction, teamId, settings);
       if (previous && previous.lookbackDays !== settings.lookbackDays) {
-        await transaction.execute(sql`
-          update resource set analysed_until = null
-          from tenant where tenant.id = resource.tenant_id and tenant.team_id = ${teamId}::uuid`);
+        await markTeamResourcesDue(transaction, teamId);
       }
-      return saved!;
+      return saved;
     });
   }
 
@@ -254,4 +248,38 @@ export class TeamRepository {
       .where(inArray(users.id, ids));
     return new Map(rows.map((row) => [row.id, row.email]));
   }
+}
+
+// Invitation rows are written in modules/team only; sign-up spends one through these, in the
+// transaction that creates the account.
+
+// Accepts the invitation of `email`, if still pending and unexpired: answers the inviting team.
+export async function acceptInvitation(
+  db: Executor,
+  tokenHash: string,
+  email: string,
+  now: Date,
+): Promise<string | undefined> {
+  const [accepted] = await db
+    .update(invitations)
+    .set({ acceptedAt: now })
+    .where(
+      and(
+        eq(invitations.tokenHash, tokenHash),
+        eq(invitations.email, email),
+        isNull(invitations.acceptedAt),
+        gt(invitations.expiresAt, now),
+      ),
+    )
+    .returning({ teamId: invitations.teamId });
+  return accepted?.teamId;
+}
+
+// A pending invitation to someone who now has an account can never be accepted.
+export async function deletePendingInvitationsTo(db: Executor, email: string): Promise<void> {
+  await db.delete(invitations).where(and(eq(invitations.email, email), isNull(invitations.acceptedAt)));
+}
+
+export async function deleteExpiredInvitations(db: Executor, cutoff: Date): Promise<void> {
+  await db.delete(invitations).where(and(isNull(invitations.acceptedAt), lt(invitations.expiresAt, cutoff)));
 }

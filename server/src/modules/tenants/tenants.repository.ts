@@ -1,6 +1,6 @@
 import { setTimeout } from 'node:timers/promises';
-import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database';
+import { and, asc, eq, notInArray, sql } from 'drizzle-orm';
+import type { Db, Executor } from '../../db/database';
 import { subscriptions, tenants } from '../../db/schema';
 
 export type TenantRow = typeof tenants.$inferSelect;
@@ -179,4 +179,80 @@ function isConcurrencyFailure(error: unknown): boolean {
   const code =
     (error as { code?: string; cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
   return code === '40P01' || code === '40001' || code === '55P03';
+}
+
+// The one place a tenant's resources_version moves (after any change the Cloud Resources list shows:
+// it keys the list's cache and ETag), in the caller's transaction.
+export async function bumpResourcesVersion(db: Executor, tenantId: string): Promise<void> {
+  await db
+    .update(tenants)
+    .set({ resourcesVersion: sql`${tenants.resourcesVersion} + 1` })
+    .where(eq(tenants.id, tenantId));
+}
+
+export async function bumpResourcesVersionOfResource(db: Executor, resourceId: string): Promise<void> {
+  await db.execute(sql`
+    update tenant set resources_version = resources_version + 1
+    where id = (select tenant_id from resource where id = ${resourceId})`);
+}
+
+// After a sync changed a tenant's resources: a new version for cached lists, and the count the
+// tenant list shows.
+export async function recountTenantResources(db: Executor, tenantId: string): Promise<void> {
+  await db.execute(sql`
+    update tenant
+    set resources_version = resources_version + 1,
+        resource_count = (select count(*) from resource where resource.tenant_id = ${tenantId}::uuid)
+    where id = ${tenantId}::uuid
+  `);
+}
+
+// Subscriptions the principal no longer reads go, and their resources with them (the caller's
+// transaction): answers the rows kept and those removed.
+export async function replaceSubscriptionRows(
+  db: Executor,
+  tenantId: string,
+  seen: { subscriptionId: string; displayName: string; state: string }[],
+): Promise<{ rows: SubscriptionRow[]; removed: SubscriptionRow[] }> {
+  const removed = await db
+    .delete(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.tenantId, tenantId),
+        seen.length > 0
+          ? notInArray(
+              subscriptions.subscriptionId,
+              seen.map((subscription) => subscription.subscriptionId),
+            )
+          : undefined,
+      ),
+    )
+    .returning({
+      id: subscriptions.id,
+      subscriptionId: subscriptions.subscriptionId,
+      displayName: subscriptions.displayName,
+    });
+  const rows: SubscriptionRow[] = [];
+  for (const subscription of seen) {
+    const [row] = await db
+      .insert(subscriptions)
+      .values({ tenantId, ...subscription })
+      .onConflictDoUpdate({
+        target: [subscriptions.tenantId, subscriptions.subscriptionId],
+        set: { displayName: subscription.displayName, state: subscription.state },
+      })
+      .returning({
+        id: subscriptions.id,
+        subscriptionId: subscriptions.subscriptionId,
+        displayName: subscriptions.displayName,
+      });
+    rows.push(row!);
+  }
+  return { rows, removed };
+}
+
+export interface SubscriptionRow {
+  id: string;
+  subscriptionId: string;
+  displayName: string;
 }

@@ -1,0 +1,36 @@
+// The metric rows a resource gets (one per metric of its type that Cloudtrim collects): inventory's
+// sync and the B-series' extra metrics insert them through this one statement.
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../../db/database';
+
+export interface MetricDefinitionRow {
+  type: string;
+  name: string;
+  unit: string;
+  // Only for resources whose lower-cased SKU matches (a DTU database's DTU metric).
+  skuPattern?: string;
+}
+
+// Gives every resource of the tenant of a defined type its metric rows; existing rows keep their
+// history. Answers how many rows were new.
+export async function insertMetricRows(
+  db: Executor,
+  tenantId: string,
+  definitions: MetricDefinitionRow[],
+): Promise<number> {
+  const result = await db.execute(sql`
+    insert into metric (resource_id, name, unit)
+    select resource.id, definition.name, definition.unit
+    from resource
+    join unnest(
+      ${sql.param(definitions.map((definition) => definition.type.toLowerCase()))}::text[],
+      ${sql.param(definitions.map((definition) => definition.name))}::text[],
+      ${sql.param(definitions.map((definition) => definition.unit))}::text[],
+      ${sql.param(definitions.map((definition) => definition.skuPattern ?? ''))}::text[]
+    ) as definition(type, name, unit, sku_pattern) on lower(resource.type) = definition.type
+    where resource.tenant_id = ${tenantId}::uuid
+      and (definition.sku_pattern = '' or lower(resource.sku) ~ definition.sku_pattern)
+    on conflict (resource_id, name) do nothing
+  `);
+  return result.rowCount ?? 0;
+}
