@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Lane, runWithConcurrency } from './concurrency';
+import { BoundedWork, Lane, retry, runWithConcurrency } from './concurrency';
 
 describe('Lane', () => {
   it('runs queued work one piece at a time, in order, and goes on after a failure', async () => {
@@ -38,5 +38,75 @@ describe('runWithConcurrency', () => {
     });
     expect(peak).toBe(3);
     expect(done.sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+});
+
+describe('BoundedWork', () => {
+  it('lets the producer go on while at most the limit runs, and ends every piece once', async () => {
+    const work = new BoundedWork(2);
+    const releases: (() => void)[] = [];
+    const ended: number[] = [];
+    let inFlight = 0;
+    let peak = 0;
+    const piece = (item: number) => async () => {
+      inFlight += 1;
+      peak = Math.max(peak, inFlight);
+      await new Promise<void>((resolve) => releases.push(resolve));
+      inFlight -= 1;
+      ended.push(item);
+    };
+    await work.start(piece(1));
+    await work.start(piece(2));
+    // A third waits for a free place: it has not begun until one of the two ends.
+    let isThirdStarted = false;
+    const third = work.start(piece(3)).then(() => (isThirdStarted = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(isThirdStarted).toBe(false);
+    releases.shift()!();
+    await third;
+    expect(isThirdStarted).toBe(true);
+    const finished = work.finish();
+    while (releases.length > 0) {
+      releases.shift()!();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await finished;
+    expect(peak).toBe(2);
+    expect(ended.sort()).toEqual([1, 2, 3]);
+  });
+
+  it('starts nothing after a failure, waits for what began and throws the failure', async () => {
+    const work = new BoundedWork(2);
+    let isSlowEnded = false;
+    let release!: () => void;
+    await work.start(async () => {
+      await new Promise<void>((resolve) => (release = resolve));
+      isSlowEnded = true;
+    });
+    await work.start(() => Promise.reject(new Error('write failed')));
+    await new Promise((resolve) => setImmediate(resolve));
+    let isLateRun = false;
+    await expect(work.start(async () => void (isLateRun = true))).rejects.toThrow('write failed');
+    expect(isLateRun).toBe(false);
+    const finished = work.finish();
+    release();
+    await expect(finished).rejects.toThrow('write failed');
+    expect(isSlowEnded).toBe(true);
+  });
+});
+
+describe('retry', () => {
+  it('tries again until the work succeeds, at most the attempts given', async () => {
+    let calls = 0;
+    const flaky = async () => {
+      calls += 1;
+      if (calls < 3) throw new Error(`failure ${calls}`);
+      return 'written';
+    };
+    await expect(retry(flaky, { attempts: 3, delayMs: 0 })).resolves.toBe('written');
+    expect(calls).toBe(3);
+    calls = 0;
+    await expect(retry(flaky, { attempts: 2, delayMs: 0 })).rejects.toThrow('failure 2');
+    expect(calls).toBe(2);
   });
 });

@@ -33,3 +33,46 @@ export class Lane {
     return result;
   }
 }
+
+// Work run in the background, at most `limit` pieces at a time, so a producer (a collection reading
+// Azure) goes on while earlier pieces (its writes) are still running. `start` returns once the piece
+// has begun: a producer faster than the work waits there. After a piece fails nothing more starts
+// (`start` rethrows its error); `finish` waits for every piece begun and rethrows the first failure.
+export class BoundedWork {
+  private readonly running = new Set<Promise<void>>();
+  private failure: { error: unknown } | undefined;
+
+  constructor(private readonly limit: number) {}
+
+  async start(work: () => Promise<void>): Promise<void> {
+    while (this.running.size >= this.limit && !this.failure) await Promise.race(this.running);
+    if (this.failure) throw this.failure.error;
+    const piece: Promise<void> = work()
+      .catch((error: unknown) => {
+        this.failure ??= { error };
+      })
+      .finally(() => this.running.delete(piece));
+    this.running.add(piece);
+  }
+
+  async finish(): Promise<void> {
+    while (this.running.size > 0) await Promise.all(this.running);
+    if (this.failure) throw this.failure.error;
+  }
+}
+
+// Runs `work` until it succeeds, at most `attempts` times, waiting `delayMs` × the attempt number
+// between tries; the last failure is thrown.
+export async function retry<Result>(
+  work: () => Promise<Result>,
+  { attempts, delayMs }: { attempts: number; delayMs: number },
+): Promise<Result> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs * attempt));
+    }
+  }
+}

@@ -1,10 +1,11 @@
 import { metricDataResponseSchema, metricsResponseSchema } from '@cloudtrim/contracts/metrics';
 import { findVirtualMachineSize } from '@cloudtrim/azure-emulator/catalog/sku.catalog';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
 import { minuteMs, hourMs } from '../../lib/time';
+import { MetricsRepository } from './metrics.repository';
 
 // One clock for the app and the emulator, 10 minutes before the top of an hour that has passed.
 let clockMs = Math.floor(Date.now() / hourMs) * hourMs - 2 * hourMs - 10 * minuteMs;
@@ -291,6 +292,78 @@ describe('GET /api/v1/metricdata', () => {
       expect((await getData(ownerToken, { metricId: cpuMetricId, minutes })).statusCode).toBe(400);
     }
     expect((await getData(ownerToken, {})).statusCode).toBe(400);
+  });
+});
+
+describe('writes beside reads', () => {
+  const countPoints = async () =>
+    (await query<{ count: number }>(sql`select count(*)::int as count from metric_point`))[0]!.count;
+  const readCollectedMarks = () =>
+    query<{ id: string; collected: number | null }>(sql`
+      select metric.id, ${epochMs('last_collected_at')} as collected from metric
+      join resource on resource.id = metric.resource_id
+      where resource.tenant_id = ${tenantId}::uuid order by metric.id`);
+
+  it('keeps every point once when a write that committed is tried again', async () => {
+    const write = MetricsRepository.prototype.writeMinuteBatch;
+    // The first batch commits, then its answer is lost (a dropped connection): it is written again.
+    const spy = vi
+      .spyOn(MetricsRepository.prototype, 'writeMinuteBatch')
+      .mockImplementationOnce(async function (this: MetricsRepository, batch) {
+        await write.call(this, batch);
+        throw new Error('Connection terminated unexpectedly');
+      });
+    try {
+      clockMs += 5 * minuteMs;
+      const before = await countPoints();
+      const summary = await context.container.metrics.collectTenant(tenantId);
+      expect(summary!.pointCount).toBeGreaterThan(0);
+      expect(await countPoints()).toBe(before + summary!.pointCount);
+      // One write for each call's answer, and the first batch's second try.
+      expect(summary!.failedResourceCount).toBe(0);
+      expect(spy.mock.calls.length).toBe(summary!.callCount + 1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('loses nothing when the writes keep failing: the next cycle reads those minutes again', async () => {
+    const spy = vi
+      .spyOn(MetricsRepository.prototype, 'writeMinuteBatch')
+      .mockRejectedValue(new Error('Connection terminated unexpectedly'));
+    const marks = await readCollectedMarks();
+    const before = await countPoints();
+    clockMs += 5 * minuteMs;
+    try {
+      await expect(context.container.metrics.collectTenant(tenantId)).rejects.toThrow(
+        'Connection terminated',
+      );
+      // Each write was tried three times; none of the batches is marked collected.
+      expect(spy.mock.calls.length % 3).toBe(0);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await readCollectedMarks()).toEqual(marks);
+    expect(await countPoints()).toBe(before);
+
+    const [cpuMark] = (await query<{ collected: number }>(sql`
+      select ${epochMs('last_collected_at')} as collected from metric where id = ${cpuMetricId}::uuid`)) as [
+      { collected: number },
+    ];
+    clockMs += 5 * minuteMs;
+    const summary = await context.container.metrics.collectTenant(tenantId);
+    expect(await countPoints()).toBe(before + summary!.pointCount);
+    const end = Math.floor((clockMs - 2 * minuteMs) / minuteMs) * minuteMs;
+    const points = await query<{ time: number }>(sql`
+      select ${epochMs('time')} as time from metric_point
+      where metric_id = ${cpuMetricId}::uuid and time >= ${new Date(cpuMark.collected).toISOString()}::timestamptz
+      order by time`);
+    expect(points.map((point) => point.time)).toEqual(
+      Array.from(
+        { length: (end - cpuMark.collected) / minuteMs },
+        (_unused, index) => cpuMark.collected + index * minuteMs,
+      ),
+    );
   });
 });
 

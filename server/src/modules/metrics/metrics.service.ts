@@ -8,7 +8,7 @@ import type {
 } from '../../cloud/cloud-provider';
 import { isCloudError } from '../../cloud/cloud-provider';
 import { metricsBackfillJob, metricsCollectJob, type CloudWorkQueue } from '../../queue/cloud-work';
-import { Lane, runWithConcurrency, yieldToEventLoop } from '../../lib/concurrency';
+import { BoundedWork, Lane, retry, runWithConcurrency, yieldToEventLoop } from '../../lib/concurrency';
 import { notFound } from '../../lib/http-errors';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
 import type { TenantRow } from '../tenants/tenants.repository';
@@ -37,6 +37,11 @@ const backfillBatchLimit = 10;
 // worker's other jobs and pg-boss heartbeats; the API too, where a process runs both on one thread)
 // waits a few milliseconds at most during a 10,000-machine cycle.
 const callConcurrency = 4;
+// A tenant's batches written at once, each on its own connection, while its reads go on: PostgreSQL
+// works one statement per connection on one core, so two keep its share of the cores busy while
+// the job thread decodes the next answers. A failed write is tried again, after 0.5 s then 1 s.
+const writeConcurrency = 2;
+const writeRetry = { attempts: 3, delayMs: 500 };
 export const pointRetentionMs = 48 * hourMs;
 export const hourlyRetentionMs = 90 * 24 * hourMs;
 
@@ -97,30 +102,44 @@ export class MetricsService {
     const groups = groupTargets(targets, (target, catalog) => planMinuteWindow(target, catalog, end));
     const summary = createSummary(targets.length);
     const processing = new Lane();
+    const writes = new BoundedWork(writeConcurrency);
     const isDone = await this.tenants.runUnlessDeleted(tenantId, metricsCollectJob.name, async () => {
-      await runWithConcurrency(groups, callConcurrency, async (group) => {
+      const reading = runWithConcurrency(groups, callConcurrency, async (group) => {
         const series = await this.readGroup(context.credentials, group, summary, {
           ...options,
           processingLane: processing,
         });
         if (!series) return;
-        await processing.run(async () => {
+        const points = await processing.run(async () => {
           // Each step of a batch gets its own turn of the event loop, so requests are served between them.
           await yieldToEventLoop();
-          const points = toMinutePoints(group, series);
-          summary.pointCount += points.metricIds.length;
+          const decoded = toMinutePoints(group, series);
+          summary.pointCount += decoded.metricIds.length;
           await yieldToEventLoop();
-          await this.metrics.writeMinuteBatch({
-            points,
-            collectedMetricIds: group.targets.flatMap((target) => target.metricIds),
-            collectedUntil: group.window.end,
-            rollUp: {
-              from: new Date(floorTo(group.window.start.getTime(), hourMs)),
-              to: new Date(floorTo(group.window.end.getTime(), hourMs)),
-            },
-          });
+          return decoded;
         });
+        // Written while the next answers are read and decoded. The groups' metrics are disjoint, so
+        // writes side by side never touch the same rows; a batch's points, roll-up and collected
+        // mark commit together, so a retried write (or the next cycle, after a failed one) reads
+        // and writes the same minutes again and each point is kept once.
+        await writes.start(() =>
+          retry(
+            () =>
+              this.metrics.writeMinuteBatch({
+                points,
+                collectedMetricIds: group.targets.flatMap((target) => target.metricIds),
+                collectedUntil: group.window.end,
+                rollUp: {
+                  from: new Date(floorTo(group.window.start.getTime(), hourMs)),
+                  to: new Date(floorTo(group.window.end.getTime(), hourMs)),
+                },
+              }),
+            writeRetry,
+          ),
+        );
       });
+      // Every write begun ends before the job does, whatever happened to the reads.
+      await reading.finally(() => writes.finish());
       await this.reportFailures(context.tenant, 'Metric collection', summary);
       return true;
     });
