@@ -36,6 +36,7 @@ import {
   describeShutdown,
   describeShutdownMemo,
 } from './vm-memo';
+import { roundCents } from './money';
 import { hoursPerYear } from './time';
 
 export const minimumHistoryDays = 7;
@@ -304,10 +305,6 @@ export function buildEvidence(
     });
   }
   return evidence;
-}
-
-function roundCents(amount: number): number {
-  return Math.round(amount * 100) / 100;
 }
 
 function roundTenth(value: number): number {

@@ -37,9 +37,7 @@ export function daysBetween(since: number, now: number): number {
   return Math.floor((now - since) / dayMs);
 }
 
-export function roundCents(amount: number): number {
-  return Math.round(amount * 100) / 100;
-}
+export { roundCents } from '../money';
 
 // $0.0052, $1.54, $19.71: hourly prices keep four decimals, monthly two.
 export function formatHourly(amount: number): string {
