@@ -25,6 +25,7 @@ import {
 } from './metric-collection-plan';
 import { hourMs, minuteMs } from '../../lib/time';
 import type { CollectionTarget, MetricsRepository } from './metrics.repository';
+import { metricPartitionPlans, type PartitionMaintenance } from './metric-partitions';
 
 // Azure Monitor publishes a minute a little after it ends; reading up to two minutes ago keeps
 // every window complete.
@@ -37,8 +38,6 @@ const backfillBatchLimit = 10;
 // worker's other jobs and pg-boss heartbeats; the API too, where a process runs both on one thread)
 // waits a few milliseconds at most during a 10,000-machine cycle.
 const callConcurrency = 4;
-export const pointRetentionMs = 48 * hourMs;
-export const hourlyRetentionMs = 90 * 24 * hourMs;
 
 export interface CollectionSummary {
   resourceCount: number;
@@ -170,9 +169,9 @@ export class MetricsService {
     return summary;
   }
 
-  async purgeExpired(): Promise<{ points: number; hours: number }> {
-    const now = this.now().getTime();
-    return this.metrics.purgeOlderThan(new Date(now - pointRetentionMs), new Date(now - hourlyRetentionMs));
+  // Hourly: the metric tables' partitions made ahead and dropped past retention (metric-partitions.ts).
+  async purgeExpired(): Promise<PartitionMaintenance> {
+    return this.metrics.maintainPartitions(metricPartitionPlans, this.now());
   }
 
   // One Azure call for the group; a failure is counted and the other groups go on.

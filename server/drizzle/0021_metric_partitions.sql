@@ -1,0 +1,141 @@
+-- The metric tables grow by the hour and are purged by age: each becomes a table partitioned by
+-- range on its time column, so the purge drops whole partitions instead of deleting rows, and a
+-- query bounded in time reads only the partitions it needs. metric_point (1-minute points, kept 48
+-- hours) is cut by the hour; metric_hourly and metric_day (kept 90 days) by the week (Mondays, UTC).
+-- Each has a DEFAULT partition, so a row at a time no partition covers yet still lands; the
+-- maintenance (partition_ensure, run by the metrics purge) moves such rows into the partition it
+-- creates for them. Partitions are named <table>_p<YYYYMMDDHH24 of their start, UTC>.
+
+-- Creates the partitions of `parent` (range on `key`, cut every `stride` from 2000-01-03T00:00Z, a
+-- Monday) covering from_time to to_time, moving in what the default partition holds for each.
+-- A partition is built beside the table and attached (which does not stop readers or writers);
+-- one that cannot get its locks within the lock timeout is left to the next run. Returns how many
+-- were created.
+CREATE FUNCTION partition_ensure(parent text, key text, stride interval, from_time timestamptz, to_time timestamptz)
+RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+  origin constant timestamptz := '2000-01-03T00:00:00Z';
+  is_date boolean;
+  low timestamptz := date_bin(stride, from_time, origin);
+  high timestamptz;
+  child text;
+  low_literal text;
+  high_literal text;
+  created integer := 0;
+BEGIN
+  SELECT atttypid = 'date'::regtype INTO is_date
+  FROM pg_attribute WHERE attrelid = parent::regclass AND attname = key;
+  WHILE low <= to_time LOOP
+    high := low + stride;
+    child := parent || '_p' || to_char(low AT TIME ZONE 'UTC', 'YYYYMMDDHH24');
+    IF to_regclass(child) IS NULL THEN
+      IF is_date THEN
+        low_literal := to_char(low AT TIME ZONE 'UTC', 'YYYY-MM-DD');
+        high_literal := to_char(high AT TIME ZONE 'UTC', 'YYYY-MM-DD');
+      ELSE
+        low_literal := to_char(low AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"');
+        high_literal := to_char(high AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"');
+      END IF;
+      BEGIN
+        EXECUTE format('CREATE TABLE %I (LIKE %I INCLUDING DEFAULTS)', child, parent);
+        EXECUTE format('ALTER TABLE %I ADD CONSTRAINT %I CHECK (%I >= %L AND %I < %L)',
+          child, child || '_range', key, low_literal, key, high_literal);
+        EXECUTE format('WITH moved AS (DELETE FROM %I WHERE %I >= %L AND %I < %L RETURNING *) INSERT INTO %I SELECT * FROM moved',
+          parent || '_default', key, low_literal, key, high_literal, child);
+        EXECUTE format('ALTER TABLE %I ATTACH PARTITION %I FOR VALUES FROM (%L) TO (%L)',
+          parent, child, low_literal, high_literal);
+        EXECUTE format('ALTER TABLE %I DROP CONSTRAINT %I', child, child || '_range');
+        created := created + 1;
+      EXCEPTION WHEN lock_not_available THEN
+        NULL;
+      END;
+    END IF;
+    low := high;
+  END LOOP;
+  RETURN created;
+END $$;
+--> statement-breakpoint
+-- Drops the partitions of `parent` (cut every `stride`) that end at or before `cutoff`, and deletes
+-- the default partition's rows older than it. A partition that straddles the cutoff is kept whole
+-- until it is wholly past: its older rows outlive the retention by less than one stride. A drop
+-- that cannot get its lock within the lock timeout is left to the next run. Returns the partitions
+-- dropped and the rows deleted.
+CREATE FUNCTION partition_purge(parent text, key text, stride interval, cutoff timestamptz, OUT dropped integer, OUT deleted bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+  child text;
+  high timestamptz;
+  count bigint;
+BEGIN
+  dropped := 0;
+  deleted := 0;
+  FOR child IN
+    SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+    WHERE i.inhparent = parent::regclass AND c.relname ~ ('^' || parent || '_p[0-9]{10}$')
+    ORDER BY c.relname
+  LOOP
+    high := (to_timestamp(right(child, 10), 'YYYYMMDDHH24')::timestamp AT TIME ZONE 'UTC') + stride;
+    EXIT WHEN high > cutoff;
+    BEGIN
+      EXECUTE format('DROP TABLE %I', child);
+      dropped := dropped + 1;
+    EXCEPTION WHEN lock_not_available THEN
+      NULL;
+    END;
+  END LOOP;
+  EXECUTE format('DELETE FROM %I WHERE %I < %L', parent || '_default', key,
+    CASE WHEN (SELECT atttypid = 'date'::regtype FROM pg_attribute WHERE attrelid = parent::regclass AND attname = key)
+      THEN to_char(cutoff AT TIME ZONE 'UTC', 'YYYY-MM-DD')
+      ELSE to_char(cutoff AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') END);
+  GET DIAGNOSTICS count = ROW_COUNT;
+  deleted := count;
+END $$;
+--> statement-breakpoint
+ALTER TABLE "metric_point" RENAME TO "metric_point_unpartitioned";--> statement-breakpoint
+ALTER TABLE "metric_point_unpartitioned" RENAME CONSTRAINT "metric_point_metric_id_time_pk" TO "metric_point_unpartitioned_pk";--> statement-breakpoint
+ALTER INDEX "metric_point_time_idx" RENAME TO "metric_point_unpartitioned_time_idx";--> statement-breakpoint
+CREATE TABLE "metric_point" (
+	"metric_id" uuid NOT NULL,
+	"time" timestamp with time zone NOT NULL,
+	"value" double precision NOT NULL,
+	CONSTRAINT "metric_point_metric_id_time_pk" PRIMARY KEY("metric_id","time")
+) PARTITION BY RANGE ("time");--> statement-breakpoint
+ALTER TABLE "metric_point" ADD CONSTRAINT "metric_point_metric_id_metric_id_fk" FOREIGN KEY ("metric_id") REFERENCES "public"."metric"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "metric_point_time_idx" ON "metric_point" USING btree ("time");--> statement-breakpoint
+CREATE TABLE "metric_point_default" PARTITION OF "metric_point" DEFAULT;--> statement-breakpoint
+SELECT partition_ensure('metric_point', 'time', '1 hour', now() - interval '49 hours', now() + interval '6 hours');--> statement-breakpoint
+INSERT INTO "metric_point" SELECT "metric_id", "time", "value" FROM "metric_point_unpartitioned";--> statement-breakpoint
+DROP TABLE "metric_point_unpartitioned";--> statement-breakpoint
+ALTER TABLE "metric_hourly" RENAME TO "metric_hourly_unpartitioned";--> statement-breakpoint
+ALTER TABLE "metric_hourly_unpartitioned" RENAME CONSTRAINT "metric_hourly_metric_id_hour_pk" TO "metric_hourly_unpartitioned_pk";--> statement-breakpoint
+ALTER INDEX "metric_hourly_hour_idx" RENAME TO "metric_hourly_unpartitioned_hour_idx";--> statement-breakpoint
+CREATE TABLE "metric_hourly" (
+	"metric_id" uuid NOT NULL,
+	"hour" timestamp with time zone NOT NULL,
+	"average" double precision NOT NULL,
+	"maximum" double precision NOT NULL,
+	"p95" double precision NOT NULL,
+	CONSTRAINT "metric_hourly_metric_id_hour_pk" PRIMARY KEY ("metric_id", "hour") INCLUDE ("average", "maximum", "p95")
+) PARTITION BY RANGE ("hour");--> statement-breakpoint
+ALTER TABLE "metric_hourly" ADD CONSTRAINT "metric_hourly_metric_id_metric_id_fk" FOREIGN KEY ("metric_id") REFERENCES "public"."metric"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "metric_hourly_hour_idx" ON "metric_hourly" USING btree ("hour");--> statement-breakpoint
+CREATE TABLE "metric_hourly_default" PARTITION OF "metric_hourly" DEFAULT;--> statement-breakpoint
+SELECT partition_ensure('metric_hourly', 'hour', '7 days', now() - interval '97 days', now() + interval '7 days');--> statement-breakpoint
+INSERT INTO "metric_hourly" SELECT "metric_id", "hour", "average", "maximum", "p95" FROM "metric_hourly_unpartitioned";--> statement-breakpoint
+DROP TABLE "metric_hourly_unpartitioned";--> statement-breakpoint
+ALTER TABLE "metric_day" RENAME TO "metric_day_unpartitioned";--> statement-breakpoint
+ALTER TABLE "metric_day_unpartitioned" RENAME CONSTRAINT "metric_day_metric_id_day_pk" TO "metric_day_unpartitioned_pk";--> statement-breakpoint
+CREATE TABLE "metric_day" (
+	"metric_id" uuid NOT NULL,
+	"day" date NOT NULL,
+	"averages" "bytea" NOT NULL,
+	"maximums" "bytea" NOT NULL,
+	"p95s" "bytea" NOT NULL,
+	"minimums" "bytea" NOT NULL,
+	CONSTRAINT "metric_day_metric_id_day_pk" PRIMARY KEY("metric_id","day")
+) PARTITION BY RANGE ("day");--> statement-breakpoint
+ALTER TABLE "metric_day" ADD CONSTRAINT "metric_day_metric_id_metric_id_fk" FOREIGN KEY ("metric_id") REFERENCES "public"."metric"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE TABLE "metric_day_default" PARTITION OF "metric_day" DEFAULT;--> statement-breakpoint
+SELECT partition_ensure('metric_day', 'day', '7 days', now() - interval '97 days', now() + interval '7 days');--> statement-breakpoint
+INSERT INTO "metric_day" SELECT "metric_id", "day", "averages", "maximums", "p95s", "minimums" FROM "metric_day_unpartitioned";--> statement-breakpoint
+DROP TABLE "metric_day_unpartitioned";
