@@ -4,7 +4,9 @@
 -- hours) is cut by the hour; metric_hourly and metric_day (kept 90 days) by the week (Mondays, UTC).
 -- Each has a DEFAULT partition, so a row at a time no partition covers yet still lands; the
 -- maintenance (partition_ensure, run by the metrics purge) moves such rows into the partition it
--- creates for them. Partitions are named <table>_p<YYYYMMDDHH24 of their start, UTC>.
+-- creates for them. Partitions are named <table>_p<YYYYMMDDHH24 of their start, UTC>. The rows
+-- already written are not copied: each table as it was becomes the partition of everything before
+-- the end of the present stride (partition_adopt), dropped whole once that is past retention.
 
 -- Creates the partitions of `parent` (range on `key`, cut every `stride` from 2000-01-03T00:00Z, a
 -- Monday) covering from_time to to_time, moving in what the default partition holds for each.
@@ -91,6 +93,32 @@ BEGIN
   deleted := count;
 END $$;
 --> statement-breakpoint
+-- Makes the table `old` (the unpartitioned table as it was) the partition of `parent` holding
+-- every row before the end of the stride now falls in, without copying them: rows at or past that
+-- end (a clock ahead) are moved into the parent first (its default partition), the table is renamed
+-- as that stride's partition, so partition_purge drops it whole once its last hour is past
+-- retention, and attached FROM (MINVALUE). Its key and indexes, matching the parent's, become the
+-- partition's own.
+CREATE FUNCTION partition_adopt(parent text, old text, key text, stride interval) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+  low timestamptz := date_bin(stride, now(), '2000-01-03T00:00:00Z');
+  child text := parent || '_p' || to_char(low AT TIME ZONE 'UTC', 'YYYYMMDDHH24');
+  high_literal text;
+BEGIN
+  IF (SELECT atttypid = 'date'::regtype FROM pg_attribute WHERE attrelid = parent::regclass AND attname = key) THEN
+    high_literal := to_char((low + stride) AT TIME ZONE 'UTC', 'YYYY-MM-DD');
+  ELSE
+    high_literal := to_char((low + stride) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"');
+  END IF;
+  EXECUTE format('WITH moved AS (DELETE FROM %I WHERE %I >= %L RETURNING *) INSERT INTO %I SELECT * FROM moved',
+    old, key, high_literal, parent);
+  EXECUTE format('ALTER TABLE %I RENAME TO %I', old, child);
+  EXECUTE format('ALTER TABLE %I ADD CONSTRAINT %I CHECK (%I < %L)', child, child || '_range', key, high_literal);
+  EXECUTE format('ALTER TABLE %I ATTACH PARTITION %I FOR VALUES FROM (MINVALUE) TO (%L)', parent, child, high_literal);
+  EXECUTE format('ALTER TABLE %I DROP CONSTRAINT %I', child, child || '_range');
+END $$;
+--> statement-breakpoint
 ALTER TABLE "metric_point" RENAME TO "metric_point_unpartitioned";--> statement-breakpoint
 ALTER TABLE "metric_point_unpartitioned" RENAME CONSTRAINT "metric_point_metric_id_time_pk" TO "metric_point_unpartitioned_pk";--> statement-breakpoint
 ALTER INDEX "metric_point_time_idx" RENAME TO "metric_point_unpartitioned_time_idx";--> statement-breakpoint
@@ -103,9 +131,8 @@ CREATE TABLE "metric_point" (
 ALTER TABLE "metric_point" ADD CONSTRAINT "metric_point_metric_id_metric_id_fk" FOREIGN KEY ("metric_id") REFERENCES "public"."metric"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "metric_point_time_idx" ON "metric_point" USING btree ("time");--> statement-breakpoint
 CREATE TABLE "metric_point_default" PARTITION OF "metric_point" DEFAULT;--> statement-breakpoint
-SELECT partition_ensure('metric_point', 'time', '1 hour', now() - interval '49 hours', now() + interval '6 hours');--> statement-breakpoint
-INSERT INTO "metric_point" SELECT "metric_id", "time", "value" FROM "metric_point_unpartitioned";--> statement-breakpoint
-DROP TABLE "metric_point_unpartitioned";--> statement-breakpoint
+SELECT partition_adopt('metric_point', 'metric_point_unpartitioned', 'time', '1 hour');--> statement-breakpoint
+SELECT partition_ensure('metric_point', 'time', '1 hour', now(), now() + interval '6 hours');--> statement-breakpoint
 ALTER TABLE "metric_hourly" RENAME TO "metric_hourly_unpartitioned";--> statement-breakpoint
 ALTER TABLE "metric_hourly_unpartitioned" RENAME CONSTRAINT "metric_hourly_metric_id_hour_pk" TO "metric_hourly_unpartitioned_pk";--> statement-breakpoint
 ALTER INDEX "metric_hourly_hour_idx" RENAME TO "metric_hourly_unpartitioned_hour_idx";--> statement-breakpoint
@@ -120,9 +147,8 @@ CREATE TABLE "metric_hourly" (
 ALTER TABLE "metric_hourly" ADD CONSTRAINT "metric_hourly_metric_id_metric_id_fk" FOREIGN KEY ("metric_id") REFERENCES "public"."metric"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "metric_hourly_hour_idx" ON "metric_hourly" USING btree ("hour");--> statement-breakpoint
 CREATE TABLE "metric_hourly_default" PARTITION OF "metric_hourly" DEFAULT;--> statement-breakpoint
-SELECT partition_ensure('metric_hourly', 'hour', '7 days', now() - interval '97 days', now() + interval '7 days');--> statement-breakpoint
-INSERT INTO "metric_hourly" SELECT "metric_id", "hour", "average", "maximum", "p95" FROM "metric_hourly_unpartitioned";--> statement-breakpoint
-DROP TABLE "metric_hourly_unpartitioned";--> statement-breakpoint
+SELECT partition_adopt('metric_hourly', 'metric_hourly_unpartitioned', 'hour', '7 days');--> statement-breakpoint
+SELECT partition_ensure('metric_hourly', 'hour', '7 days', now(), now() + interval '7 days');--> statement-breakpoint
 ALTER TABLE "metric_day" RENAME TO "metric_day_unpartitioned";--> statement-breakpoint
 ALTER TABLE "metric_day_unpartitioned" RENAME CONSTRAINT "metric_day_metric_id_day_pk" TO "metric_day_unpartitioned_pk";--> statement-breakpoint
 CREATE TABLE "metric_day" (
@@ -136,6 +162,6 @@ CREATE TABLE "metric_day" (
 ) PARTITION BY RANGE ("day");--> statement-breakpoint
 ALTER TABLE "metric_day" ADD CONSTRAINT "metric_day_metric_id_metric_id_fk" FOREIGN KEY ("metric_id") REFERENCES "public"."metric"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE TABLE "metric_day_default" PARTITION OF "metric_day" DEFAULT;--> statement-breakpoint
-SELECT partition_ensure('metric_day', 'day', '7 days', now() - interval '97 days', now() + interval '7 days');--> statement-breakpoint
-INSERT INTO "metric_day" SELECT "metric_id", "day", "averages", "maximums", "p95s", "minimums" FROM "metric_day_unpartitioned";--> statement-breakpoint
-DROP TABLE "metric_day_unpartitioned";
+SELECT partition_adopt('metric_day', 'metric_day_unpartitioned', 'day', '7 days');--> statement-breakpoint
+SELECT partition_ensure('metric_day', 'day', '7 days', now(), now() + interval '7 days');--> statement-breakpoint
+DROP FUNCTION partition_adopt(text, text, text, interval);

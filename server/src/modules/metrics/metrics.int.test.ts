@@ -301,8 +301,10 @@ describe('purge', () => {
     const [{ newest }] = (await query<{ newest: number }>(sql`
       select ${epochMs('max(time)')} as newest from metric_point`)) as [{ newest: number }];
     expect(await countOf('metric_point')).toBeGreaterThan(0);
-    // The newest point's hour ends within the hour after it.
-    clockMs = newest + 49 * hourMs;
+    // The points lie in the partition the migration made of everything before the end of the hour
+    // it ran in (the run's start, within the hour after the clock's real time plus 2 h 10 min), or
+    // in an hour's partition made since: all are wholly past 48 hours 6 hours after the newest.
+    clockMs = newest + 54 * hourMs;
     const first = await context.container.metrics.purgeExpired();
     expect(first.dropped).toBeGreaterThan(0);
     expect(await countOf('metric_point')).toBe(0);
