@@ -28,7 +28,8 @@ BEGIN
   SELECT atttypid = 'date'::regtype INTO is_date
   FROM pg_attribute WHERE attrelid = parent::regclass AND attname = key;
   WHILE low <= to_time LOOP
-    high := low + stride;
+    -- In UTC: a day added in a session's own time zone may be 23 or 25 hours.
+    high := ((low AT TIME ZONE 'UTC') + stride) AT TIME ZONE 'UTC';
     child := parent || '_p' || to_char(low AT TIME ZONE 'UTC', 'YYYYMMDDHH24');
     IF to_regclass(child) IS NULL THEN
       IF is_date THEN
@@ -48,7 +49,9 @@ BEGIN
           parent, child, low_literal, high_literal);
         EXECUTE format('ALTER TABLE %I DROP CONSTRAINT %I', child, child || '_range');
         created := created + 1;
-      EXCEPTION WHEN lock_not_available THEN
+      EXCEPTION WHEN lock_not_available OR check_violation THEN
+        -- A lock not had in time, or a row for the range written into the default partition
+        -- after the move: the next run makes the partition.
         NULL;
       END;
     END IF;
@@ -76,7 +79,9 @@ BEGIN
     WHERE i.inhparent = parent::regclass AND c.relname ~ ('^' || parent || '_p[0-9]{10}$')
     ORDER BY c.relname
   LOOP
-    high := (to_timestamp(right(child, 10), 'YYYYMMDDHH24')::timestamp AT TIME ZONE 'UTC') + stride;
+    -- The start its name gives, read as UTC wall-clock time whatever the session's time zone.
+    high := ((substr(right(child, 10), 1, 8) || ' ' || substr(right(child, 10), 9, 2) || ':00')::timestamp + stride)
+      AT TIME ZONE 'UTC';
     EXIT WHEN high > cutoff;
     BEGIN
       EXECUTE format('DROP TABLE %I', child);
@@ -107,9 +112,9 @@ DECLARE
   high_literal text;
 BEGIN
   IF (SELECT atttypid = 'date'::regtype FROM pg_attribute WHERE attrelid = parent::regclass AND attname = key) THEN
-    high_literal := to_char((low + stride) AT TIME ZONE 'UTC', 'YYYY-MM-DD');
+    high_literal := to_char((low AT TIME ZONE 'UTC') + stride, 'YYYY-MM-DD');
   ELSE
-    high_literal := to_char((low + stride) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"');
+    high_literal := to_char((low AT TIME ZONE 'UTC') + stride, 'YYYY-MM-DD"T"HH24:MI:SS"Z"');
   END IF;
   EXECUTE format('WITH moved AS (DELETE FROM %I WHERE %I >= %L RETURNING *) INSERT INTO %I SELECT * FROM moved',
     old, key, high_literal, parent);

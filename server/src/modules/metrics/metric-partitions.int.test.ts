@@ -188,6 +188,18 @@ describe('partition maintenance', () => {
     expect(point.rows).toEqual([{ value: 1.5 }]);
   });
 
+  it('reads only the partitions a time-bounded query needs', async () => {
+    const since = new Date(startMs + 3 * hourMs).toISOString();
+    const plan = await database.db.execute<{ 'QUERY PLAN': unknown }>(sql`
+      explain (format json) select time, value from metric_point
+      where metric_id = ${randomUUID()}::uuid and time >= ${since}::timestamptz`);
+    const scanned = JSON.stringify(plan.rows[0]!['QUERY PLAN']);
+    expect(scanned).toContain('metric_point_p2031041613');
+    expect(scanned).toContain('metric_point_p2031041616');
+    expect(scanned).not.toContain('metric_point_p2031041610');
+    expect(scanned).not.toContain('metric_point_p2031041612');
+  });
+
   it('is idempotent: a second run at the same time makes, drops and deletes nothing', async () => {
     const tables = ['metric_point', 'metric_hourly', 'metric_day'];
     const before = await Promise.all(tables.map((table) => partitionsOf(database, table)));
