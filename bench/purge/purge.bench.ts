@@ -163,7 +163,7 @@ try {
   for (const { table, strideMs, retentionMs, rowsPerVmDay } of [
     { table: 'metric_point', strideMs: hourMs, retentionMs: 49 * hourMs, rowsPerVmDay: metricsPerVm * 1440 },
     { table: 'metric_hourly', strideMs: 7 * dayMs, retentionMs: 97 * dayMs, rowsPerVmDay: metricsPerVm * 24 },
-    { table: 'metric_day', strideMs: 7 * dayMs, retentionMs: 97 * dayMs, rowsPerVmDay: metricsPerVm },
+    { table: 'metric_day', strideMs: 28 * dayMs, retentionMs: 118 * dayMs, rowsPerVmDay: metricsPerVm },
   ]) {
     const partition = partitionName(table, startMs + hourMs, strideMs);
     const { rows } = await pool.query(

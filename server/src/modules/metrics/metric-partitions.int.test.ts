@@ -177,8 +177,9 @@ describe('partition maintenance', () => {
     expect(await countIn('metric_hourly_default')).toBe(1);
 
     const first = await metrics.maintainPartitions(metricPartitionPlans, new Date(startMs));
-    // 10:00 to 16:00 by the hour; the weeks from Monday 2031-04-14 to two weeks ahead, twice.
-    expect(first.created).toBe(7 + 3 + 3);
+    // 10:00 to 16:00 by the hour; the weeks from Monday 2031-04-14 to two weeks ahead; the 4 weeks
+    // from the same Monday and the next 4 weeks (from 2031-05-12).
+    expect(first.created).toBe(7 + 3 + 2);
     expect(await countIn('metric_point_default')).toBe(0);
     expect(await countIn('metric_point_p2031041610')).toBe(1);
     expect(await countIn('metric_hourly_p2031041400')).toBe(1);

@@ -310,8 +310,8 @@ describe('purge', () => {
     expect(await countOf('metric_point')).toBe(0);
     expect(await countOf('metric_hourly')).toBeGreaterThan(0);
     expect(await countOf('metric_day')).toBeGreaterThan(0);
-    // Its week ends within the 7 days after it.
-    clockMs += 98 * 24 * hourMs;
+    // Their partitions (weeks of hours, 4 weeks of packed days) end within 28 days after it.
+    clockMs += 120 * 24 * hourMs;
     expect((await context.container.metrics.purgeExpired()).dropped).toBeGreaterThan(0);
     expect(await countOf('metric_hourly')).toBe(0);
     expect(await countOf('metric_day')).toBe(0);
