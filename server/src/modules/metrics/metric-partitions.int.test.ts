@@ -199,6 +199,15 @@ describe('partition maintenance', () => {
     expect(scanned).toContain('metric_point_p2031041616');
     expect(scanned).not.toContain('metric_point_p2031041610');
     expect(scanned).not.toContain('metric_point_p2031041612');
+
+    // The analysis's read of packed days: 14 days within the 4 weeks from 2031-04-14.
+    const days = await database.db.execute<{ 'QUERY PLAN': unknown }>(sql`
+      explain (format json) select metric.id, packed.days from metric cross join lateral (
+        select array_agg(day.day) as days from metric_day as day
+        where day.metric_id = metric.id and day.day >= ${'2031-04-20'}::date and day.day <= ${'2031-05-03'}::date
+      ) as packed`);
+    const dayScans = JSON.stringify(days.rows[0]!['QUERY PLAN']).match(/metric_day_[a-z0-9]+/g) ?? [];
+    expect(new Set(dayScans)).toEqual(new Set(['metric_day_p2031041400']));
   });
 
   it('is idempotent: a second run at the same time makes, drops and deletes nothing', async () => {
