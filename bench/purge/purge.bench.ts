@@ -3,7 +3,9 @@
 // (chunked `delete ... where time < cutoff` on an unpartitioned copy of the same rows, with the
 // VACUUM that the deleted rows then need) beside the partitioned table's purge (the maintenance of
 // migration 0021: the hour's partition dropped). Both on the same embedded PostgreSQL, the same
-// rows: the expired hour and the next, kept. Prints wall time and WAL written by each.
+// rows: the expired hour and the next, kept. Prints wall time and WAL written by each. Then the
+// analysis's read of the packed days (metric_day) beside a copy partitioned by 4 weeks: why that
+// table is not partitioned.
 // Then the sizing figures: bytes per row of each metric table (pg_total_relation_size of a
 // partition over its rows: heap, indexes, TOAST) and PostgreSQL's size per 100,000 VMs at the
 // tables' retention (ARCHITECTURE.md's sizing guide).
@@ -151,7 +153,78 @@ try {
     `ratio (after / before, delete + vacuum): ${(dropSeconds / (deleteSeconds + vacuumSeconds)).toFixed(4)}`,
   );
 
-  // Sizing: bytes per row of the partitions holding the kept hour, the day of hours, the packed day.
+  // Why the packed days are not partitioned: the analysis's read, each VM metric's 14 days of packed
+  // days (the 13 days before the seeded one and it), 200 VMs a round trip as RecommendationsRepository
+  // reads them, from metric_day and from a copy partitioned by 4 weeks (the 14 days in one or two);
+  // the better of two passes each.
+  await pool.query(
+    `insert into metric_day (metric_id, day, averages, maximums, p95s, minimums)
+     select metric.id, ($1::timestamptz at time zone 'UTC')::date - back, day.packed, day.packed, day.packed, day.packed
+     from metric cross join generate_series(1, 13) back
+     cross join lateral (
+       select metric_day_pack(array_agg(hour), array_agg(random() * 100)) as packed
+       from generate_series(0, 23) hour where back > 0
+     ) as day`,
+    [start],
+  );
+  await pool.query(
+    `create table metric_day_by_4_weeks (like metric_day including all) partition by range (day)`,
+  );
+  await pool.query(`create table metric_day_by_4_weeks_default partition of metric_day_by_4_weeks default`);
+  await pool.query(
+    `select partition_ensure('metric_day_by_4_weeks', 'day', '28 days', $1::timestamptz - interval '14 days', $1::timestamptz)`,
+    [start],
+  );
+  await pool.query(`insert into metric_day_by_4_weeks select * from metric_day`);
+  await pool.query(`vacuum analyze metric_day, metric_day_by_4_weeks`);
+  const resourceIds = (
+    await pool.query<{ id: string }>(`select distinct resource_id as id from metric`)
+  ).rows.map((row) => row.id);
+  const lastDay = new Date(startMs).toISOString().slice(0, 10);
+  const firstDay = new Date(startMs - 13 * dayMs).toISOString().slice(0, 10);
+  const readPass = async (table: string) => {
+    const passStarted = performance.now();
+    let days = 0;
+    for (let index = 0; index < resourceIds.length; index += 200) {
+      const { rows } = await pool.query<{ count: number }>(
+        `select packed.count from metric cross join lateral (
+           select count(*)::int as count, string_agg(day.averages, ''::bytea order by day.day) as averages
+           from ${table} as day
+           where day.metric_id = metric.id and day.day >= $2::date and day.day <= $3::date
+         ) as packed
+         where metric.resource_id = any($1::uuid[])`,
+        [resourceIds.slice(index, index + 200), firstDay, lastDay],
+      );
+      days += rows.reduce((sum, row) => sum + row.count, 0);
+    }
+    return { seconds: seconds(passStarted), days };
+  };
+  const reads: Record<string, { seconds: number; days: number }> = {};
+  for (const table of ['metric_day', 'metric_day_by_4_weeks', 'metric_day', 'metric_day_by_4_weeks']) {
+    const pass = await readPass(table);
+    if (!reads[table] || pass.seconds < reads[table].seconds) reads[table] = pass;
+  }
+  const unpartitionedRead = reads.metric_day!;
+  const partitionedRead = reads.metric_day_by_4_weeks!;
+  if (unpartitionedRead.days !== partitionedRead.days) throw new Error('the two reads found different days');
+  printTable(
+    ['analysis read of 14 packed days', 'days read', 'seconds'],
+    [
+      [
+        'metric_day, not partitioned',
+        unpartitionedRead.days.toLocaleString('en'),
+        unpartitionedRead.seconds.toFixed(2),
+      ],
+      [
+        'partitioned by 4 weeks',
+        partitionedRead.days.toLocaleString('en'),
+        partitionedRead.seconds.toFixed(2),
+      ],
+    ],
+  );
+
+  // Sizing: bytes per row of the partitions holding the kept hour and the day of hours, and of the
+  // packed days.
   const partitionName = (table: string, atMs: number, strideMs: number) => {
     const low = new Date(
       Math.floor((atMs - Date.parse('2000-01-03T00:00:00Z')) / strideMs) * strideMs +
@@ -163,9 +236,10 @@ try {
   for (const { table, strideMs, retentionMs, rowsPerVmDay } of [
     { table: 'metric_point', strideMs: hourMs, retentionMs: 49 * hourMs, rowsPerVmDay: metricsPerVm * 1440 },
     { table: 'metric_hourly', strideMs: 7 * dayMs, retentionMs: 97 * dayMs, rowsPerVmDay: metricsPerVm * 24 },
-    { table: 'metric_day', strideMs: 28 * dayMs, retentionMs: 118 * dayMs, rowsPerVmDay: metricsPerVm },
+    // Not partitioned, purged row by row: the whole table, kept 90 days exactly.
+    { table: 'metric_day', strideMs: 0, retentionMs: 90 * dayMs, rowsPerVmDay: metricsPerVm },
   ]) {
-    const partition = partitionName(table, startMs + hourMs, strideMs);
+    const partition = strideMs > 0 ? partitionName(table, startMs + hourMs, strideMs) : table;
     const { rows } = await pool.query(
       `select pg_total_relation_size($1::regclass)::float8 as bytes, (select count(*) from ${partition})::float8 as count`,
       [partition],

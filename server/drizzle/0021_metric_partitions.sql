@@ -1,8 +1,9 @@
--- The metric tables grow by the hour and are purged by age: each becomes a table partitioned by
--- range on its time column, so the purge drops whole partitions instead of deleting rows, and a
--- query bounded in time reads only the partitions it needs. metric_point (1-minute points, kept 48
--- hours) is cut by the hour, metric_hourly (kept 90 days) by the week (from Mondays, UTC), metric_day
--- (kept 90 days, read 14 days at a time by the analysis, one index probe per partition) by 4 weeks.
+-- The 1-minute points and the hourly aggregates grow by the hour and are purged by age: each becomes
+-- a table partitioned by range on its time column, so the purge drops whole partitions instead of
+-- deleting rows, and a query bounded in time reads only the partitions it needs. metric_point (kept
+-- 48 hours) is cut by the hour, metric_hourly (kept 90 days) by the week (from Mondays, UTC).
+-- metric_day stays as it is: 6 rows a VM a day, whose purge is cheap, and partitioned it slowed the
+-- analysis's read of it (bench/purge).
 -- Each has a DEFAULT partition, so a row at a time no partition covers yet still lands; the
 -- maintenance (partition_ensure, run by the metrics purge) moves such rows into the partition it
 -- creates for them. Partitions are named <table>_p<YYYYMMDDHH24 of their start, UTC>. The rows
@@ -155,19 +156,4 @@ CREATE INDEX "metric_hourly_hour_idx" ON "metric_hourly" USING btree ("hour");--
 CREATE TABLE "metric_hourly_default" PARTITION OF "metric_hourly" DEFAULT;--> statement-breakpoint
 SELECT partition_adopt('metric_hourly', 'metric_hourly_unpartitioned', 'hour', '7 days');--> statement-breakpoint
 SELECT partition_ensure('metric_hourly', 'hour', '7 days', now(), now() + interval '7 days');--> statement-breakpoint
-ALTER TABLE "metric_day" RENAME TO "metric_day_unpartitioned";--> statement-breakpoint
-ALTER TABLE "metric_day_unpartitioned" RENAME CONSTRAINT "metric_day_metric_id_day_pk" TO "metric_day_unpartitioned_pk";--> statement-breakpoint
-CREATE TABLE "metric_day" (
-	"metric_id" uuid NOT NULL,
-	"day" date NOT NULL,
-	"averages" "bytea" NOT NULL,
-	"maximums" "bytea" NOT NULL,
-	"p95s" "bytea" NOT NULL,
-	"minimums" "bytea" NOT NULL,
-	CONSTRAINT "metric_day_metric_id_day_pk" PRIMARY KEY("metric_id","day")
-) PARTITION BY RANGE ("day");--> statement-breakpoint
-ALTER TABLE "metric_day" ADD CONSTRAINT "metric_day_metric_id_metric_id_fk" FOREIGN KEY ("metric_id") REFERENCES "public"."metric"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE TABLE "metric_day_default" PARTITION OF "metric_day" DEFAULT;--> statement-breakpoint
-SELECT partition_adopt('metric_day', 'metric_day_unpartitioned', 'day', '28 days');--> statement-breakpoint
-SELECT partition_ensure('metric_day', 'day', '28 days', now(), now() + interval '28 days');--> statement-breakpoint
 DROP FUNCTION partition_adopt(text, text, text, interval);

@@ -315,8 +315,7 @@ export const metricHourly = pgTable(
 // Each column holds 24 float4 (big-endian, NaN where the hour has no aggregate); `minimums` is the
 // lowest 1-minute point of the hour, known only for hours rolled up from points. Written in the
 // statement that writes the hours (SQL functions metric_day_place and metric_day_merge, migration
-// 0007), purged with them. Partitioned by range on day, 4 weeks to a partition, with a DEFAULT
-// partition (migration 0021, see metric_point).
+// 0007), purged with them (row by row: not partitioned, see ARCHITECTURE.md).
 export const metricDays = pgTable(
   'metric_day',
   {

@@ -1,4 +1,5 @@
-// The metric tables are partitioned by range on their time column (migration 0021): the hourly
+// The 1-minute points and hourly aggregates are partitioned by range on their time column
+// (migration 0021; the packed days are not, see ARCHITECTURE.md): the hourly
 // maintenance (the metrics purge) creates each table's partitions ahead of time and drops those
 // wholly past retention, instead of deleting rows. A row at a time no partition covers yet lands in
 // the table's DEFAULT partition and moves into its partition when that is created.
@@ -8,9 +9,9 @@ export const pointRetentionMs = 48 * hourMs;
 export const hourlyRetentionMs = 90 * dayMs;
 
 export interface PartitionPlan {
-  table: 'metric_point' | 'metric_hourly' | 'metric_day';
+  table: 'metric_point' | 'metric_hourly';
   // The range partition key.
-  key: 'time' | 'hour' | 'day';
+  key: 'time' | 'hour';
   // Each partition's span, cut from Monday 2000-01-03T00:00Z.
   strideMs: number;
   retentionMs: number;
@@ -21,13 +22,12 @@ export interface PartitionPlan {
 export interface PartitionMaintenance {
   created: number;
   dropped: number;
-  // Rows past retention deleted from the default partitions.
+  // Rows past retention deleted: from the default partitions, and the packed days (metric_day).
   deleted: number;
 }
 
 // The points by the hour: dropped an hour after they expire, at most; at 10,000 VMs an hour holds
-// millions of rows. Hours by the week: 14 partitions for the 90 days. Packed days by 4 weeks: the
-// analysis reads each metric's 14 days, one index probe per partition they lie in, so one or two.
+// millions of rows. Hours by the week: 14 partitions for the 90 days.
 export const metricPartitionPlans: readonly PartitionPlan[] = [
   {
     table: 'metric_point',
@@ -42,12 +42,5 @@ export const metricPartitionPlans: readonly PartitionPlan[] = [
     strideMs: weekMs,
     retentionMs: hourlyRetentionMs,
     aheadMs: 14 * dayMs,
-  },
-  {
-    table: 'metric_day',
-    key: 'day',
-    strideMs: 4 * weekMs,
-    retentionMs: hourlyRetentionMs,
-    aheadMs: 28 * dayMs,
   },
 ];

@@ -53,6 +53,7 @@ export interface MinuteBatchWrite {
   rollUp?: { from: Date; to: Date };
 }
 
+const purgeChunkSize = 20_000;
 const targetPageSize = 1000;
 
 export class MetricsRepository {
@@ -255,6 +256,22 @@ export class MetricsRepository {
       });
     }
     return summary;
+  }
+
+  // The packed days, not partitioned (6 rows a VM a day): deleted in chunks, so no statement holds
+  // locks on many rows at once.
+  async purgePackedDaysOlderThan(cutoff: Date): Promise<number> {
+    let deleted = 0;
+    for (;;) {
+      const result = await this.db.execute(sql`
+        delete from metric_day where ctid = any(array(
+          select ctid from metric_day
+          where day < (${cutoff.toISOString()}::timestamptz at time zone 'UTC')::date limit ${purgeChunkSize}
+        ))
+      `);
+      deleted += result.rowCount ?? 0;
+      if ((result.rowCount ?? 0) < purgeChunkSize) return deleted;
+    }
   }
 }
 

@@ -25,7 +25,7 @@ import {
 } from './metric-collection-plan';
 import { hourMs, minuteMs } from '../../lib/time';
 import type { CollectionTarget, MetricsRepository } from './metrics.repository';
-import { metricPartitionPlans, type PartitionMaintenance } from './metric-partitions';
+import { hourlyRetentionMs, metricPartitionPlans, type PartitionMaintenance } from './metric-partitions';
 
 // Azure Monitor publishes a minute a little after it ends; reading up to two minutes ago keeps
 // every window complete.
@@ -169,9 +169,15 @@ export class MetricsService {
     return summary;
   }
 
-  // Hourly: the metric tables' partitions made ahead and dropped past retention (metric-partitions.ts).
+  // Hourly: the points' and hours' partitions made ahead and dropped past retention
+  // (metric-partitions.ts), and the packed days past 90 days deleted.
   async purgeExpired(): Promise<PartitionMaintenance> {
-    return this.metrics.maintainPartitions(metricPartitionPlans, this.now());
+    const now = this.now();
+    const maintenance = await this.metrics.maintainPartitions(metricPartitionPlans, now);
+    const packedDays = await this.metrics.purgePackedDaysOlderThan(
+      new Date(now.getTime() - hourlyRetentionMs),
+    );
+    return { ...maintenance, deleted: maintenance.deleted + packedDays };
   }
 
   // One Azure call for the group; a failure is counted and the other groups go on.
