@@ -4,8 +4,8 @@
 // VACUUM that the deleted rows then need) beside the partitioned table's purge (the maintenance of
 // migration 0021: the hour's partition dropped). Both on the same embedded PostgreSQL, the same
 // rows: the expired hour and the next, kept. Prints wall time and WAL written by each. Then the
-// analysis's read of the packed days (metric_day) beside a copy partitioned by 4 weeks: why that
-// table is not partitioned.
+// analysis's read of the packed days (metric_day) beside a copy partitioned by 4 weeks, the figure
+// behind leaving that table unpartitioned.
 // Then the sizing figures: bytes per row of each metric table (pg_total_relation_size of a
 // partition over its rows: heap, indexes, TOAST) and PostgreSQL's size per 100,000 VMs at the
 // tables' retention (ARCHITECTURE.md's sizing guide).
@@ -153,7 +153,7 @@ try {
     `ratio (after / before, delete + vacuum): ${(dropSeconds / (deleteSeconds + vacuumSeconds)).toFixed(4)}`,
   );
 
-  // Why the packed days are not partitioned: the analysis's read, each VM metric's 14 days of packed
+  // The packed days, unpartitioned, beside a partitioned copy: the analysis's read, each VM metric's 14 days of packed
   // days (the 13 days before the seeded one and it), 200 VMs a round trip as RecommendationsRepository
   // reads them, from metric_day and from a copy partitioned by 4 weeks (the 14 days in one or two);
   // the better of two passes each.
