@@ -273,7 +273,9 @@ export const metrics = pgTable(
   (table) => [uniqueIndex('metric_resource_name_key').on(table.resourceId, table.name)],
 );
 
-// 1-minute points, kept 48 hours.
+// 1-minute points, kept 48 hours. Partitioned by range on time, an hour to a partition, with a
+// DEFAULT partition (migration 0021; drizzle-kit does not model partitions, modules/metrics/
+// metric-partitions.ts makes and drops them).
 export const metricPoints = pgTable(
   'metric_point',
   {
@@ -289,7 +291,8 @@ export const metricPoints = pgTable(
   ],
 );
 
-// Hourly aggregates, kept 90 days.
+// Hourly aggregates, kept 90 days. Partitioned by range on hour, a week to a partition, with a
+// DEFAULT partition (migration 0021, see metric_point).
 export const metricHourly = pgTable(
   'metric_hourly',
   {
@@ -312,7 +315,7 @@ export const metricHourly = pgTable(
 // Each column holds 24 float4 (big-endian, NaN where the hour has no aggregate); `minimums` is the
 // lowest 1-minute point of the hour, known only for hours rolled up from points. Written in the
 // statement that writes the hours (SQL functions metric_day_place and metric_day_merge, migration
-// 0007), purged with them.
+// 0007), purged with them (row by row: not partitioned, see ARCHITECTURE.md).
 export const metricDays = pgTable(
   'metric_day',
   {

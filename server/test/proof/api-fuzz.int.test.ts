@@ -94,8 +94,11 @@ let digestQuery: string | undefined;
 async function readDatabaseDigest(): Promise<Record<string, string>> {
   if (!digestQuery) {
     const { rows } = await snapshotClient.query<{ table_name: string }>(
+      // A partition's rows are in its partitioned table's digest (the metric tables, migration 0021).
       `select table_name from information_schema.tables
-       where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not like '\\_\\_%'`,
+       where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not like '\\_\\_%'
+         and not exists (select 1 from pg_inherits join pg_class on pg_class.oid = pg_inherits.inhrelid
+                         where pg_class.relname = table_name and pg_class.relnamespace = 'public'::regnamespace)`,
     );
     digestQuery = rows
       .filter(({ table_name: table }) => !tablesAllowedToChange.has(table))

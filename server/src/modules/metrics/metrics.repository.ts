@@ -6,6 +6,7 @@ import type { Db } from '../../db/database';
 import { burstableSizePattern, listMetricCatalogs } from './metric-catalog';
 import { insertMetricRows } from './metric-rows.repository';
 import { isoTimestampSql } from '../../lib/time';
+import type { PartitionMaintenance, PartitionPlan } from './metric-partitions';
 
 export interface CollectionTarget {
   armId: string;
@@ -223,38 +224,47 @@ export class MetricsRepository {
     return result.rows;
   }
 
-  // In chunks, so no statement holds locks on millions of rows at once.
-  async purgeOlderThan(pointCutoff: Date, hourlyCutoff: Date): Promise<{ points: number; hours: number }> {
-    let points = 0;
-    let hours = 0;
-    for (;;) {
-      const result = await this.db.execute(sql`
-        delete from metric_point where ctid = any(array(
-          select ctid from metric_point where time < ${pointCutoff.toISOString()}::timestamptz limit ${purgeChunkSize}
-        ))
-      `);
-      points += result.rowCount ?? 0;
-      if ((result.rowCount ?? 0) < purgeChunkSize) break;
+  // Each table in its own transaction, whose lock timeout bounds how long the hourly maintenance
+  // may wait behind a long reader (a partition it cannot lock is left to the next run): creates the
+  // partitions from `now` to its horizon, drops those wholly past retention (SQL functions
+  // partition_ensure and partition_purge, migration 0021).
+  async maintainPartitions(plans: readonly PartitionPlan[], now: Date): Promise<PartitionMaintenance> {
+    const summary: PartitionMaintenance = { created: 0, dropped: 0, deleted: 0 };
+    for (const plan of plans) {
+      const stride = `${plan.strideMs / 1000} seconds`;
+      await this.db.transaction(async (tx) => {
+        await tx.execute(sql`set local lock_timeout = '5s'`);
+        const created = await tx.execute<{ created: number }>(sql`
+          select partition_ensure(${plan.table}, ${plan.key}, ${stride}::interval,
+            ${now.toISOString()}::timestamptz, ${new Date(now.getTime() + plan.aheadMs).toISOString()}::timestamptz
+          ) as created
+        `);
+        const purged = await tx.execute<{ dropped: number; deleted: string }>(sql`
+          select dropped, deleted from partition_purge(${plan.table}, ${plan.key}, ${stride}::interval,
+            ${new Date(now.getTime() - plan.retentionMs).toISOString()}::timestamptz)
+        `);
+        summary.created += created.rows[0]?.created ?? 0;
+        summary.dropped += purged.rows[0]?.dropped ?? 0;
+        summary.deleted += Number(purged.rows[0]?.deleted ?? 0);
+      });
     }
+    return summary;
+  }
+
+  // The packed days, not partitioned (6 rows a VM a day): deleted in chunks, so no statement holds
+  // locks on many rows at once.
+  async purgePackedDaysOlderThan(cutoff: Date): Promise<number> {
+    let deleted = 0;
     for (;;) {
       const result = await this.db.execute(sql`
         delete from metric_day where ctid = any(array(
           select ctid from metric_day
-          where day < (${hourlyCutoff.toISOString()}::timestamptz at time zone 'UTC')::date limit ${purgeChunkSize}
+          where day < (${cutoff.toISOString()}::timestamptz at time zone 'UTC')::date limit ${purgeChunkSize}
         ))
       `);
-      if ((result.rowCount ?? 0) < purgeChunkSize) break;
+      deleted += result.rowCount ?? 0;
+      if ((result.rowCount ?? 0) < purgeChunkSize) return deleted;
     }
-    for (;;) {
-      const result = await this.db.execute(sql`
-        delete from metric_hourly where ctid = any(array(
-          select ctid from metric_hourly where hour < ${hourlyCutoff.toISOString()}::timestamptz limit ${purgeChunkSize}
-        ))
-      `);
-      hours += result.rowCount ?? 0;
-      if ((result.rowCount ?? 0) < purgeChunkSize) break;
-    }
-    return { points, hours };
   }
 }
 

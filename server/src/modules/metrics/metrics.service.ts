@@ -25,6 +25,7 @@ import {
 } from './metric-collection-plan';
 import { hourMs, minuteMs } from '../../lib/time';
 import type { CollectionTarget, MetricsRepository } from './metrics.repository';
+import { hourlyRetentionMs, metricPartitionPlans, type PartitionMaintenance } from './metric-partitions';
 
 // Azure Monitor publishes a minute a little after it ends; reading up to two minutes ago keeps
 // every window complete.
@@ -42,8 +43,6 @@ const callConcurrency = 4;
 // the job thread decodes the next answers. A failed write is tried again, after 0.5 s then 1 s.
 const writeConcurrency = 2;
 const writeRetry = { attempts: 3, delayMs: 500 };
-export const pointRetentionMs = 48 * hourMs;
-export const hourlyRetentionMs = 90 * 24 * hourMs;
 
 export interface CollectionSummary {
   resourceCount: number;
@@ -189,9 +188,15 @@ export class MetricsService {
     return summary;
   }
 
-  async purgeExpired(): Promise<{ points: number; hours: number }> {
-    const now = this.now().getTime();
-    return this.metrics.purgeOlderThan(new Date(now - pointRetentionMs), new Date(now - hourlyRetentionMs));
+  // Hourly: the points' and hours' partitions made ahead and dropped past retention
+  // (metric-partitions.ts), and the packed days past 90 days deleted.
+  async purgeExpired(): Promise<PartitionMaintenance> {
+    const now = this.now();
+    const maintenance = await this.metrics.maintainPartitions(metricPartitionPlans, now);
+    const packedDays = await this.metrics.purgePackedDaysOlderThan(
+      new Date(now.getTime() - hourlyRetentionMs),
+    );
+    return { ...maintenance, deleted: maintenance.deleted + packedDays };
   }
 
   // One Azure call for the group; a failure is counted and the other groups go on.
