@@ -8,6 +8,7 @@ import type { TeamResponse } from '@cloudtrim/contracts/team';
 import { createQueryClient } from '../../../lib/query-client';
 import { AlertsMenu } from './alerts-menu';
 import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
+import { createTeamOfMe } from '../../../testing/team.fixture';
 
 const subscriptionId = '11111111-2222-3333-4444-555555555555';
 
@@ -147,15 +148,7 @@ describe('<AlertsMenu>', () => {
   });
 
   it('lists the alerts to a Viewer without a button to acknowledge them', async () => {
-    team = [
-      {
-        EmailAddress: 'demo@cloudtrim.dev',
-        FirstName: 'Demo',
-        LastName: 'User',
-        Status: 'Active',
-        role: 'Viewer',
-      },
-    ];
+    team = createTeamOfMe('Viewer');
     renderMenu();
     fireEvent.click(await screen.findByRole('button', { name: 'Alerts, 2 unacknowledged' }));
     const list = await screen.findByRole('list', { name: 'Alerts' });

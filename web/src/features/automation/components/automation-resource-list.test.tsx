@@ -9,6 +9,7 @@ import { createQueryClient } from '../../../lib/query-client';
 import { AutomationResourceList } from './automation-resource-list';
 import { automationModalCloseDelayMs } from './automation-modal';
 import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
+import { createTeamOfMe } from '../../../testing/team.fixture';
 
 const resourceId = '/subscriptions/s-1/resourceGroups/rg 1/providers/Microsoft.Compute/virtualMachines/vm-1';
 
@@ -208,15 +209,7 @@ describe('<AutomationResourceList> automation modal', () => {
   });
 
   it('shows a Viewer the saved state and window, with nothing to change and no Update', async () => {
-    team = [
-      {
-        EmailAddress: 'demo@cloudtrim.dev',
-        FirstName: 'Demo',
-        LastName: 'User',
-        Status: 'Active',
-        role: 'Viewer',
-      },
-    ];
+    team = createTeamOfMe('Viewer');
     renderList();
     const dialog = await openAutomationModal();
     expect(await within(dialog).findByText(viewerReadOnlyText)).toBeTruthy();

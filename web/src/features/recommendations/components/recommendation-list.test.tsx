@@ -12,6 +12,7 @@ import { createQueryClient } from '../../../lib/query-client';
 import { getStatus401, setStatus401 } from '../../../lib/status-401';
 import { RecommendationList } from './recommendation-list';
 import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
+import { createTeamOfMe } from '../../../testing/team.fixture';
 
 // uPlot draws on a canvas jsdom does not have; what the evidence hands the chart is what is tested.
 vi.mock('../../../components/time-series-chart', () => ({
@@ -227,15 +228,7 @@ describe('<RecommendationList>', () => {
   });
 
   it('keeps both APPLY buttons disabled for a Viewer, who reads only', async () => {
-    team = [
-      {
-        EmailAddress: 'demo@cloudtrim.dev',
-        FirstName: 'Demo',
-        LastName: 'User',
-        Status: 'Active',
-        role: 'Viewer',
-      },
-    ];
+    team = createTeamOfMe('Viewer');
     renderList();
     const applyNow = await screen.findByRole('button', { name: 'APPLY NOW' });
     await waitFor(() => expect(applyNow.hasAttribute('disabled')).toBe(true));

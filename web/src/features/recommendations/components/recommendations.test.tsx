@@ -6,6 +6,7 @@ import type { Recommendation, TeamSettings } from '@cloudtrim/contracts/recommen
 import { createQueryClient } from '../../../lib/query-client';
 import { Recommendations } from './recommendations';
 import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
+import { createTeamOfMe } from '../../../testing/team.fixture';
 
 function createRecommendation(id: number, saving: number): Recommendation {
   return {
@@ -54,16 +55,7 @@ beforeEach(() => {
     }
     if (parsed.pathname === '/api/v1/team/settings') return answer(200, settings);
     // The caller's role (a Viewer's APPLY buttons are disabled).
-    if (parsed.pathname === '/api/v1/team')
-      return answer(200, [
-        {
-          EmailAddress: 'demo@cloudtrim.dev',
-          FirstName: 'Demo',
-          LastName: 'User',
-          Status: 'Active',
-          role: 'Member',
-        },
-      ]);
+    if (parsed.pathname === '/api/v1/team') return answer(200, createTeamOfMe('Member'));
     return refuseUnexpectedCall(url, init);
   });
   vi.stubGlobal('fetch', fetchMock);

@@ -6,6 +6,7 @@ import type { CloudResource } from '@cloudtrim/contracts/resources';
 import type { TeamResponse } from '@cloudtrim/contracts/team';
 import { createQueryClient } from '../../../lib/query-client';
 import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
+import { createTeamOfMe } from '../../../testing/team.fixture';
 import { createCloudResource } from '../testing/cloud-resource.fixture';
 import { activeHoursInUtcText, CloudResourceTable } from './cloud-resource-table';
 
@@ -85,15 +86,7 @@ describe('CloudResourceTable', () => {
   });
 
   it('shows a Viewer each row’s automation and hours with nothing to change', async () => {
-    team = [
-      {
-        EmailAddress: 'demo@cloudtrim.dev',
-        FirstName: 'Demo',
-        LastName: 'User',
-        Status: 'Active',
-        role: 'Viewer',
-      },
-    ];
+    team = createTeamOfMe('Viewer');
     renderTable([createResource(1)]);
     const automated = screen.getByRole('combobox', { name: 'Automated for vm-001' });
     await waitFor(() => expect(automated.hasAttribute('disabled')).toBe(true));
