@@ -8,8 +8,8 @@
 // kind's span, the cycle (≤ 5 minutes, the schedule's interval) and the analysis it queues (≤ 10
 // minutes), the cost sync against Cost Management's budget, the peak RSS per process (≤ 1 GiB),
 // PostgreSQL's size per 100,000 VMs per 30 days, and a signed-in call's p99 on the API processes
-// throughout. BENCH_COST_QUERIES_PER_MINUTE sets the emulator's Cost Management refill (4, Azure's,
-// by default); BENCH_API_RATE the requests per second sent to each API process (20).
+// throughout. BENCH_COST_QUERIES_PER_MINUTE sets the emulator's Cost Management refill (60, the
+// issue's per-tenant limit); BENCH_API_RATE the requests per second sent to each API process (20).
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,7 +25,11 @@ const tenantCount = Number(process.env.BENCH_TENANTS ?? 1_000);
 const fleetSize = Number(process.env.BENCH_FLEET_SIZE ?? 100_000);
 const workerCount = Number(process.env.BENCH_WORKERS ?? 4);
 const apiCount = Number(process.env.BENCH_APIS ?? 2);
-const costQueriesPerMinute = Number(process.env.BENCH_COST_QUERIES_PER_MINUTE ?? 4);
+// Cost Management's per-tenant budget as the issue states it: 12 QPU per 10 s, 60 a minute (one QPU
+// a query of a month or less); the emulator's bucket holds 12 and refills 60 a minute. Its 600 an
+// hour is not modelled: a tenant's whole history is about 30 queries.
+const costQueryCapacity = 12;
+const costQueriesPerMinute = Number(process.env.BENCH_COST_QUERIES_PER_MINUTE ?? 60);
 const apiRate = Number(process.env.BENCH_API_RATE ?? 20);
 const route = process.env.BENCH_ROUTE ?? '/api/v1/log';
 const timeoutMinutes = Number(process.env.BENCH_TIMEOUT_MINUTES ?? 120);
@@ -51,7 +55,7 @@ const emulator = await startEmulatorProcess({
   tenantCount,
   seed: 42,
   throttling: true,
-  throttleLimits: { costQueryCapacity: 4, costQueryRefillPerMinute: costQueriesPerMinute },
+  throttleLimits: { costQueryCapacity, costQueryRefillPerMinute: costQueriesPerMinute },
 });
 // The PostgreSQL every process shares (and this process's container, used to connect the tenants
 // and to queue the measured cycle as the schedule does); its own API is not measured.
@@ -112,43 +116,41 @@ try {
     }
   });
 
-  // 1. What the workers do for new customers, until every tenant has had each job once.
-  const firstJobs = [
-    'inventory-sync',
-    'metrics-backfill',
-    'metrics-collect',
-    'recommendations-analyse',
-    'cost-sync',
-  ];
+  // 1. What the workers do for new customers, until every tenant has had each job once and every
+  // subscription's cost history (90 days by day, 13 months by month, actual and amortized) is read.
+  const firstJobs = ['inventory-sync', 'metrics-backfill', 'metrics-collect', 'recommendations-analyse'];
   await waitFor(async () => {
     const { rows } = await pool.query<{ name: string; tenants: number }>(
       `select name, count(distinct data->>'tenantId')::int as tenants from pgboss.job
         where name = any($1) and state in ('completed', 'failed') and created_on >= $2 group by name`,
       [firstJobs, settleStarted],
     );
-    const { rows: costs } = await pool.query<{ pending: number }>(
-      `select count(*)::int as pending from cost_sync where jsonb_array_length(plan) > 0 or backfilled_at is null`,
-    );
-    const { rows: fanOuts } = await pool.query<{ name: string; runs: number }>(
-      `select name, count(*)::int as runs from pgboss.job where name like '%-all' group by name order by name`,
-    );
+    const costsPending = await countCostReadsPending();
     reportProgress(
-      `${rows.map((row) => `${row.name} ${row.tenants}`).join(', ')}; cost reads pending for ${costs[0]!.pending} subscriptions; schedule fan-outs ${fanOuts.map((row) => `${row.name} ${row.runs}`).join(', ')}`,
+      `${rows.map((row) => `${row.name} ${row.tenants}`).join(', ')}; cost history still to read for ${costsPending} subscriptions`,
     );
-    return firstJobs.every((name) => rows.find((row) => row.name === name)?.tenants === tenantIds.length);
+    return (
+      costsPending === 0 &&
+      firstJobs.every((name) => rows.find((row) => row.name === name)?.tenants === tenantIds.length)
+    );
   });
   const settleStats = await emulator.readStats();
   console.log(
-    '\nNew tenants, every tenant once through each job (spans from the first start to the last end):',
+    '\nNew tenants, every tenant once through each job (seconds after the first tenant was added):',
   );
-  await printJobSpans(settleStarted, firstJobs);
+  await printJobSpans(settleStarted, [...firstJobs, 'cost-sync']);
+  const { rows: backfills } = await pool.query<{ seconds: number; subscriptions: number }>(
+    `select extract(epoch from max(backfilled_at) - $1)::float as seconds, count(*)::int as subscriptions
+       from cost_sync`,
+    [settleStarted],
+  );
   console.log(
     `  Azure calls: ${settleStats.calls.getBatch} getBatch, ${settleStats.calls['arm-read']} ARM reads, ${settleStats.calls.costs} cost queries; ${settleStats.throttled} 429s met, ${settleStats.retriesBeforeRetryAfter} retries sent before their Retry-After`,
   );
   const costQueriesPerTenant = settleStats.calls.costs / tenantIds.length;
-  const costFloorMinutes = Math.max(0, costQueriesPerTenant - 4) / costQueriesPerMinute;
+  const costFloorMinutes = Math.max(0, costQueriesPerTenant - costQueryCapacity) / costQueriesPerMinute;
   console.log(
-    `  cost history: ${costQueriesPerTenant.toFixed(1)} queries per tenant, a floor of ${costFloorMinutes.toFixed(1)} min each at ${costQueriesPerMinute} a minute after a burst of 4 (tenants side by side, each its own scope's budget)`,
+    `  cost history of ${backfills[0]!.subscriptions} subscriptions read ${backfills[0]!.seconds.toFixed(0)} s after; ${costQueriesPerTenant.toFixed(1)} queries per tenant, each tenant's floor ${costFloorMinutes.toFixed(1)} min at ${costQueriesPerMinute} a minute after a burst of ${costQueryCapacity} (tenants side by side, each on its own scope's budget)`,
   );
   const settledSize = await readDatabaseSize();
 
@@ -194,12 +196,34 @@ try {
   );
   const cycledSize = await readDatabaseSize();
 
+  // 3. The cost refresh every tenant has every 4 hours (the last 3 days and the month, actual and
+  // amortized), found due by the schedule's minutely fan-out as it would find it 4 hours on.
+  phase = 'cost refresh';
+  await emulator.resetStats();
+  const refreshStarted = await databaseNow();
+  await pool.query(`update cost_sync set refreshed_at = refreshed_at - interval '4 hours'`);
+  await waitFor(async () => {
+    const { rows } = await pool.query<{ pending: number }>(
+      `select count(*)::int as pending from cost_sync where refreshed_at < $1 and denied_at is null`,
+      [refreshStarted],
+    );
+    reportProgress(`cost refresh still due for ${rows[0]!.pending} subscriptions`);
+    return rows[0]!.pending === 0;
+  });
+  const refreshStats = await emulator.readStats();
+  const refreshSpans = await readJobSpans(refreshStarted, ['cost-sync']);
+  console.log('\nThe 4-hourly cost refresh of every tenant, found due by the schedule:');
+  await printJobSpans(refreshStarted, ['cost-sync']);
+  console.log(
+    `  all refreshed ${refreshSpans.get('cost-sync')?.endSeconds.toFixed(1) ?? '-'} s after they fell due (the fan-out runs each minute); ${refreshStats.calls.costs} cost queries (${(refreshStats.calls.costs / tenantIds.length).toFixed(1)} a tenant, its budget ${costQueriesPerMinute} a minute after a burst of ${costQueryCapacity}), ${refreshStats.throttled} 429s, ${refreshStats.retriesBeforeRetryAfter} early retries`,
+  );
+
   isMeasuring = false;
   await Promise.all(loads);
   const peaks = memory.stop();
 
   console.log(`\nAPI (${route}, ${apiRate} req/s on each of ${apiCount} processes, 10 s runs):`);
-  for (const name of ['new tenants', 'cycle']) {
+  for (const name of ['new tenants', 'cycle', 'cost refresh']) {
     const runs = loadRuns.filter((run) => run.phase === name).map((run) => run.result);
     if (runs.length === 0) continue;
     const p99s = runs.map((run) => run.p99Milliseconds).sort((a, b) => a - b);
@@ -250,10 +274,23 @@ try {
   isMeasuring = false;
   memory.stop();
   await Promise.allSettled(loads);
-  for (const cloudtrimProcess of [...workers, ...apis]) await cloudtrimProcess.stop();
+  // Each finishes its in-flight jobs first (a cost read waiting out a 429 may take its 30 s).
+  await Promise.all([...workers, ...apis].map((cloudtrimProcess) => cloudtrimProcess.stop()));
   await server.stop();
   await emulator.stop();
   await rm(emulatorDir, { recursive: true, force: true });
+}
+
+// Subscriptions whose cost history is not read yet (their principal allowed to read it).
+async function countCostReadsPending(): Promise<number> {
+  const { rows } = await pool.query<{ pending: number }>(
+    `select count(*)::int as pending from subscription
+       left join cost_sync on cost_sync.tenant_id = subscription.tenant_id
+                          and cost_sync.subscription_id = lower(subscription.subscription_id)
+      where cost_sync.denied_at is null
+        and (cost_sync.backfilled_at is null or jsonb_array_length(cost_sync.plan) > 0)`,
+  );
+  return rows[0]!.pending;
 }
 
 async function databaseNow(): Promise<Date> {
