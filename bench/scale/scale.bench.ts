@@ -34,10 +34,13 @@ const apiRate = Number(process.env.BENCH_API_RATE ?? 20);
 const route = process.env.BENCH_ROUTE ?? '/api/v1/log';
 const timeoutMinutes = Number(process.env.BENCH_TIMEOUT_MINUTES ?? 120);
 let lastProgressAt = Date.now();
+// When the phase being waited for began.
+let phaseStarted = new Date();
 // Ctrl-C ends the wait, so the processes started here are stopped before the bench exits.
 let isInterrupted = false;
 process.once('SIGINT', () => (isInterrupted = true));
 const gibibyte = 1024 ** 3;
+const firstJobNames = ['inventory-sync', 'metrics-backfill', 'metrics-collect', 'recommendations-analyse'];
 const cycleTargetSeconds = 300;
 const analysisTargetSeconds = 600;
 
@@ -88,12 +91,13 @@ try {
   );
 
   const settleStarted = await databaseNow();
+  phaseStarted = settleStarted;
   const connectStarted = performance.now();
   const { tenantIds } = await connectEstate(server, emulator, 'scale-bench@example.com');
   const connectSeconds = (performance.now() - connectStarted) / 1000;
   console.log(`  ${tenantIds.length} tenants connected in ${connectSeconds.toFixed(1)} s`);
 
-  // A signed-in call on every API process, at a steady rate, in 10-second runs until the end.
+  // A signed-in call on every API process, at a steady rate, in 5-second runs until the end.
   const login = await fetch(`${apis[0]!.url}/api/v1/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -110,7 +114,7 @@ try {
         headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip, deflate, br, zstd' },
         connections: 2,
         overallRate: apiRate,
-        duration: 10,
+        duration: 5,
       });
       loadRuns.push({ phase: runPhase, result });
     }
@@ -118,7 +122,7 @@ try {
 
   // 1. What the workers do for new customers, until every tenant has had each job once and every
   // subscription's cost history (90 days by day, 13 months by month, actual and amortized) is read.
-  const firstJobs = ['inventory-sync', 'metrics-backfill', 'metrics-collect', 'recommendations-analyse'];
+  const firstJobs = firstJobNames;
   await waitFor(async () => {
     const { rows } = await pool.query<{ name: string; tenants: number }>(
       `select name, count(distinct data->>'tenantId')::int as tenants from pgboss.job
@@ -159,6 +163,7 @@ try {
   phase = 'cycle';
   await emulator.resetStats();
   const cycleStarted = await databaseNow();
+  phaseStarted = cycleStarted;
   await container.metrics.enqueueCollectionForAllTenants();
   await waitFor(async () => {
     const { rows } = await pool.query<{ tenants: number }>(
@@ -201,6 +206,7 @@ try {
   phase = 'cost refresh';
   await emulator.resetStats();
   const refreshStarted = await databaseNow();
+  phaseStarted = refreshStarted;
   await pool.query(`update cost_sync set refreshed_at = refreshed_at - interval '4 hours'`);
   await waitFor(async () => {
     const { rows } = await pool.query<{ pending: number }>(
@@ -222,7 +228,7 @@ try {
   await Promise.all(loads);
   const peaks = memory.stop();
 
-  console.log(`\nAPI (${route}, ${apiRate} req/s on each of ${apiCount} processes, 10 s runs):`);
+  console.log(`\nAPI (${route}, ${apiRate} req/s on each of ${apiCount} processes, 5 s runs):`);
   for (const name of ['new tenants', 'cycle', 'cost refresh']) {
     const runs = loadRuns.filter((run) => run.phase === name).map((run) => run.result);
     if (runs.length === 0) continue;
@@ -305,6 +311,11 @@ async function waitFor(isDone: () => Promise<boolean>): Promise<void> {
     if (isInterrupted) throw new Error('interrupted');
     if (Date.now() > deadline) {
       const outputs = workers.map((worker, index) => `worker ${index + 1}:\n${worker.output().slice(-2000)}`);
+      // What was done so far is a figure too (how far a run too large for its time got).
+      console.log(
+        `\nNot done after ${timeoutMinutes} minutes; the jobs so far (seconds after the phase began):`,
+      );
+      await printJobSpans(phaseStarted, [...firstJobNames, 'cost-sync']);
       throw new Error(`not done after ${timeoutMinutes} minutes\n${outputs.join('\n')}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -370,16 +381,20 @@ async function readDatabaseSize(): Promise<{
   const { rows: database } = await pool.query<{ bytes: string }>(
     'select pg_database_size(current_database()) as bytes',
   );
+  // pg_partition_tree lists a partitioned table's partitions (nothing for a plain table).
   const { rows: tables } = await pool.query<{ name: string; bytes: string }>(
-    `select c.relname as name,
-            (select sum(pg_total_relation_size(tree.relid)) from pg_partition_tree(c.oid) tree) as bytes
+    `select case when n.nspname = 'public' then c.relname else n.nspname || '.' || c.relname end as name,
+            coalesce((select sum(pg_total_relation_size(tree.relid)) from pg_partition_tree(c.oid) tree),
+                     pg_total_relation_size(c.oid)) as bytes
        from pg_class c join pg_namespace n on n.oid = c.relnamespace
-      where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition
-      order by 2 desc`,
+      where n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast')
+        and c.relkind in ('r', 'p') and not c.relispartition`,
   );
   return {
     databaseBytes: Number(database[0]!.bytes),
-    tables: tables.map((table) => ({ name: table.name, bytes: Number(table.bytes) })),
+    tables: tables
+      .map((table) => ({ name: table.name, bytes: Number(table.bytes) }))
+      .sort((a, b) => b.bytes - a.bytes),
   };
 }
 
