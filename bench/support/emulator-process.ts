@@ -12,6 +12,7 @@ import {
 } from '@cloudtrim/azure-emulator/emulator';
 
 export interface EmulatorProcessHandle {
+  pid: number;
   url: string;
   caCertificatePath: string;
   tenants: EmulatorTenant[];
@@ -72,6 +73,7 @@ export function startEmulatorProcess(options: StartAzureEmulatorOptions): Promis
       if (message.kind === 'ready') {
         child.removeAllListeners('exit');
         resolve({
+          pid: child.pid!,
           url: message.url as string,
           caCertificatePath: message.caCertificatePath as string,
           tenants: message.tenants as EmulatorTenant[],

@@ -25,13 +25,18 @@ export interface BenchServer {
 }
 
 // `webRoot` serves a built web app (the page benchmarks); the API benchmarks serve none.
+// `maxConnections` raises PostgreSQL's connection limit for benches that start processes of their own.
 export async function startBenchServer(
   environment: Record<string, string> = {},
-  options: { webRoot?: string } = {},
+  options: { webRoot?: string; maxConnections?: number } = {},
 ): Promise<BenchServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cloudtrim-bench-'));
   await chmod(dataDir, 0o755);
-  const postgres = await startEmbeddedPostgres(dataDir, { info: () => {}, warn: () => {} });
+  const postgres = await startEmbeddedPostgres(
+    dataDir,
+    { info: () => {}, warn: () => {} },
+    { maxConnections: options.maxConnections },
+  );
   const database = await openDatabase(postgres.url, { maxConnections: 20 });
   await applyMigrations(database);
   const config = loadConfig({

@@ -27,6 +27,8 @@ export interface StartAzureEmulatorOptions {
   readonly seed?: number;
   /** Virtual machines across all subscriptions. Default 60. */
   readonly fleetSize?: number;
+  /** Tenants: Contoso, Fabrikam, then numbered ones of one subscription each. Default 2. */
+  readonly tenantCount?: number;
   /** Azure's 429 throttling. Default true. */
   readonly throttling?: boolean;
   /** Bucket sizes and refill rates; Azure's published values by default. */
@@ -126,6 +128,7 @@ export async function startAzureEmulator(options: StartAzureEmulatorOptions): Pr
   const fleet = generateFleet({
     seed: options.seed ?? 42,
     fleetSize: options.fleetSize ?? 60,
+    tenantCount: options.tenantCount,
     nowMs: readNow().getTime(),
   });
   const faults = new FaultInjector(fleet.seedKey);

@@ -137,4 +137,24 @@ describe('generateFleet', () => {
     expect(fleet.cpuPercentAt(stopped[0]!.id, new Date(stoppedMs - 60_000))).toBeDefined();
     expect(fleet.cpuPercentAt(stopped[0]!.id, new Date(stoppedMs))).toBeUndefined();
   });
+
+  it('adds numbered tenants of one subscription each, sharing the fleet equally, the named two unchanged by default', () => {
+    const nowMs = Date.UTC(2026, 10, 20);
+    const fleet = generateFleet({ seed: 42, fleetSize: 2_000, nowMs, tenantCount: 20 });
+    expect(fleet.tenants).toHaveLength(20);
+    expect(new Set(fleet.tenants.map((tenant) => tenant.tenantId)).size).toBe(20);
+    expect(fleet.virtualMachines).toHaveLength(2_000);
+    const numbered = fleet.tenants.slice(2);
+    for (const tenant of numbered) {
+      expect(tenant.subscriptions).toHaveLength(1);
+      expect(tenant.principals[0]!.writeSubscriptionIds).toEqual([tenant.subscriptions[0]!.subscriptionId]);
+      const machines = fleet.virtualMachines.filter(
+        (machine) => machine.subscriptionId === tenant.subscriptions[0]!.subscriptionId,
+      );
+      expect(machines).toHaveLength(100);
+    }
+    expect(generateFleet({ seed: 42, fleetSize: 120, nowMs, tenantCount: 2 }).tenants).toEqual(
+      generateFleet({ seed: 42, fleetSize: 120, nowMs }).tenants,
+    );
+  });
 });

@@ -38,6 +38,12 @@ export interface FleetGenerationOptions {
    * start). Default: the start of today, UTC, so the same seed gives the same fleet all day.
    */
   readonly nowMs?: number;
+  /**
+   * Tenants in the estate: Contoso and Fabrikam, then numbered tenants of one production
+   * subscription each (the scale benchmark's thousand customers). Default 2. Beyond 2, each tenant
+   * holds an equal share of the fleet (Contoso and Fabrikam two shares between them).
+   */
+  readonly tenantCount?: number;
 }
 
 interface SubscriptionPlan {
@@ -888,14 +894,15 @@ export function generateFleet(options: FleetGenerationOptions): Fleet {
     webSites: [],
     nowMs: options.nowMs ?? Math.floor(Date.now() / dayMs) * dayMs,
   };
-  const subscriptionPlans = tenantPlans.flatMap((tenant) => tenant.subscriptions);
+  const plannedTenants = planTenants(options.tenantCount ?? tenantPlans.length);
+  const subscriptionPlans = plannedTenants.flatMap((tenant) => tenant.subscriptions);
   const machineCounts = splitFleet(
     fleetSize,
     subscriptionPlans.map((plan) => plan.share),
   );
   let globalIndex = 0;
   let planIndex = 0;
-  const tenants: TenantRecord[] = tenantPlans.map((tenantPlan) => {
+  const tenants: TenantRecord[] = plannedTenants.map((tenantPlan) => {
     const tenantId = deriveGuid(seed, `tenant:${tenantPlan.label}`);
     const subscriptions: SubscriptionRecord[] = tenantPlan.subscriptions.map((plan) => {
       const subscription: SubscriptionRecord = {
@@ -955,4 +962,36 @@ export function generateFleet(options: FleetGenerationOptions): Fleet {
     publicIpAddresses: state.publicIpAddresses,
     webSites: state.webSites,
   });
+}
+
+const scaleRegionNames = ['eastus', 'westus2', 'westeurope', 'northeurope'];
+
+// The named tenants, then numbered ones up to `tenantCount`, each fleet share equal (the named two
+// keep their proportions between them within two shares).
+function planTenants(tenantCount: number): readonly TenantPlan[] {
+  if (tenantCount <= tenantPlans.length) return tenantPlans;
+  const shareScale = tenantPlans.length / tenantCount;
+  const named = tenantPlans.map((tenant) => ({
+    ...tenant,
+    subscriptions: tenant.subscriptions.map((plan) => ({ ...plan, share: plan.share * shareScale })),
+  }));
+  const numbered = Array.from({ length: tenantCount - tenantPlans.length }, (_, index): TenantPlan => {
+    const label = `tenant-${String(index + tenantPlans.length + 1).padStart(4, '0')}`;
+    return {
+      label,
+      displayName: `Tenant ${String(index + tenantPlans.length + 1).padStart(4, '0')}`,
+      subscriptions: [
+        {
+          label: `${label}-production`,
+          displayName: `${label} Production`,
+          environment: 'prod',
+          regionNames: [scaleRegionNames[index % scaleRegionNames.length]!],
+          share: 1 / tenantCount,
+          applications: ['shop', 'erp', 'portal', 'reporting'],
+        },
+      ],
+      principals: [{ label: 'cloudtrim', displayName: `cloudtrim-${label}`, canRead: true, canWrite: true }],
+    };
+  });
+  return [...named, ...numbered];
 }

@@ -1,0 +1,411 @@
+// The README's scale-out path measured: BENCH_WORKERS worker processes and BENCH_APIS API processes
+// started from Cloudtrim's own entry point on one PostgreSQL, BENCH_TENANTS tenants holding
+// BENCH_FLEET_SIZE VMs (with their disks, IPs, plans and databases) served by one emulator process
+// with Azure's per-principal, per-subscription and per-scope throttling on. The tenants are
+// connected as the Tenants page connects them; the workers then do what they do for a new customer
+// (inventory, 14 days of metrics back-filled, the first collection, the analysis, the cost history),
+// and a collection cycle for all tenants is queued as the schedule queues it. Measured: each job
+// kind's span, the cycle (≤ 5 minutes, the schedule's interval) and the analysis it queues (≤ 10
+// minutes), the cost sync against Cost Management's budget, the peak RSS per process (≤ 1 GiB),
+// PostgreSQL's size per 100,000 VMs per 30 days, and a signed-in call's p99 on the API processes
+// throughout. BENCH_COST_QUERIES_PER_MINUTE sets the emulator's Cost Management refill (60, the
+// issue's per-tenant limit); BENCH_API_RATE the requests per second sent to each API process (20).
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { startCloudtrimProcess } from '../support/cloudtrim-process';
+import { azureEnvironment, startEmulatorProcess } from '../support/emulator-process';
+import { benchPassword, connectEstate } from '../support/estate';
+import { startBenchServer } from '../support/harness';
+import { runLoad, type LoadResult } from '../support/load-process';
+import { sampleMemory } from '../support/process-memory';
+import { printTable } from '../support/table';
+
+const tenantCount = Number(process.env.BENCH_TENANTS ?? 1_000);
+const fleetSize = Number(process.env.BENCH_FLEET_SIZE ?? 100_000);
+const workerCount = Number(process.env.BENCH_WORKERS ?? 4);
+const apiCount = Number(process.env.BENCH_APIS ?? 2);
+// Cost Management's per-tenant budget as the issue states it: 12 QPU per 10 s, 60 a minute (one QPU
+// a query of a month or less); the emulator's bucket holds 12 and refills 60 a minute. Its 600 an
+// hour is not modelled: a tenant's whole history is about 30 queries.
+const costQueryCapacity = 12;
+const costQueriesPerMinute = Number(process.env.BENCH_COST_QUERIES_PER_MINUTE ?? 60);
+const apiRate = Number(process.env.BENCH_API_RATE ?? 20);
+const route = process.env.BENCH_ROUTE ?? '/api/v1/log';
+const timeoutMinutes = Number(process.env.BENCH_TIMEOUT_MINUTES ?? 120);
+let lastProgressAt = Date.now();
+// When the phase being waited for began.
+let phaseStarted = new Date();
+// Ctrl-C ends the wait, so the processes started here are stopped before the bench exits.
+let isInterrupted = false;
+process.once('SIGINT', () => (isInterrupted = true));
+const gibibyte = 1024 ** 3;
+const firstJobNames = ['inventory-sync', 'metrics-backfill', 'metrics-collect', 'recommendations-analyse'];
+const cycleTargetSeconds = 300;
+const analysisTargetSeconds = 600;
+
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ');
+const startLoad = loadAverage();
+
+const emulatorDir = await mkdtemp(path.join(os.tmpdir(), 'cloudtrim-bench-emulator-'));
+const emulator = await startEmulatorProcess({
+  dataDir: emulatorDir,
+  fleetSize,
+  tenantCount,
+  seed: 42,
+  throttling: true,
+  throttleLimits: { costQueryCapacity, costQueryRefillPerMinute: costQueriesPerMinute },
+});
+// The PostgreSQL every process shares (and this process's container, used to connect the tenants
+// and to queue the measured cycle as the schedule does); its own API is not measured.
+const server = await startBenchServer(azureEnvironment(emulator), { maxConnections: 500 });
+const { container } = server;
+const pool = container.database.pool;
+const processOptions = {
+  databaseUrl: server.databaseUrl,
+  secrets: server.secrets,
+  environment: azureEnvironment(emulator),
+};
+const apis = await Promise.all(
+  Array.from({ length: apiCount }, () => startCloudtrimProcess('api', processOptions)),
+);
+const workers = await Promise.all(
+  Array.from({ length: workerCount }, () => startCloudtrimProcess('worker', processOptions)),
+);
+const memory = sampleMemory([
+  { label: 'Azure emulator', pid: emulator.pid },
+  ...apis.map((api, index) => ({ label: `API ${index + 1}`, pid: api.pid })),
+  ...workers.map((worker, index) => ({ label: `worker ${index + 1}`, pid: worker.pid })),
+]);
+
+// Load runs stop when the measuring ends; the processes stop whatever happened.
+let isMeasuring = true;
+let loads: Array<Promise<void>> = [];
+try {
+  console.log(
+    `\nScale-out: ${tenantCount} tenants, ${fleetSize} VMs, ${workerCount} worker and ${apiCount} API processes on one PostgreSQL (load average at start ${startLoad}, ${os.cpus().length} cores)`,
+  );
+
+  const settleStarted = await databaseNow();
+  phaseStarted = settleStarted;
+  const connectStarted = performance.now();
+  const { tenantIds } = await connectEstate(server, emulator, 'scale-bench@example.com');
+  const connectSeconds = (performance.now() - connectStarted) / 1000;
+  console.log(`  ${tenantIds.length} tenants connected in ${connectSeconds.toFixed(1)} s`);
+
+  // A signed-in call on every API process, at a steady rate, in 5-second runs until the end.
+  const login = await fetch(`${apis[0]!.url}/api/v1/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ emailAddress: 'scale-bench@example.com', password: benchPassword }),
+  });
+  const token = (await login.json()) as string;
+  const loadRuns: Array<{ phase: string; result: LoadResult }> = [];
+  let phase = 'new tenants';
+  loads = apis.map(async (api) => {
+    while (isMeasuring) {
+      const runPhase = phase;
+      const result = await runLoad({
+        url: `${api.url}${route}`,
+        headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip, deflate, br, zstd' },
+        connections: 2,
+        overallRate: apiRate,
+        duration: 5,
+      });
+      loadRuns.push({ phase: runPhase, result });
+    }
+  });
+
+  // 1. What the workers do for new customers, until every tenant has had each job once and every
+  // subscription's cost history (90 days by day, 13 months by month, actual and amortized) is read.
+  const firstJobs = firstJobNames;
+  await waitFor(async () => {
+    const { rows } = await pool.query<{ name: string; tenants: number }>(
+      `select name, count(distinct data->>'tenantId')::int as tenants from pgboss.job
+        where name = any($1) and state in ('completed', 'failed') and created_on >= $2 group by name`,
+      [firstJobs, settleStarted],
+    );
+    const costsPending = await countCostReadsPending();
+    reportProgress(
+      `${rows.map((row) => `${row.name} ${row.tenants}`).join(', ')}; cost history still to read for ${costsPending} subscriptions`,
+    );
+    return (
+      costsPending === 0 &&
+      firstJobs.every((name) => rows.find((row) => row.name === name)?.tenants === tenantIds.length)
+    );
+  });
+  const settleStats = await emulator.readStats();
+  console.log(
+    '\nNew tenants, every tenant once through each job (seconds after the first tenant was added):',
+  );
+  await printJobSpans(settleStarted, [...firstJobs, 'cost-sync']);
+  const { rows: backfills } = await pool.query<{ seconds: number; subscriptions: number }>(
+    `select extract(epoch from max(backfilled_at) - $1)::float as seconds, count(*)::int as subscriptions
+       from cost_sync`,
+    [settleStarted],
+  );
+  console.log(
+    `  Azure calls: ${settleStats.calls.getBatch} getBatch, ${settleStats.calls['arm-read']} ARM reads, ${settleStats.calls.costs} cost queries; ${settleStats.throttled} 429s met, ${settleStats.retriesBeforeRetryAfter} retries sent before their Retry-After`,
+  );
+  const costQueriesPerTenant = settleStats.calls.costs / tenantIds.length;
+  const costFloorMinutes = Math.max(0, costQueriesPerTenant - costQueryCapacity) / costQueriesPerMinute;
+  console.log(
+    `  cost history of ${backfills[0]!.subscriptions} subscriptions read ${backfills[0]!.seconds.toFixed(0)} s after; ${costQueriesPerTenant.toFixed(1)} queries per tenant, each tenant's floor ${costFloorMinutes.toFixed(1)} min at ${costQueriesPerMinute} a minute after a burst of ${costQueryCapacity} (tenants side by side, each on its own scope's budget)`,
+  );
+  const settledSize = await readDatabaseSize();
+
+  // 2. One collection cycle for all tenants, queued as the schedule's fan-out queues it, and the
+  // analysis each collection queues.
+  phase = 'cycle';
+  await emulator.resetStats();
+  const cycleStarted = await databaseNow();
+  phaseStarted = cycleStarted;
+  await container.metrics.enqueueCollectionForAllTenants();
+  await waitFor(async () => {
+    const { rows } = await pool.query<{ tenants: number }>(
+      `select count(distinct data->>'tenantId')::int as tenants from pgboss.job
+        where name = 'metrics-collect' and state in ('completed', 'failed') and started_on >= $1`,
+      [cycleStarted],
+    );
+    reportProgress(`metrics-collect ${rows[0]!.tenants}`);
+    return rows[0]!.tenants === tenantIds.length;
+  });
+  await waitFor(async () => {
+    const { rows } = await pool.query<{ pending: number }>(
+      `select count(*)::int as pending from pgboss.job
+        where name = 'recommendations-analyse' and state in ('created', 'retry', 'active')`,
+    );
+    return rows[0]!.pending === 0;
+  });
+  const cycleStats = await emulator.readStats();
+  const { rows: groups } = await pool.query<{ machines: string }>(
+    `select count(*) as machines from resource
+      where type = 'Microsoft.Compute/virtualMachines' and power_state is distinct from 'deallocated'
+      group by subscription_id, region, lower(sku) ~ '^standard_b[0-9]'`,
+  );
+  const expectedBatchCalls = groups.reduce((sum, group) => sum + Math.ceil(Number(group.machines) / 50), 0);
+  const cycleSpans = await readJobSpans(cycleStarted, ['metrics-collect', 'recommendations-analyse']);
+  const cycleSeconds = cycleSpans.get('metrics-collect')?.endSeconds ?? Number.NaN;
+  const analysisSeconds = cycleSpans.get('recommendations-analyse')?.endSeconds ?? 0;
+  console.log('\nOne collection cycle for all tenants, queued as the schedule queues it:');
+  await printJobSpans(cycleStarted, ['metrics-collect', 'recommendations-analyse']);
+  console.log(
+    `  cycle ${cycleSeconds.toFixed(1)} s from queued to the last tenant collected (target ≤ ${cycleTargetSeconds} s); the analysis it queued done ${analysisSeconds.toFixed(1)} s after (target ≤ ${analysisTargetSeconds} s)`,
+  );
+  console.log(
+    `  getBatch calls ${cycleStats.calls.getBatch} (floor ⌈VMs/50⌉ per subscription, region and B-series: ${expectedBatchCalls}), ${cycleStats.calls.metrics} per-resource metric calls, ${cycleStats.throttled} 429s, ${cycleStats.retriesBeforeRetryAfter} early retries`,
+  );
+  const cycledSize = await readDatabaseSize();
+
+  // 3. The cost refresh every tenant has every 4 hours (the last 3 days and the month, actual and
+  // amortized), found due by the schedule's minutely fan-out as it would find it 4 hours on.
+  phase = 'cost refresh';
+  await emulator.resetStats();
+  const refreshStarted = await databaseNow();
+  phaseStarted = refreshStarted;
+  await pool.query(`update cost_sync set refreshed_at = refreshed_at - interval '4 hours'`);
+  await waitFor(async () => {
+    const { rows } = await pool.query<{ pending: number }>(
+      `select count(*)::int as pending from cost_sync where refreshed_at < $1 and denied_at is null`,
+      [refreshStarted],
+    );
+    reportProgress(`cost refresh still due for ${rows[0]!.pending} subscriptions`);
+    return rows[0]!.pending === 0;
+  });
+  const refreshStats = await emulator.readStats();
+  const refreshSpans = await readJobSpans(refreshStarted, ['cost-sync']);
+  console.log('\nThe 4-hourly cost refresh of every tenant, found due by the schedule:');
+  await printJobSpans(refreshStarted, ['cost-sync']);
+  console.log(
+    `  all refreshed ${refreshSpans.get('cost-sync')?.endSeconds.toFixed(1) ?? '-'} s after they fell due (the fan-out runs each minute); ${refreshStats.calls.costs} cost queries (${(refreshStats.calls.costs / tenantIds.length).toFixed(1)} a tenant, its budget ${costQueriesPerMinute} a minute after a burst of ${costQueryCapacity}), ${refreshStats.throttled} 429s, ${refreshStats.retriesBeforeRetryAfter} early retries`,
+  );
+
+  isMeasuring = false;
+  await Promise.all(loads);
+  const peaks = memory.stop();
+
+  console.log(`\nAPI (${route}, ${apiRate} req/s on each of ${apiCount} processes, 5 s runs):`);
+  for (const name of ['new tenants', 'cycle', 'cost refresh']) {
+    const runs = loadRuns.filter((run) => run.phase === name).map((run) => run.result);
+    if (runs.length === 0) continue;
+    const p99s = runs.map((run) => run.p99Milliseconds).sort((a, b) => a - b);
+    const errors = runs.reduce((sum, run) => sum + run.errors + run.non2xx, 0);
+    console.log(
+      `  during ${name.padEnd(12)} ${runs.length} runs, p99 median ${p99s[Math.floor(p99s.length / 2)]!.toFixed(0)} ms, worst ${p99s.at(-1)!.toFixed(0)} ms, ${errors} errors (target p99 ≤ 20 ms)`,
+    );
+  }
+
+  console.log('\nPeak resident memory per process (target ≤ 1 GiB):');
+  printTable(
+    ['process', 'peak RSS'],
+    [...peaks].map(([label, bytes]) => [
+      label,
+      `${(bytes / 1024 ** 2).toFixed(0)} MiB${bytes > gibibyte ? '  OVER' : ''}`,
+    ]),
+  );
+
+  const { rows: machineRows } = await pool.query<{ machines: number }>(
+    `select count(*)::int as machines from resource where type = 'Microsoft.Compute/virtualMachines'`,
+  );
+  const machines = machineRows[0]!.machines;
+  console.log(`\nPostgreSQL after the new tenants' work (${machines} VMs), largest tables:`);
+  printTable(
+    ['table', 'size', 'per 100,000 VMs', 'grew in the cycle'],
+    settledSize.tables
+      .slice(0, 12)
+      .map((table) => [
+        table.name,
+        mebibytes(table.bytes),
+        mebibytes((table.bytes * 100_000) / machines),
+        mebibytes(
+          (cycledSize.tables.find((after) => after.name === table.name)?.bytes ?? table.bytes) - table.bytes,
+        ),
+      ]),
+  );
+  // The metric tables hold the 14 days back-filled (minutes only for the last 48 hours, as kept), so
+  // 30 days of them is 30/14 of the hourly and daily part; the cost tables already hold 90 days by
+  // day and 13 months by month; everything else does not grow with time.
+  const metricBytes = sumTables(settledSize.tables, (name) => name.startsWith('metric'));
+  const pointBytes = sumTables(settledSize.tables, (name) => name.startsWith('metric_point'));
+  const thirtyDaysBytes = settledSize.databaseBytes + ((metricBytes - pointBytes) * (30 - 14)) / 14;
+  console.log(
+    `  database ${mebibytes(settledSize.databaseBytes)} now (${mebibytes(cycledSize.databaseBytes)} after the cycle); per 100,000 VMs per 30 days about ${gibibytes((thirtyDaysBytes * 100_000) / machines)} (the metric roll-ups scaled from 14 to 30 days, linear in VMs)`,
+  );
+  console.log(`  load average at the end ${loadAverage()}`);
+} finally {
+  isMeasuring = false;
+  memory.stop();
+  await Promise.allSettled(loads);
+  // Each finishes its in-flight jobs first (a cost read waiting out a 429 may take its 30 s).
+  await Promise.all([...workers, ...apis].map((cloudtrimProcess) => cloudtrimProcess.stop()));
+  await server.stop();
+  await emulator.stop();
+  await rm(emulatorDir, { recursive: true, force: true });
+}
+
+// Subscriptions whose cost history is not read yet (their principal allowed to read it).
+async function countCostReadsPending(): Promise<number> {
+  const { rows } = await pool.query<{ pending: number }>(
+    `select count(*)::int as pending from subscription
+       left join cost_sync on cost_sync.tenant_id = subscription.tenant_id
+                          and cost_sync.subscription_id = lower(subscription.subscription_id)
+      where cost_sync.denied_at is null
+        and (cost_sync.backfilled_at is null or jsonb_array_length(cost_sync.plan) > 0)`,
+  );
+  return rows[0]!.pending;
+}
+
+async function databaseNow(): Promise<Date> {
+  const { rows } = await pool.query<{ now: Date }>('select now()');
+  return rows[0]!.now;
+}
+
+// Polls until done; past BENCH_TIMEOUT_MINUTES (120) the run fails with the workers' last output.
+async function waitFor(isDone: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + timeoutMinutes * 60_000;
+  while (!(await isDone())) {
+    if (isInterrupted) throw new Error('interrupted');
+    if (Date.now() > deadline) {
+      const outputs = workers.map((worker, index) => `worker ${index + 1}:\n${worker.output().slice(-2000)}`);
+      // What was done so far is a figure too (how far a run too large for its time got).
+      console.log(
+        `\nNot done after ${timeoutMinutes} minutes; the jobs so far (seconds after the phase began):`,
+      );
+      await printJobSpans(phaseStarted, [...firstJobNames, 'cost-sync']);
+      throw new Error(`not done after ${timeoutMinutes} minutes\n${outputs.join('\n')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+}
+
+// Tenants through each job so far, every 30 s, so a long run shows where it is.
+function reportProgress(text: string): void {
+  if (Date.now() - lastProgressAt < 30_000) return;
+  lastProgressAt = Date.now();
+  console.log(
+    `  … ${new Date().toISOString().slice(11, 19)} tenants done: ${text} (load average ${loadAverage()})`,
+  );
+}
+
+interface JobSpan {
+  completed: number;
+  failed: number;
+  firstStartSeconds: number;
+  endSeconds: number;
+  longestSeconds: number;
+}
+
+// Per job kind created since `since`: how many ended, and when (seconds after `since`).
+async function readJobSpans(since: Date, names: string[]): Promise<Map<string, JobSpan>> {
+  const { rows } = await pool.query<{ name: string } & Record<keyof JobSpan, number>>(
+    `select name,
+            count(*) filter (where state = 'completed')::int as completed,
+            count(*) filter (where state = 'failed')::int as failed,
+            extract(epoch from min(started_on) - $2)::float as "firstStartSeconds",
+            extract(epoch from max(completed_on) - $2)::float as "endSeconds",
+            extract(epoch from max(completed_on - started_on))::float as "longestSeconds"
+       from pgboss.job where name = any($1) and created_on >= $2 and state in ('completed', 'failed')
+      group by name`,
+    [names, since],
+  );
+  return new Map(rows.map(({ name, ...span }) => [name, span]));
+}
+
+async function printJobSpans(since: Date, names: string[]): Promise<void> {
+  const spans = await readJobSpans(since, names);
+  printTable(
+    ['  job', 'completed', 'failed', 'first start', 'last end', 'longest job'],
+    names.map((name) => {
+      const span = spans.get(name);
+      return [
+        `  ${name}`,
+        String(span?.completed ?? 0),
+        String(span?.failed ?? 0),
+        `${span?.firstStartSeconds.toFixed(1) ?? '-'} s`,
+        `${span?.endSeconds.toFixed(1) ?? '-'} s`,
+        `${span?.longestSeconds.toFixed(1) ?? '-'} s`,
+      ];
+    }),
+  );
+}
+
+// The database's size and each table's, partitions counted with their parent.
+async function readDatabaseSize(): Promise<{
+  databaseBytes: number;
+  tables: Array<{ name: string; bytes: number }>;
+}> {
+  const { rows: database } = await pool.query<{ bytes: string }>(
+    'select pg_database_size(current_database()) as bytes',
+  );
+  // pg_partition_tree lists a partitioned table's partitions (nothing for a plain table).
+  const { rows: tables } = await pool.query<{ name: string; bytes: string }>(
+    `select case when n.nspname = 'public' then c.relname else n.nspname || '.' || c.relname end as name,
+            coalesce((select sum(pg_total_relation_size(tree.relid)) from pg_partition_tree(c.oid) tree),
+                     pg_total_relation_size(c.oid)) as bytes
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast')
+        and c.relkind in ('r', 'p') and not c.relispartition`,
+  );
+  return {
+    databaseBytes: Number(database[0]!.bytes),
+    tables: tables
+      .map((table) => ({ name: table.name, bytes: Number(table.bytes) }))
+      .sort((a, b) => b.bytes - a.bytes),
+  };
+}
+
+function sumTables(tables: Array<{ name: string; bytes: number }>, isIncluded: (name: string) => boolean) {
+  return tables.filter((table) => isIncluded(table.name)).reduce((sum, table) => sum + table.bytes, 0);
+}
+
+function mebibytes(bytes: number): string {
+  return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+}
+
+function gibibytes(bytes: number): string {
+  return `${(bytes / gibibyte).toFixed(2)} GiB`;
+}
