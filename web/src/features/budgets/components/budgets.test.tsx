@@ -11,6 +11,7 @@ import {
 import { createQueryClient } from '../../../lib/query-client';
 import { Budgets } from './budgets';
 import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
+import { setWindowWidth } from '../../../testing/window-width';
 
 const tenantId = '0b2f5e4c-8a3d-4f61-9c7e-2d1a6b9e0f34';
 const subscriptionId = '11111111-2222-3333-4444-555555555555';
@@ -68,15 +69,6 @@ let list: BudgetListResponse;
 let listAnswer: () => Response;
 let saveAnswer: (body: unknown) => Response;
 let fetchMock: ReturnType<typeof vi.fn>;
-
-function setWindowWidth(width: number) {
-  vi.stubGlobal('matchMedia', (query: string) => ({
-    matches: width >= Number(/min-width:\s*(\d+)px/.exec(query)?.[1] ?? 0),
-    media: query,
-    addEventListener: () => {},
-    removeEventListener: () => {},
-  }));
-}
 
 function renderBudgets() {
   render(

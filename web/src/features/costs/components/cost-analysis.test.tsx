@@ -7,6 +7,7 @@ import type { CostPoint, CostResponse, CostSummaryResponse } from '@cloudtrim/co
 import { createQueryClient } from '../../../lib/query-client';
 import { CostAnalysis } from './cost-analysis';
 import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
+import { setWindowWidth } from '../../../testing/window-width';
 
 // The canvas chart is drawn by the browser (and checked end to end); here it shows what it was given.
 vi.mock('../../../components/stacked-bar-chart', () => ({
@@ -120,18 +121,6 @@ function describeCalls(): string[] {
 }
 
 /** Stubs matchMedia so the page sees a window this wide. */
-function setWindowWidth(width: number) {
-  vi.stubGlobal('matchMedia', (query: string) => {
-    const minWidth = Number(/min-width:\s*(\d+)px/.exec(query)?.[1] ?? 0);
-    return {
-      matches: width >= minWidth,
-      media: query,
-      addEventListener: () => {},
-      removeEventListener: () => {},
-    };
-  });
-}
-
 function renderPage(path = '/analysis') {
   const router = createMemoryRouter(
     [{ path: '/analysis', element: <CostAnalysis tenants={[{ id: tenantId, name: 'Contoso' }]} /> }],

@@ -17,6 +17,7 @@ import { createQueryClient } from '../../../lib/query-client';
 import { sessionStorageKeys } from '../../../lib/session';
 import { Pipelines } from './pipelines';
 import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
+import { setWindowWidth } from '../../../testing/window-width';
 
 const tenantId = '0b2f5e4c-8a3d-4f61-9c7e-2d1a6b9e0f34';
 
@@ -133,15 +134,6 @@ let decisionAnswer: () => Response;
 let importAnswer: () => Response;
 let myRole: 'Owner' | 'Approver' | 'Member' | 'Viewer';
 let fetchMock: ReturnType<typeof vi.fn>;
-
-function setWindowWidth(width: number) {
-  vi.stubGlobal('matchMedia', (query: string) => ({
-    matches: width >= Number(/min-width:\s*(\d+)px/.exec(query)?.[1] ?? 0),
-    media: query,
-    addEventListener: () => {},
-    removeEventListener: () => {},
-  }));
-}
 
 function renderPipelines() {
   render(

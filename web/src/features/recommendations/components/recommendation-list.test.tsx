@@ -13,6 +13,7 @@ import { getStatus401, setStatus401 } from '../../../lib/status-401';
 import { RecommendationList } from './recommendation-list';
 import { refuseUnexpectedCall } from '../../../testing/unexpected-fetch';
 import { createTeamOfMe } from '../../../testing/team.fixture';
+import { setWindowWidth } from '../../../testing/window-width';
 
 // uPlot draws on a canvas jsdom does not have; what the evidence hands the chart is what is tested.
 vi.mock('../../../components/time-series-chart', () => ({
@@ -70,18 +71,6 @@ let applyAnswer: () => Promise<Response>;
 let fetchMock: ReturnType<typeof vi.fn>;
 
 /** Stubs matchMedia so the list sees a window this wide. */
-function setWindowWidth(width: number) {
-  vi.stubGlobal('matchMedia', (query: string) => {
-    const minWidth = Number(/min-width:\s*(\d+)px/.exec(query)?.[1] ?? 0);
-    return {
-      matches: width >= minWidth,
-      media: query,
-      addEventListener: () => {},
-      removeEventListener: () => {},
-    };
-  });
-}
-
 function renderList(props: { resourceId?: string } = {}) {
   render(
     <QueryClientProvider client={createQueryClient()}>

@@ -7,6 +7,7 @@ import { viewerReadOnlyText } from '@cloudtrim/contracts/team';
 import { createQueryClient } from '../../../lib/query-client';
 import { sessionStorageKeys } from '../../../lib/session';
 import { SecurityPage } from './security-page';
+import { setWindowWidth } from '../../../testing/window-width';
 
 const tenantId = '0b2f5e4c-8a3d-4f61-9c7e-2d1a6b9e0f34';
 const findingId = '6f1c1d5e-3a53-4a8e-9d4e-0c7c1f2a9b10';
@@ -71,15 +72,6 @@ let findingsAnswer: () => Response;
 let mute: SecurityFinding['Mute'];
 let fetchMock: ReturnType<typeof vi.fn>;
 let myRole: 'Owner' | 'Member' | 'Viewer';
-
-function setWindowWidth(width: number) {
-  vi.stubGlobal('matchMedia', (query: string) => ({
-    matches: width >= Number(/min-width:\s*(\d+)px/.exec(query)?.[1] ?? 0),
-    media: query,
-    addEventListener: () => {},
-    removeEventListener: () => {},
-  }));
-}
 
 function renderPage() {
   render(
