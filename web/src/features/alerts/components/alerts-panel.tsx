@@ -70,7 +70,8 @@ function AlertItem({ alert, isAcknowledging, isReadOnly, onAcknowledge, onNaviga
         <Link to={createAlertHref(alert)} onClick={onNavigate}>
           {alertLinkTexts[alert.Kind]}
         </Link>
-        {isNew && isReadOnly ? null : isNew ? (
+        {!isNew ? <span className="alerts-item-done">Acknowledged</span> : null}
+        {isNew && !isReadOnly ? (
           <Button
             variant="outline-primary"
             size="sm"
@@ -80,9 +81,7 @@ function AlertItem({ alert, isAcknowledging, isReadOnly, onAcknowledge, onNaviga
           >
             ACKNOWLEDGE
           </Button>
-        ) : (
-          <span className="alerts-item-done">Acknowledged</span>
-        )}
+        ) : null}
       </div>
     </li>
   );
