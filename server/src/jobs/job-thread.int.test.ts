@@ -1,4 +1,6 @@
 import { count, eq } from 'drizzle-orm';
+import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   connectTenant,
@@ -48,6 +50,11 @@ describe('the job thread', () => {
         return listed?.Status !== 'Pending' && listed;
       });
       expect(tenant).toMatchObject({ Status: 'OK' });
+      // The job thread gives way to the API's: on Linux its nice value is raised, this thread's kept.
+      if (process.platform === 'linux') {
+        expect(threadNiceValues()).toContain(os.constants.priority.PRIORITY_BELOW_NORMAL);
+        expect(readNice(`/proc/self/task/${process.pid}/stat`)).toBe(os.getPriority());
+      }
     } finally {
       await thread.stop();
     }
@@ -68,3 +75,13 @@ describe('the job thread', () => {
     ).rejects.toThrow(/The job thread failed: .*ECONNREFUSED/s);
   });
 });
+
+// The nice value of each thread of this process (field 19 of /proc/<pid>/task/<tid>/stat).
+function threadNiceValues(): number[] {
+  return readdirSync('/proc/self/task').map((thread) => readNice(`/proc/self/task/${thread}/stat`));
+}
+
+function readNice(statPath: string): number {
+  const fields = readFileSync(statPath, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[16]);
+}

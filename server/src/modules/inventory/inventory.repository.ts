@@ -3,10 +3,15 @@
 // of thousands of resources is a handful of round trips.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { insertMetricRows, type MetricDefinitionRow } from '../metrics/metric-rows.repository';
+import {
+  insertMetricRows,
+  refreshMetricStatistics,
+  type MetricDefinitionRow,
+} from '../metrics/metric-rows.repository';
 import {
   deleteUnlistedResources,
   redateResourceState,
+  refreshResourceStatistics,
   upsertListedResources,
   type InventoryResource,
   type RemovedResource,
@@ -59,6 +64,13 @@ export class InventoryRepository {
   // Gives every resource of a catalogued type its metric rows; existing rows keep their history.
   async ensureMetrics(tenantId: string, definitions: MetricDefinitionRow[]): Promise<number> {
     return insertMetricRows(this.db, tenantId, definitions);
+  }
+
+  // After a sync that added or removed many resources (a tenant's first), the planner's statistics
+  // of the resources and their metrics follow.
+  async refreshStatistics(resourceRows: number, metricRows: number): Promise<void> {
+    await refreshResourceStatistics(this.db, resourceRows);
+    await refreshMetricStatistics(this.db, metricRows);
   }
 
   async listUndatedStates(tenantId: string, limit: number): Promise<UndatedState[]> {

@@ -128,7 +128,8 @@ export class InventoryService {
         addLog(`Sync failed: subscription ${subscription.displayName}: ${error.message}`);
       }
     }
-    await this.inventory.ensureMetrics(tenantId, metricDefinitions);
+    const metricCount = await this.inventory.ensureMetrics(tenantId, metricDefinitions);
+    await this.inventory.refreshStatistics(summary.insertedCount + summary.removedCount, metricCount);
     await this.tenants.refreshWriteAccess(
       tenant,
       credentials,

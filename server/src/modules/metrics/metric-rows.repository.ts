@@ -1,7 +1,9 @@
 // The metric rows a resource gets (one per metric of its type that Cloudtrim collects): inventory's
 // sync and the B-series' extra metrics insert them through this one statement.
 import { sql } from 'drizzle-orm';
-import type { Executor } from '../../db/database';
+import type { Db, Executor } from '../../db/database';
+import { refreshStatisticsAfterWrite } from '../../db/planner-statistics';
+import { metrics } from '../../db/schema';
 
 export interface MetricDefinitionRow {
   type: string;
@@ -33,4 +35,9 @@ export async function insertMetricRows(
     on conflict (resource_id, name) do nothing
   `);
   return result.rowCount ?? 0;
+}
+
+// After many metric rows were inserted (a tenant's first sync), the planner's statistics follow.
+export function refreshMetricStatistics(db: Db, writtenRows: number): Promise<boolean> {
+  return refreshStatisticsAfterWrite(db, metrics, writtenRows);
 }

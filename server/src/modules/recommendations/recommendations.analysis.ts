@@ -115,6 +115,9 @@ export class RecommendationsAnalysis {
     const vmRates = await this.readOwnRates(tenantId, until, loadCatalogue);
     await this.analyseVms(tenantId, scope, window, loadCatalogue, vmRates, summary, options);
     await this.judgeWaste(tenantId, scope, window, loadCatalogue, vmRates, summary, options);
+    await this.recommendations.refreshStatistics(
+      summary.newCount + summary.wasteNewCount + summary.supersededCount,
+    );
     await this.recordActivity(scope.teamId, tenantId, summary);
     return summary;
   }

@@ -3,6 +3,7 @@
 import { automationValues } from '@cloudtrim/contracts/automation';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { refreshStatisticsAfterWrite } from '../../db/planner-statistics';
 import { recommendations } from '../../db/schema';
 import { isResourceKnownToTeam } from '../../db/team-resource';
 import type { RecommendationKind } from '@cloudtrim/rightsizing/analysis.types';
@@ -472,6 +473,11 @@ export class RecommendationsRepository {
 
   // One transaction per batch: superseded rows close before their successors open (one open row per
   // resource and kind), and the VMs are marked analysed with them.
+  // After a pass that wrote many rows (a tenant's first analysis), the planner's statistics follow.
+  refreshStatistics(writtenRows: number): Promise<boolean> {
+    return refreshStatisticsAfterWrite(this.db, recommendations, writtenRows);
+  }
+
   async writeAnalysis(write: AnalysisWrite): Promise<void> {
     const at = write.at.toISOString();
     await this.db.transaction(async (transaction) => {

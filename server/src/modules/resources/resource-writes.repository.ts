@@ -3,7 +3,8 @@
 // its caller's transaction where it must commit with the caller's other rows. A change the Cloud
 // Resources list shows bumps the tenant's resources_version (tenants.repository) in the same one.
 import { eq, sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/database';
+import type { Db, Executor } from '../../db/database';
+import { refreshStatisticsAfterWrite } from '../../db/planner-statistics';
 import { resources } from '../../db/schema';
 import { bumpResourcesVersionOfResource } from '../tenants/tenants.repository';
 
@@ -275,4 +276,10 @@ export async function claimActiveHoursBoundaries(
 // One parameter per column: uuids and ISO times hold no character an array literal would need quoted.
 function toArrayLiteral(values: readonly string[]): string {
   return `{${values.join(',')}}`;
+}
+
+// After a sync that added or removed many resources (a tenant's first), the planner's statistics
+// follow.
+export function refreshResourceStatistics(db: Db, writtenRows: number): Promise<boolean> {
+  return refreshStatisticsAfterWrite(db, resources, writtenRows);
 }
