@@ -1,9 +1,9 @@
 // Runs inside the job thread: its own pool, container and pg-boss worker, with the scheduled jobs.
-import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createContainer } from '../container';
 import { openDatabase } from '../db/database';
 import { createLogger } from '../lib/log';
+import { lowerThreadPriority } from '../lib/priority';
 import { redactDatabaseError } from '../lib/redact-database-error';
 import { createJobDefinitions, scheduledJobs } from './definitions';
 import type { JobThreadData, JobThreadMessage } from './job-thread';
@@ -15,7 +15,7 @@ const post = (message: JobThreadMessage) => port.postMessage(message);
 // Structured cloning turns a Buffer into a plain Uint8Array.
 const secrets = { ...data.secrets, encryptionKey: Buffer.from(data.secrets.encryptionKey) };
 const log = createLogger(data.config, { thread: 'jobs' });
-lowerThreadPriority();
+lowerThreadPriority(log);
 
 try {
   const database = await openDatabase(data.databaseUrl);
@@ -42,16 +42,4 @@ try {
     type: 'failed',
     message: failure instanceof Error ? (failure.stack ?? failure.message) : String(failure),
   });
-}
-
-// The thread gives way to the one serving the API whenever both want a core: on Linux a thread's
-// nice value is its own (setpriority on the calling thread), so this lowers the job thread alone.
-// Elsewhere it would lower the whole process, API included, so it is left as it is.
-function lowerThreadPriority(): void {
-  if (process.platform !== 'linux') return;
-  try {
-    os.setPriority(os.constants.priority.PRIORITY_BELOW_NORMAL);
-  } catch (error) {
-    log.warn({ err: error }, 'the job thread kept its priority');
-  }
 }
