@@ -315,7 +315,9 @@ export const metricHourly = pgTable(
 // Each column holds 24 float4 (big-endian, NaN where the hour has no aggregate); `minimums` is the
 // lowest 1-minute point of the hour, known only for hours rolled up from points. Written in the
 // statement that writes the hours (SQL functions metric_day_place and metric_day_merge, migration
-// 0007), purged with them (row by row: not partitioned, see ARCHITECTURE.md).
+// 0007), purged with them (row by row: not partitioned, see ARCHITECTURE.md). The analysis reads
+// them through an index carrying the packed columns (metric_day_read_idx, migration 0023: INCLUDE,
+// which drizzle does not model).
 export const metricDays = pgTable(
   'metric_day',
   {

@@ -266,6 +266,14 @@ export class MetricsRepository {
       if ((result.rowCount ?? 0) < purgeChunkSize) return deleted;
     }
   }
+
+  // The packed days' pages marked all-visible again, so the analysis's read stays an index-only
+  // scan (migration 0023) rather than visiting the heap for each day written since: VACUUM reads
+  // only the pages changed since its last run (the day's rows merged each hour, those the purge
+  // emptied), and skips its turn while another holds the table.
+  async vacuumPackedDays(): Promise<void> {
+    await this.db.execute(sql`vacuum (skip_locked) metric_day`);
+  }
 }
 
 // The statement's closing parts that lay the hours of `source` (metric_id, hour, average, maximum,

@@ -189,13 +189,14 @@ export class MetricsService {
   }
 
   // Hourly: the points' and hours' partitions made ahead and dropped past retention
-  // (metric-partitions.ts), and the packed days past 90 days deleted.
+  // (metric-partitions.ts), and the packed days past 90 days deleted, their table vacuumed.
   async purgeExpired(): Promise<PartitionMaintenance> {
     const now = this.now();
     const maintenance = await this.metrics.maintainPartitions(metricPartitionPlans, now);
     const packedDays = await this.metrics.purgePackedDaysOlderThan(
       new Date(now.getTime() - hourlyRetentionMs),
     );
+    await this.metrics.vacuumPackedDays();
     return { ...maintenance, deleted: maintenance.deleted + packedDays };
   }
 
