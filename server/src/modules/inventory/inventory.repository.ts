@@ -3,7 +3,11 @@
 // of thousands of resources is a handful of round trips.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { insertMetricRows, type MetricDefinitionRow } from '../metrics/metric-rows.repository';
+import {
+  hasMetricsToBackfill,
+  insertMetricRows,
+  type MetricDefinitionRow,
+} from '../metrics/metric-rows.repository';
 import {
   deleteUnlistedResources,
   redateResourceState,
@@ -59,6 +63,10 @@ export class InventoryRepository {
   // Gives every resource of a catalogued type its metric rows; existing rows keep their history.
   async ensureMetrics(tenantId: string, definitions: MetricDefinitionRow[]): Promise<number> {
     return insertMetricRows(this.db, tenantId, definitions);
+  }
+
+  hasMetricsToBackfill(tenantId: string): Promise<boolean> {
+    return hasMetricsToBackfill(this.db, tenantId);
   }
 
   async listUndatedStates(tenantId: string, limit: number): Promise<UndatedState[]> {
