@@ -22,11 +22,13 @@ export interface CloudWorkQueue {
   enqueueMetricsCollection(tenantId: string): Promise<void>;
   enqueueMetricsBackfill(tenantId: string): Promise<void>;
   enqueueRecommendationsAnalysis(tenantId: string): Promise<void>;
-  enqueueCostSync(tenantId: string): Promise<void>;
+  // `startAfter`: not before then (the end of Cost Management's wait, for a run that stopped at it).
+  enqueueCostSync(tenantId: string, startAfter?: Date): Promise<void>;
 }
 
 // One queued job per tenant and kind at a time (stately queues keyed by tenant): a schedule that
-// fires while a tenant's previous run is still queued adds nothing.
+// fires while a tenant's previous run is still queued adds nothing. A run may queue its tenant's
+// next while it runs (one queued beside one running).
 export class PgBossCloudWorkQueue implements CloudWorkQueue {
   constructor(private readonly queue: JobQueue) {}
 
@@ -46,7 +48,11 @@ export class PgBossCloudWorkQueue implements CloudWorkQueue {
     await this.queue.send(recommendationsAnalyseJob, { tenantId }, { singletonKey: tenantId });
   }
 
-  async enqueueCostSync(tenantId: string): Promise<void> {
-    await this.queue.send(costSyncJob, { tenantId }, { singletonKey: tenantId });
+  async enqueueCostSync(tenantId: string, startAfter?: Date): Promise<void> {
+    await this.queue.send(
+      costSyncJob,
+      { tenantId },
+      { singletonKey: tenantId, ...(startAfter ? { startAfter } : {}) },
+    );
   }
 }
