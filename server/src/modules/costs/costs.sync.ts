@@ -210,7 +210,9 @@ export class CostSync {
       !rest.some((other) => other.granularity === 'Daily' && other.to >= read.to)
     ) {
       const newest = plan.filter((other) => other.granularity === 'Daily').map((other) => other.to);
-      if (newest.every((to) => to <= read.to)) await this.work.enqueueRecommendationsAnalysis(sync.tenantId);
+      // Behind every tenant's analyses of new metrics: a new tenant's first finds its waste first.
+      if (newest.every((to) => to <= read.to))
+        await this.work.enqueueRecommendationsAnalysis(sync.tenantId, { isBackground: true });
     }
     return 'read';
   }
