@@ -16,6 +16,8 @@ export interface SyncSummary {
   failures: string[];
   /** What Azure listed, by lower-case subscription id, for the security scan that follows the sync. */
   resourcesBySubscription: Map<string, CloudResource[]>;
+  /** No sync of the tenant had succeeded before this one (a tenant just connected). */
+  isFirstSync: boolean;
 }
 
 const metricDefinitions = listMetricCatalogs().flatMap((catalog) =>
@@ -66,6 +68,7 @@ export class InventoryService {
       removedCount: 0,
       failures: [],
       resourcesBySubscription: new Map(),
+      isFirstSync: tenant.lastSyncAt === null,
     };
     const log: NewActivityEntry[] = [];
     const addLog = (logText: string, resourceArmId: string | null = null) =>

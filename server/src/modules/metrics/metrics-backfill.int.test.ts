@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
 import { createUser } from '../../../test/helper';
 import { hourMs, minuteMs } from '../../lib/time';
+import { createInventorySyncJob } from '../../jobs/inventory-sync.job';
 import { metricsBackfillJob } from '../../queue/cloud-work';
 
 // 3 minutes past the top of an hour that has passed: a first collection now reads from 1 minute past
@@ -11,6 +12,7 @@ let clockMs = Math.floor(Date.now() / hourMs) * hourMs - 3 * hourMs + 3 * minute
 const readClock = () => new Date(clockMs);
 
 let context: CloudTestContext;
+let teamId: string;
 let tenantId: string;
 
 async function query<Row extends Record<string, unknown>>(statement: ReturnType<typeof sql>): Promise<Row[]> {
@@ -39,8 +41,8 @@ async function readCpuHours(): Promise<number[]> {
 
 beforeAll(async () => {
   context = await createCloudTestContext({ now: readClock, emulator: { fleetSize: 10, now: readClock } });
-  const owner = await createUser(context);
-  tenantId = await connectTenant(context, owner.teamId);
+  teamId = (await createUser(context)).teamId;
+  tenantId = await connectTenant(context, teamId);
 });
 afterAll(() => context.close());
 
@@ -83,5 +85,40 @@ describe('a new tenant’s back-fill', () => {
     clockMs += minuteMs;
     await context.container.inventory.syncTenant(tenantId);
     expect(await countQueuedBackfills()).toBe(0);
+  });
+});
+
+describe('a new tenant’s first sync', () => {
+  it('is tried again within minutes when it fails (the job fails, pg-boss retries it), a later one not', async () => {
+    const newTenantId = await connectTenant(context, teamId, 1);
+    const job = createInventorySyncJob(context.container);
+    // Azure refuses every read as the tenant is connected: nothing of it is known yet.
+    context.emulator.setFaults({ errorCount: 1000, errorStatus: 403, kinds: ['arm-read'] });
+    try {
+      await expect(job.handle({ tenantId: newTenantId })).rejects.toThrow(
+        'The first sync of the tenant failed',
+      );
+    } finally {
+      context.emulator.setFaults(undefined);
+    }
+    // The retry reads the tenant, and queues its back-fill.
+    const queuedBefore = await query<{ count: number }>(sql`
+      select count(*)::int as count from pgboss.job where name = ${metricsBackfillJob.name}
+        and singleton_key = ${newTenantId}`);
+    expect(queuedBefore[0]!.count).toBe(0);
+    await job.handle({ tenantId: newTenantId });
+    const queued = await query<{ count: number }>(sql`
+      select count(*)::int as count from pgboss.job where name = ${metricsBackfillJob.name}
+        and singleton_key = ${newTenantId} and state < 'active'`);
+    expect(queued[0]!.count).toBe(1);
+
+    // Once it has synced, a failed sync is the schedule's to try again: the job completes.
+    clockMs += minuteMs;
+    context.emulator.setFaults({ errorCount: 1000, errorStatus: 403, kinds: ['arm-read'] });
+    try {
+      await expect(job.handle({ tenantId: newTenantId })).resolves.toBeUndefined();
+    } finally {
+      context.emulator.setFaults(undefined);
+    }
   });
 });
