@@ -18,6 +18,7 @@ import { azureEnvironment, startEmulatorProcess } from '../support/emulator-proc
 import { benchPassword, connectEstate } from '../support/estate';
 import { startBenchServer } from '../support/harness';
 import { runLoad, type LoadResult } from '../support/load-process';
+import { findPostgresServer, readCpuSeconds, readServerCpuSeconds } from '../support/process-cpu';
 import { sampleMemory } from '../support/process-memory';
 import { printTable } from '../support/table';
 
@@ -82,6 +83,23 @@ const memory = sampleMemory([
   ...workers.map((worker, index) => ({ label: `worker ${index + 1}`, pid: worker.pid })),
 ]);
 
+const postgresPid = await findPostgresServer(Number(new URL(server.databaseUrl).port));
+// CPU seconds used so far by each kind of process (the workers together, the APIs together).
+async function readCpu(): Promise<Map<string, number>> {
+  const sum = async (pids: number[]) =>
+    (await Promise.all(pids.map((pid) => readCpuSeconds(pid)))).reduce(
+      (total, seconds) => total + seconds,
+      0,
+    );
+  return new Map([
+    ['workers', await sum(workers.map((worker) => worker.pid))],
+    ['APIs', await sum(apis.map((api) => api.pid))],
+    ['PostgreSQL', postgresPid ? await readServerCpuSeconds(postgresPid) : Number.NaN],
+    ['Azure emulator', await readCpuSeconds(emulator.pid)],
+  ]);
+}
+const cpuMarks: Array<{ phase: string; from: Map<string, number>; to?: Map<string, number> }> = [];
+
 // Load runs stop when the measuring ends; the processes stop whatever happened.
 let isMeasuring = true;
 let loads: Array<Promise<void>> = [];
@@ -92,6 +110,7 @@ try {
 
   const settleStarted = await databaseNow();
   phaseStarted = settleStarted;
+  cpuMarks.push({ phase: 'new tenants', from: await readCpu() });
   const connectStarted = performance.now();
   const { tenantIds } = await connectEstate(server, emulator, 'scale-bench@example.com');
   const connectSeconds = (performance.now() - connectStarted) / 1000;
@@ -138,6 +157,7 @@ try {
       firstJobs.every((name) => rows.find((row) => row.name === name)?.tenants === tenantIds.length)
     );
   });
+  cpuMarks.at(-1)!.to = await readCpu();
   const settleStats = await emulator.readStats();
   console.log(
     '\nNew tenants, every tenant once through each job (seconds after the first tenant was added):',
@@ -164,6 +184,7 @@ try {
   await emulator.resetStats();
   const cycleStarted = await databaseNow();
   phaseStarted = cycleStarted;
+  cpuMarks.push({ phase: 'cycle', from: await readCpu() });
   await container.metrics.enqueueCollectionForAllTenants();
   await waitFor(async () => {
     const { rows } = await pool.query<{ tenants: number }>(
@@ -181,6 +202,7 @@ try {
     );
     return rows[0]!.pending === 0;
   });
+  cpuMarks.at(-1)!.to = await readCpu();
   const cycleStats = await emulator.readStats();
   const { rows: groups } = await pool.query<{ machines: string }>(
     `select count(*) as machines from resource
@@ -207,6 +229,7 @@ try {
   await emulator.resetStats();
   const refreshStarted = await databaseNow();
   phaseStarted = refreshStarted;
+  cpuMarks.push({ phase: 'cost refresh', from: await readCpu() });
   await pool.query(`update cost_sync set refreshed_at = refreshed_at - interval '4 hours'`);
   await waitFor(async () => {
     const { rows } = await pool.query<{ pending: number }>(
@@ -216,6 +239,7 @@ try {
     reportProgress(`cost refresh still due for ${rows[0]!.pending} subscriptions`);
     return rows[0]!.pending === 0;
   });
+  cpuMarks.at(-1)!.to = await readCpu();
   const refreshStats = await emulator.readStats();
   const refreshSpans = await readJobSpans(refreshStarted, ['cost-sync']);
   console.log('\nThe 4-hourly cost refresh of every tenant, found due by the schedule:');
@@ -252,6 +276,21 @@ try {
     `select count(*)::int as machines from resource where type = 'Microsoft.Compute/virtualMachines'`,
   );
   const machines = machineRows[0]!.machines;
+
+  // What each phase cost each kind of process (the load generators and this process left out).
+  console.log('\nCPU seconds used in each phase (user + system):');
+  const kinds = [...cpuMarks[0]!.from.keys()];
+  const used = (mark: (typeof cpuMarks)[number], kind: string) =>
+    (mark.to?.get(kind) ?? Number.NaN) - (mark.from.get(kind) ?? Number.NaN);
+  printTable(
+    ['process', ...cpuMarks.map((mark) => mark.phase)],
+    kinds.map((kind) => [kind, ...cpuMarks.map((mark) => `${used(mark, kind).toFixed(1)} s`)]),
+  );
+  const cycleMark = cpuMarks.find((mark) => mark.phase === 'cycle')!;
+  const perThousand = (kind: string) => (used(cycleMark, kind) * 1000) / machines;
+  console.log(
+    `  a 5-minute cycle and its analysis per 1,000 VMs: workers ${perThousand('workers').toFixed(2)} CPU s, PostgreSQL ${perThousand('PostgreSQL').toFixed(2)} CPU s (the emulator's ${perThousand('Azure emulator').toFixed(2)} s is Azure's side)`,
+  );
   console.log(`\nPostgreSQL after the new tenants' work (${machines} VMs), largest tables:`);
   printTable(
     ['table', 'size', 'per 100,000 VMs', 'grew in the cycle'],

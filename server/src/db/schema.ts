@@ -269,6 +269,8 @@ export const metrics = pgTable(
     name: text('name').notNull(),
     unit: text('unit').notNull(),
     lastCollectedAt: instant('last_collected_at'),
+    // When its 14 days of hourly history were asked of Azure (the back-fill), whatever came back.
+    backfilledAt: instant('backfilled_at'),
   },
   (table) => [uniqueIndex('metric_resource_name_key').on(table.resourceId, table.name)],
 );

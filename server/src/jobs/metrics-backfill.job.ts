@@ -19,8 +19,9 @@ export function createMetricsBackfillJob({
     },
     async (tenantId, options) => {
       const summary = await metrics.backfillTenant(tenantId, options);
-      // The whole history changed: every VM is analysed again (a tenant with no work has nothing to analyse).
-      if (summary) await recommendations.enqueueReanalysis(tenantId);
+      // The whole history changed: every VM is analysed again (a tenant with no work, or a back-fill
+      // that wrote no hour, leaves nothing new to analyse).
+      if (summary && summary.pointCount > 0) await recommendations.enqueueReanalysis(tenantId);
     },
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedWork, Lane, retry, runWithConcurrency } from './concurrency';
+import { BoundedWork, Lane, Limiter, retry, runWithConcurrency } from './concurrency';
 
 describe('Lane', () => {
   it('runs queued work one piece at a time, in order, and goes on after a failure', async () => {
@@ -108,5 +108,42 @@ describe('retry', () => {
     calls = 0;
     await expect(retry(flaky, { attempts: 2, delayMs: 0 })).rejects.toThrow('failure 2');
     expect(calls).toBe(2);
+  });
+});
+
+describe('Limiter', () => {
+  it('runs at most the limit at once across callers, the others in order of arrival, after failures too', async () => {
+    const limiter = new Limiter(2);
+    let running = 0;
+    let peak = 0;
+    const started: string[] = [];
+    const step =
+      (name: string, shouldFail = false) =>
+      async () => {
+        started.push(name);
+        running += 1;
+        peak = Math.max(peak, running);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running -= 1;
+        if (shouldFail) throw new Error(name);
+        return name;
+      };
+    const results = await Promise.allSettled(
+      ['a', 'b', 'c', 'd', 'e'].map((name) => limiter.run(step(name, name === 'b'))),
+    );
+    expect(peak).toBe(2);
+    expect(started).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(results.map((result) => result.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    // Every place was given back: two more start at once.
+    running = 0;
+    peak = 0;
+    await Promise.all([limiter.run(step('f')), limiter.run(step('g'))]);
+    expect(peak).toBe(2);
   });
 });

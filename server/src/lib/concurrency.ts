@@ -34,6 +34,29 @@ export class Lane {
   }
 }
 
+// At most `limit` pieces of work at once across all its callers, the others waiting their turn in
+// order: one kind of work (cost pages written by many tenants' syncs) given only part of a shared
+// resource (the process's pool), so the rest stays free for other work.
+export class Limiter {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly limit: number) {}
+
+  async run<Result>(work: () => Promise<Result>): Promise<Result> {
+    if (this.running < this.limit) this.running += 1;
+    // A place is handed on by the piece that ends, so `running` counts it already.
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running -= 1;
+    }
+  }
+}
+
 // Work run in the background, at most `limit` pieces at a time, so a producer (a collection reading
 // Azure) goes on while earlier pieces (its writes) are still running. `start` returns once the piece
 // has begun: a producer faster than the work waits there. After a piece fails nothing more starts

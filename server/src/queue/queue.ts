@@ -193,6 +193,20 @@ export class JobQueue {
     return this.boss.send(definition.name, definition.payload.parse(payload) as object, options);
   }
 
+  // A stately key's waiting job brought up to `priority` (a send of that priority found it waiting
+  // and was dropped, as stately queues do): the fetch takes higher priorities first.
+  async raisePriority(
+    definition: Pick<JobDefinition<z.ZodType>, 'name'>,
+    singletonKey: string,
+    priority: number,
+  ): Promise<void> {
+    await this.boss.getDb().executeSql(
+      `update ${schema}.job set priority = $3
+        where name = $1 and singleton_key = $2 and state < 'active' and priority < $3`,
+      [definition.name, singletonKey, priority],
+    );
+  }
+
   // Many jobs of one queue in one statement; with `db` they commit with the caller's transaction.
   async sendMany<Payload extends z.ZodType>(
     definition: Pick<JobDefinition<Payload>, 'name' | 'payload'>,

@@ -18,7 +18,7 @@ import {
   type CostType,
   type ResourceCostResponse,
 } from '@cloudtrim/contracts/costs';
-import type { CloudCallOptions, CloudProvider } from '../../cloud/cloud-provider';
+import type { CloudProvider } from '../../cloud/cloud-provider';
 import type { CloudWorkQueue } from '../../queue/cloud-work';
 import type { ActivityService } from '../activity/activity.service';
 import type { AutomationService } from '../automation/automation.service';
@@ -33,7 +33,7 @@ import { RealizedSavings } from './costs.realized-savings';
 import { ResourceCosts } from './costs.resource-cost';
 import { checkTeamScope, parse, readCostScope } from './costs.scope';
 import { CostSummary } from './costs.summary';
-import { CostSync, type CostSyncSummary } from './costs.sync';
+import { CostSync, type CostSyncOptions, type CostSyncSummary } from './costs.sync';
 
 export class CostsService {
   private readonly cache: CostAnswerCache;
@@ -67,8 +67,9 @@ export class CostsService {
     return this.sync.enqueueDueTenants();
   }
 
-  // A tenant's pages read in turn until their plans are done or the job's deadline comes.
-  syncTenant(tenantId: string, options: CloudCallOptions = {}): Promise<CostSyncSummary | undefined> {
+  // A tenant's pages read in turn until their plans are done, the job's deadline comes, or (with
+  // longestHeldWaitMs) Cost Management asks for a longer wait than the run may hold its place for.
+  syncTenant(tenantId: string, options: CostSyncOptions = {}): Promise<CostSyncSummary | undefined> {
     return this.sync.syncTenant(tenantId, options);
   }
 

@@ -1,11 +1,13 @@
 // The bill from Azure Cost Management read into PostgreSQL per subscription (a 13-month backfill,
 // then the settling days again after each Azure refresh): the schedule's fan-out, a tenant's pages in
-// turn, Cost Management's throttling waited out and a refused read right said once.
+// turn, Cost Management's throttling waited out (a long wait away from the worker's slot) and a
+// refused read right said once.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { CloudCallOptions, CloudError, CloudProvider, CostRow } from '../../cloud/cloud-provider';
 import { isCloudError } from '../../cloud/cloud-provider';
 import type { CostRead } from '../../db/schema';
+import { Limiter } from '../../lib/concurrency';
 import type { CloudWorkQueue } from '../../queue/cloud-work';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
 import type { TenantsService, TenantWork } from '../tenants/tenants.service';
@@ -20,14 +22,29 @@ const deniedRetryHours = 24;
 // After an unforeseen Azure failure, a subscription's reads pause this long.
 const failureBackoffMs = 5 * 60_000;
 export const costReaderRoleName = 'Cost Management Reader';
+// Pages written at once by all the tenants' syncs of a process: the bill's rows are the heaviest
+// writes there are, and many syncs run side by side (each mostly waiting on its tenant's budget), so
+// they get two of the pool's connections and leave the rest to inventory, metrics and analysis.
+const pageWriteConcurrency = 2;
 
 export interface CostSyncSummary {
   pagesRead: number;
   throttled: number;
   measuredCount?: number;
+  // Set when the run stopped at a wait longer than it may hold its place: the wall-clock time its
+  // tenant's next run is queued for.
+  resumeAt?: Date;
+}
+
+export interface CostSyncOptions extends CloudCallOptions {
+  // The longest wait for Cost Management's budget spent holding the run's place; a longer one ends
+  // the run and queues the next for the wait's end. Unset, every wait is waited out.
+  longestHeldWaitMs?: number;
 }
 
 export class CostSync {
+  private readonly pageWrites = new Limiter(pageWriteConcurrency);
+
   constructor(
     private readonly costs: CostsRepository,
     private readonly tenants: TenantsService,
@@ -52,8 +69,10 @@ export class CostSync {
 
   // Reads pages of the tenant's subscriptions in turn until their plans are done or the job's
   // deadline comes. A throttled subscription waits out Cost Management's retry-after (kept in the
-  // database for every process) while the others go on; nothing is sent before it.
-  async syncTenant(tenantId: string, options: CloudCallOptions = {}): Promise<CostSyncSummary | undefined> {
+  // database for every process) while the others go on; nothing is sent before it. When all of them
+  // wait longer than options.longestHeldWaitMs, the run ends and the tenant's next is queued for
+  // the end of the shortest wait.
+  async syncTenant(tenantId: string, options: CostSyncOptions = {}): Promise<CostSyncSummary | undefined> {
     const work = await this.tenants.openForWork(tenantId, 'cost-sync');
     if (!work) return undefined;
     await this.costs.ensureSyncs(tenantId);
@@ -67,6 +86,11 @@ export class CostSync {
         const waitMs = this.readShortestWait(syncs, now);
         if (waitMs === undefined) {
           summary.measuredCount = await this.savings.measure(tenantId);
+          return summary;
+        }
+        if (waitMs > (options.longestHeldWaitMs ?? Number.POSITIVE_INFINITY)) {
+          summary.resumeAt = new Date(readWallClock() + waitMs);
+          await this.work.enqueueCostSync(tenantId, summary.resumeAt);
           return summary;
         }
         try {
@@ -161,19 +185,21 @@ export class CostSync {
     }
     const nextPlan = page.nextLink ? [{ ...read, nextLink: page.nextLink }, ...rest] : rest;
     const isDone = nextPlan.length === 0;
-    await this.costs.writePage(
-      sync.tenantId,
-      sync.subscriptionId,
-      read,
-      toPageRows(page.rows),
-      nextPlan,
-      {
-        notBefore: null,
-        deniedAt: null,
-        lastError: null,
-        ...(isDone ? { refreshedAt: now, ...(sync.backfilledAt ? {} : { backfilledAt: now }) } : {}),
-      },
-      now,
+    await this.pageWrites.run(() =>
+      this.costs.writePage(
+        sync.tenantId,
+        sync.subscriptionId,
+        read,
+        toPageRows(page.rows),
+        nextPlan,
+        {
+          notBefore: null,
+          deniedAt: null,
+          lastError: null,
+          ...(isDone ? { refreshedAt: now, ...(sync.backfilledAt ? {} : { backfilledAt: now }) } : {}),
+        },
+        now,
+      ),
     );
     // The bill's newest days by day, both cost types, are in for the first time: the recommendations
     // made at list prices are priced at the tenant's own rates now, not at the next hourly analysis.
@@ -184,7 +210,9 @@ export class CostSync {
       !rest.some((other) => other.granularity === 'Daily' && other.to >= read.to)
     ) {
       const newest = plan.filter((other) => other.granularity === 'Daily').map((other) => other.to);
-      if (newest.every((to) => to <= read.to)) await this.work.enqueueRecommendationsAnalysis(sync.tenantId);
+      // Behind every tenant's analyses of new metrics: a new tenant's first finds its waste first.
+      if (newest.every((to) => to <= read.to))
+        await this.work.enqueueRecommendationsAnalysis(sync.tenantId, { isBackground: true });
     }
     return 'read';
   }

@@ -4,6 +4,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import {
+  hasMetricsToBackfill,
   insertMetricRows,
   refreshMetricStatistics,
   type MetricDefinitionRow,
@@ -71,6 +72,10 @@ export class InventoryRepository {
   async refreshStatistics(resourceRows: number, metricRows: number): Promise<void> {
     await refreshResourceStatistics(this.db, resourceRows);
     await refreshMetricStatistics(this.db, metricRows);
+  }
+
+  hasMetricsToBackfill(tenantId: string): Promise<boolean> {
+    return hasMetricsToBackfill(this.db, tenantId);
   }
 
   async listUndatedStates(tenantId: string, limit: number): Promise<UndatedState[]> {

@@ -16,6 +16,8 @@ export interface SyncSummary {
   failures: string[];
   /** What Azure listed, by lower-case subscription id, for the security scan that follows the sync. */
   resourcesBySubscription: Map<string, CloudResource[]>;
+  /** No sync of the tenant had succeeded before this one (a tenant just connected). */
+  isFirstSync: boolean;
 }
 
 const metricDefinitions = listMetricCatalogs().flatMap((catalog) =>
@@ -66,6 +68,7 @@ export class InventoryService {
       removedCount: 0,
       failures: [],
       resourcesBySubscription: new Map(),
+      isFirstSync: tenant.lastSyncAt === null,
     };
     const log: NewActivityEntry[] = [];
     const addLog = (logText: string, resourceArmId: string | null = null) =>
@@ -142,12 +145,12 @@ export class InventoryService {
       await this.tenants.recordSyncSuccess(tenantId, this.now());
     }
     await this.dateStates(tenantId, credentials, options);
-    // New resources (all of them on the first sync) get their 14 days of hourly history, and
-    // their first minutes at once rather than at the next scheduled collection.
-    if (summary.insertedCount > 0) {
-      await this.work.enqueueMetricsBackfill(tenantId);
-      await this.work.enqueueMetricsCollection(tenantId);
-    }
+    // New resources (all of them on the first sync) get their first minutes at once rather than at
+    // the next scheduled collection, and every metric never back-filled its 14 days of hourly
+    // history: asked of the metrics, not of this sync's news, so a back-fill lost to an earlier
+    // sync that stopped half-way (or whose reads failed) is queued again.
+    if (await this.inventory.hasMetricsToBackfill(tenantId)) await this.work.enqueueMetricsBackfill(tenantId);
+    if (summary.insertedCount > 0) await this.work.enqueueMetricsCollection(tenantId);
   }
 
   // Since when an idle public IP or a stopped VM has been so, from Azure rather than from our first

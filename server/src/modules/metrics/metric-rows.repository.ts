@@ -1,5 +1,6 @@
 // The metric rows a resource gets (one per metric of its type that Cloudtrim collects): inventory's
-// sync and the B-series' extra metrics insert them through this one statement.
+// sync and the B-series' extra metrics insert them through this one statement; and whether any of a
+// tenant's still wants its back-fill, which the sync asks before queuing one.
 import { sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/database';
 import { refreshStatisticsAfterWrite } from '../../db/planner-statistics';
@@ -40,4 +41,15 @@ export async function insertMetricRows(
 // After many metric rows were inserted (a tenant's first sync), the planner's statistics follow.
 export function refreshMetricStatistics(db: Db, writtenRows: number): Promise<boolean> {
   return refreshStatisticsAfterWrite(db, metrics, writtenRows);
+}
+
+// Whether any metric of the tenant was never back-filled (new, or its last back-fill's read failed).
+export async function hasMetricsToBackfill(db: Executor, tenantId: string): Promise<boolean> {
+  const result = await db.execute<{ found: boolean }>(sql`
+    select exists (
+      select 1 from metric join resource on resource.id = metric.resource_id
+      where resource.tenant_id = ${tenantId}::uuid and metric.backfilled_at is null
+    ) as found
+  `);
+  return result.rows[0]?.found ?? false;
 }

@@ -67,8 +67,10 @@ export class MetricsRepository {
     tenantId: string,
     options: { isBackfill: boolean },
   ): Promise<CollectionTarget[]> {
+    // A back-fill's targets are the metrics never back-filled, not those without hours: a first
+    // collection that ran before the back-fill has rolled up an hour of its own.
     const backfillFilter = options.isBackfill
-      ? sql`and not exists (select 1 from metric_hourly where metric_hourly.metric_id = metric.id)`
+      ? sql`and metric.backfilled_at is null`
       : sql`and resource.power_state is distinct from 'deallocated'`;
     const targets: CollectionTarget[] = [];
     let afterId = '00000000-0000-0000-0000-000000000000';
@@ -106,6 +108,16 @@ export class MetricsRepository {
       if (result.rows.length < targetPageSize) return targets;
       afterId = result.rows.at(-1)!.resourceId;
     }
+  }
+
+  // The metrics whose 14 days were asked of Azure and answered (with or without values): no later
+  // back-fill reads them again.
+  async markBackfilled(metricIds: string[], at: Date): Promise<void> {
+    if (metricIds.length === 0) return;
+    await this.db.execute(sql`
+      update metric set backfilled_at = ${at.toISOString()}::timestamptz
+      where id = any(${toArrayLiteral(metricIds)}::uuid[])
+    `);
   }
 
   // Gives the tenant's B-series VMs the metric rows of the metrics Azure reports for them only

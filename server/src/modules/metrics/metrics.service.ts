@@ -146,7 +146,8 @@ export class MetricsService {
     return summary;
   }
 
-  // 14 days of hourly history for resources that have none yet (a new tenant or new resources).
+  // 14 days of hourly history for the metrics never back-filled (a new tenant's, new resources', or
+  // those whose read failed last time).
   // Azure's hourly grain carries no percentiles, so a back-filled hour's p95 is its maximum: an
   // upper bound, which errs towards keeping capacity.
   async backfillTenant(
@@ -160,6 +161,8 @@ export class MetricsService {
     await this.metrics.ensureBurstableMetrics(tenantId);
     const targets = await this.metrics.listCollectionTargets(tenantId, { isBackfill: true });
     const summary = createSummary(targets.length);
+    // The metrics of a group whose read failed in any window: left for the next back-fill.
+    const unanswered = new Set<string>();
     const isDone = await this.tenants.runUnlessDeleted(tenantId, metricsBackfillJob.name, async () => {
       for (let windowStart = start.getTime(); windowStart < end.getTime(); windowStart += backfillWindowMs) {
         const windowEnd = new Date(Math.min(windowStart + backfillWindowMs, end.getTime()));
@@ -174,13 +177,20 @@ export class MetricsService {
         const groups = groupTargets(targets, window, backfillBatchLimit);
         await runWithConcurrency(groups, callConcurrency, async (group) => {
           const series = await this.readGroup(context.credentials, group, summary, options);
-          if (!series) return;
+          if (!series) {
+            for (const target of group.targets) for (const id of target.metricIds) unanswered.add(id);
+            return;
+          }
           await yieldToEventLoop();
           const aggregates = toHourlyAggregates(group, series);
           await yieldToEventLoop();
           summary.pointCount += await this.metrics.insertHourly(aggregates);
         });
       }
+      await this.metrics.markBackfilled(
+        targets.flatMap((target) => target.metricIds).filter((id) => !unanswered.has(id)),
+        this.now(),
+      );
       await this.reportFailures(context.tenant, 'Metric back-fill', summary);
       return true;
     });
