@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { CloudResource } from '@cloudtrim/contracts/resources';
+import { runToEnd } from '../../../lib/work-in-slices';
 import { createCloudResourceRows, type CloudResourceRow } from './group-cloud-resources';
 import {
   compareNames,
   isRankedName,
   sortCloudResources,
-  sortCloudResourcesInSteps,
+  orderCloudResourcesInSteps,
 } from './sort-cloud-resources';
 
 function createResource(
@@ -123,7 +124,7 @@ describe('sortCloudResources', () => {
     const resources = Array.from({ length: 1200 }, (_, index) =>
       createResource(`vm-${1200 - index}`, 'Contoso', 'rg'),
     );
-    const steps = sortCloudResourcesInSteps(resources);
+    const steps = orderCloudResourcesInSteps(resources);
     let yields = 0;
     let step = steps.next();
     while (!step.done) {
@@ -131,12 +132,28 @@ describe('sortCloudResources', () => {
       step = steps.next();
     }
     expect(yields).toBeGreaterThanOrEqual(4);
-    expect(step.value).toEqual(sortCloudResources(resources));
+    expect(step.value.slice()).toEqual(sortCloudResources(resources));
   });
 
-  it('answers a list already in order with the list itself', () => {
+  it('answers a list already in order as it is', () => {
     const resources = [createResource('a', 'T', 'g'), createResource('b', 'T', 'g')];
-    expect(sortCloudResources(resources)).toBe(resources);
+    expect(sortCloudResources(resources)).toEqual(resources);
+  });
+
+  it('puts a group in order when a slice first reaches it, and keeps the order when rows change', () => {
+    // Groups in order, as the server answers them; names within each by their bytes.
+    const resources = ['rg-a', 'rg-b', 'rg-c'].flatMap((group) =>
+      ['vm-1-data-0', 'vm-1_OsDisk_1_ab'].map((name) => createResource(name, 'Contoso', group)),
+    );
+    const list = runToEnd(orderCloudResourcesInSteps(resources));
+    expect(list).toHaveLength(6);
+    const names = (rows: readonly CloudResource[]) =>
+      rows.map((resource) => `${resource.ResourceGroup}/${resource.ResourceId.split('/').at(-1)}`);
+    expect(names(list.slice(1, 3))).toEqual(['rg-a/vm-1-data-0', 'rg-b/vm-1_OsDisk_1_ab']);
+    const changed = list.map((resource) => ({ ...resource, Automated: 1 }));
+    expect(names(changed.slice())).toEqual(names(sortCloudResources(resources)));
+    expect(changed.slice(-2).map((resource) => resource.Automated)).toEqual([1, 1]);
+    expect(names(list.slice())).toEqual(names(sortCloudResources(resources)));
   });
 
   it('leaves the given list untouched', () => {

@@ -164,87 +164,142 @@ const rowsPerStep = 100;
 const maxMovesPerRow = 4;
 
 /**
+ * Puts one group's rows in order by name, in place. By insertion: a row the answer has a few places
+ * late (a VM's OS disk) moves back in about one comparison a place; a group far from order (more
+ * moves than a few a row) goes to the engine's sort instead.
+ */
+function orderGroup<Resource extends SortableCloudResource>(
+  rows: Resource[],
+  start: number,
+  end: number,
+): void {
+  const group: SortEntry<Resource>[] = [];
+  for (let index = start; index < end; index += 1) {
+    const resource = rows[index]!;
+    const name = readName(resource.ResourceId);
+    group.push({ resource, name, isRankedName: isRankedName(name) });
+  }
+  let moves = 0;
+  for (let index = 1; index < group.length; index += 1) {
+    const entry = group[index]!;
+    let place = index;
+    while (place > 0 && compareWithinGroup(group[place - 1]!, entry) > 0) {
+      group[place] = group[place - 1]!;
+      place -= 1;
+    }
+    group[place] = entry;
+    moves += index - place;
+    if (moves > maxMovesPerRow * group.length) {
+      group.sort(compareWithinGroup);
+      break;
+    }
+  }
+  group.forEach((entry, offset) => (rows[start + offset] = entry.resource));
+}
+
+/**
+ * The Cloud Resources list in SPEC §2's order, as the table reads it: its length, and a page's rows
+ * by `slice` (as an array's). The groups are in order from the start; the rows within a group are
+ * put in order the first time a slice reaches them, so the first page paints after ordering only
+ * its own groups, not 30,000 rows.
+ */
+export interface OrderedCloudResources<Resource> {
+  readonly length: number;
+  slice(start?: number, end?: number): readonly Resource[];
+  /** The list with each row changed by `change`, which keeps its sort fields (a row's saved settings). */
+  map(change: (resource: Resource) => Resource): OrderedCloudResources<Resource>;
+}
+
+function createOrderedList<Resource extends SortableCloudResource>(
+  rows: Resource[],
+  groupStarts: readonly number[],
+  isGroupOrdered: Uint8Array,
+): OrderedCloudResources<Resource> {
+  // The group holding the row at `index`: the last whose start is at or before it.
+  const findGroup = (index: number) => {
+    let low = 0;
+    let high = groupStarts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (groupStarts[middle]! <= index) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  };
+  return {
+    length: rows.length,
+    slice(start = 0, end = rows.length) {
+      const from = Math.max(0, start < 0 ? rows.length + start : start);
+      const to = Math.min(rows.length, end < 0 ? rows.length + end : end);
+      if (from < to) {
+        for (
+          let group = findGroup(from);
+          group < groupStarts.length && groupStarts[group]! < to;
+          group += 1
+        ) {
+          if (isGroupOrdered[group]) continue;
+          orderGroup(rows, groupStarts[group]!, groupStarts[group + 1] ?? rows.length);
+          isGroupOrdered[group] = 1;
+        }
+      }
+      return rows.slice(from, to);
+    },
+    map: (change) => createOrderedList(rows.map(change), groupStarts, isGroupOrdered.slice()),
+  };
+}
+
+/**
  * SPEC §2: by tenant, then resource group; by name within a group so the order never shifts. The
  * server answers each group's rows together and the groups in this order, the rows within a group
- * nearly so (its collation differs on punctuation): so the answer is read as runs of one group, each
- * run checked and, where it is out of order, sorted alone (the engine's sort merges the stretches
- * already in order, so a nearly sorted run costs about one comparison a row), and the runs are
- * sorted only if the groups are not in order. The work yields every hundred rows, so runInSlices
- * can spread 30,000 rows over several tasks.
+ * nearly so (its collation differs on punctuation): so the answer is read as runs of one group, and
+ * if the runs are in group order, that is all that is done here; each group's rows are ordered when
+ * a page first shows them. Otherwise (groups out of order, or one answered in pieces, its name cased
+ * two ways) the runs are put in group order and every group ordered now. The work yields every
+ * hundred rows, so runInSlices can spread it over several tasks.
  */
-export function* sortCloudResourcesInSteps<Resource extends SortableCloudResource>(
+export function* orderCloudResourcesInSteps<Resource extends SortableCloudResource>(
   resources: readonly Resource[],
-): Generator<void, readonly Resource[]> {
-  const runs: SortEntry<Resource>[][] = [];
-  let run: SortEntry<Resource>[] = [];
+): Generator<void, OrderedCloudResources<Resource>> {
+  const runStarts: number[] = [];
   for (let index = 0; index < resources.length; index += 1) {
-    const resource = resources[index]!;
-    if (run.length > 0 && !isSameGroupAsAnswered(run[0]!.resource, resource)) {
-      runs.push(run);
-      run = [];
-    }
-    const name = readName(resource.ResourceId);
-    run.push({ resource, name, isRankedName: isRankedName(name) });
+    if (index === 0 || !isSameGroupAsAnswered(resources[index - 1]!, resources[index]!))
+      runStarts.push(index);
     if (index % rowsPerStep === rowsPerStep - 1) yield;
   }
-  if (run.length > 0) runs.push(run);
-
-  let isSorted = true;
-  for (let index = 1; index < runs.length && isSorted; index += 1) {
-    isSorted = compareGroups(runs[index - 1]![0]!.resource, runs[index]![0]!.resource) < 0;
+  let isInGroupOrder = true;
+  for (let run = 1; run < runStarts.length && isInGroupOrder; run += 1) {
+    isInGroupOrder = compareGroups(resources[runStarts[run - 1]!]!, resources[runStarts[run]!]!) < 0;
   }
-  // Out of order, or one group answered in pieces (its name cased two ways): the runs in group
-  // order, those the collator deems one group put together. The engine's sort keeps equal runs in
-  // the answer's order.
-  const groups: SortEntry<Resource>[][] = [];
-  if (isSorted) groups.push(...runs);
-  else {
-    runs.sort((left, right) => compareGroups(left[0]!.resource, right[0]!.resource));
-    yield;
-    for (const next of runs) {
-      const previous = groups.at(-1);
-      if (previous && compareGroups(previous[0]!.resource, next[0]!.resource) === 0) previous.push(...next);
-      else groups.push(next);
-    }
+  if (isInGroupOrder) {
+    return createOrderedList(resources.slice(), runStarts, new Uint8Array(runStarts.length));
   }
 
-  // Each group put in order by insertion: a row the answer has a few places late (a VM's OS disk)
-  // is moved back in about one comparison a place. A group far from order (more moves than a few a
-  // row) goes to the engine's sort instead.
+  // The runs in group order (the engine's sort keeps equal ones in the answer's order), those the
+  // collator deems one group put together, each group ordered.
+  const runs = runStarts.map((start, run) => resources.slice(start, runStarts[run + 1] ?? resources.length));
+  runs.sort((left, right) => compareGroups(left[0]!, right[0]!));
+  yield;
+  const rows: Resource[] = [];
+  let groupStart = 0;
   let rowsSinceYield = 0;
-  for (const group of groups) {
-    let moves = 0;
-    for (let index = 1; index < group.length; index += 1) {
-      const entry = group[index]!;
-      let place = index;
-      while (place > 0 && compareWithinGroup(group[place - 1]!, entry) > 0) {
-        group[place] = group[place - 1]!;
-        place -= 1;
-      }
-      if (place === index) continue;
-      group[place] = entry;
-      isSorted = false;
-      moves += index - place;
-      if (moves > maxMovesPerRow * group.length) {
-        group.sort(compareWithinGroup);
-        break;
-      }
-    }
-    rowsSinceYield += group.length;
+  for (const [index, run] of runs.entries()) {
+    rows.push(...run);
+    const next = runs[index + 1];
+    if (next && compareGroups(run[0]!, next[0]!) === 0) continue;
+    orderGroup(rows, groupStart, rows.length);
+    rowsSinceYield += rows.length - groupStart;
+    groupStart = rows.length;
     if (rowsSinceYield >= rowsPerStep) {
       rowsSinceYield = 0;
       yield;
     }
   }
-  if (isSorted) return resources;
-  const sorted: Resource[] = [];
-  for (const group of groups) for (const entry of group) sorted.push(entry.resource);
-  return sorted;
+  return createOrderedList(rows, [0], new Uint8Array([1]));
 }
 
-/** The list in SPEC §2's order, worked out at once (sortCloudResourcesInSteps to spread it out). */
+/** The whole list in SPEC §2's order, worked out at once (orderCloudResourcesInSteps to spread it out). */
 export function sortCloudResources<Resource extends SortableCloudResource>(
   resources: readonly Resource[],
 ): readonly Resource[] {
-  return runToEnd(sortCloudResourcesInSteps(resources));
+  return runToEnd(orderCloudResourcesInSteps(resources)).slice();
 }
