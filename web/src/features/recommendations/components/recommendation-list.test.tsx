@@ -130,6 +130,30 @@ describe('<RecommendationList>', () => {
     expect(calledPaths()).toEqual(['/api/v1/log/recommendation']);
   });
 
+  it('shows 30 recommendations a page, in the order given, with the pages below them', async () => {
+    recommendations = Array.from({ length: 31 }, (_, index) => ({
+      ...recommendation,
+      Id: index + 1,
+      FriendlyName: `vm-${index + 1}`,
+    }));
+    renderList();
+    await screen.findByText('vm-1');
+    const table = screen.getByRole('table');
+    expect(within(table).getAllByRole('row')).toHaveLength(31);
+    expect(screen.getByText('vm-30')).toBeTruthy();
+    expect(screen.queryByText('vm-31')).toBeNull();
+    const pages = screen.getByRole('navigation', { name: 'Recommendation pages' });
+    fireEvent.click(within(pages).getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('vm-31')).toBeTruthy();
+    expect(screen.queryByText('vm-1')).toBeNull();
+  });
+
+  it('shows no pages for a list that fits on one', async () => {
+    renderList();
+    await screen.findByText('vm-1');
+    expect(screen.queryByRole('navigation', { name: 'Recommendation pages' })).toBeNull();
+  });
+
   it('asks for one resource’s recommendations by resourceId', async () => {
     renderList({ resourceId });
     await screen.findByText('vm-1');

@@ -77,6 +77,6 @@ describe('the Cloud Resources answer', () => {
     await waitFor(() => expect(result.current.data).toHaveLength(3));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(result.current.isError).toBe(false);
-    expect(result.current.data).toEqual(answer);
+    expect(result.current.data?.slice()).toEqual(answer);
   });
 });

@@ -2,12 +2,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   saveCloudResourceRequestSchema,
   saveCloudResourceResponseSchema,
-  type CloudResourcesResponse,
   type SaveCloudResourceItem,
   type SaveCloudResourceResponse,
 } from '@cloudtrim/contracts/resources';
 import { requestJson } from '../../../lib/api-client';
-import { cloudResourceQueryKeys } from './get-cloud-resources';
+import { cloudResourceQueryKeys, type ListedCloudResources } from './get-cloud-resources';
 
 /** SPEC §7 sends an array holding the one resource's settings. */
 export function saveCloudResource(item: SaveCloudResourceItem): Promise<SaveCloudResourceResponse> {
@@ -24,7 +23,7 @@ export function useSaveCloudResource() {
     onSuccess: (_response, item) => {
       // The saved row is all that changed: it is written into the list rather than the whole
       // list read again (the list is read afresh on every visit anyway).
-      queryClient.setQueryData<CloudResourcesResponse>(cloudResourceQueryKeys.list(), (resources) =>
+      queryClient.setQueryData<ListedCloudResources>(cloudResourceQueryKeys.list(), (resources) =>
         resources?.map((resource) =>
           resource.ResourceId === item.ResourceId ? { ...resource, ...item } : resource,
         ),

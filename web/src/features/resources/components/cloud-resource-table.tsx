@@ -5,7 +5,7 @@ import { cloudResourceSaveErrorText } from '@cloudtrim/contracts/messages';
 import type { CloudResource } from '@cloudtrim/contracts/resources';
 import { Pagination } from '../../../components/pagination';
 import { clampPage, getPageCount } from '../../../components/pagination-pages';
-import { parseCloudResourcePage, type ListedCloudResource } from '../api/get-cloud-resources';
+import { parseCloudResourcePage, type ListedCloudResources } from '../api/get-cloud-resources';
 import { useIsReadOnly } from '../../../lib/my-role';
 import { useSaveCloudResource } from '../api/save-cloud-resource';
 import { yieldToMain } from '../../../lib/work-in-slices';
@@ -30,8 +30,8 @@ const activeHoursNoteId = 'cloud-resources-active-hours-note';
 const rowsPerFrame = 10;
 
 interface CloudResourceTableProps {
-  /** The list in SPEC §2's order, as the query holds it. */
-  resources: readonly ListedCloudResource[];
+  /** The list in SPEC §2's order, as the query holds it (or an array in that order). */
+  resources: Pick<ListedCloudResources, 'length' | 'slice'>;
   page: number;
   onPageChange: (page: number) => void;
   onOpenLogs: (resource: CloudResource) => void;

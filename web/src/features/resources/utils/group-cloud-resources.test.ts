@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { CloudResource } from '@cloudtrim/contracts/resources';
+import { runToEnd } from '../../../lib/work-in-slices';
 import { createCloudResourceRows, type CloudResourceRow } from './group-cloud-resources';
-import { compareNames, sortCloudResources, sortCloudResourcesInSteps } from './sort-cloud-resources';
+import {
+  compareNames,
+  isRankedName,
+  sortCloudResources,
+  orderCloudResourcesInSteps,
+} from './sort-cloud-resources';
 
 function createResource(
   name: string,
@@ -90,11 +96,35 @@ describe('sortCloudResources', () => {
     expect(sortCloudResources(resources)).toEqual(expected);
   });
 
+  it('orders an answer in the server’s order (each group together, names by their bytes) as the collator would', () => {
+    // The server sorts names by byte ('-' before '_'), the collator puts '_' first: a VM's OS disk
+    // comes before its data disks here.
+    const resources = ['rg-a', 'rg-b'].flatMap((group) =>
+      ['vm-9', 'vm-10'].flatMap((vm) =>
+        [`${vm}`, `${vm}-data-0`, `${vm}-data-1`, `${vm}_OsDisk_1_ab12`].map((name) =>
+          createResource(name, 'Contoso', group),
+        ),
+      ),
+    );
+    const sorted = sortCloudResources(resources);
+    expect(sorted.slice(0, 8).map((resource) => resource.ResourceId.split('/').at(-1))).toEqual([
+      'vm-9',
+      'vm-9_OsDisk_1_ab12',
+      'vm-9-data-0',
+      'vm-9-data-1',
+      'vm-10',
+      'vm-10_OsDisk_1_ab12',
+      'vm-10-data-0',
+      'vm-10-data-1',
+    ]);
+    expect(sorted.slice(8).map((resource) => resource.ResourceGroup)).toEqual(Array(8).fill('rg-b'));
+  });
+
   it('yields every hundred rows, so the work can be spread over several tasks', () => {
     const resources = Array.from({ length: 1200 }, (_, index) =>
       createResource(`vm-${1200 - index}`, 'Contoso', 'rg'),
     );
-    const steps = sortCloudResourcesInSteps(resources);
+    const steps = orderCloudResourcesInSteps(resources);
     let yields = 0;
     let step = steps.next();
     while (!step.done) {
@@ -102,12 +132,28 @@ describe('sortCloudResources', () => {
       step = steps.next();
     }
     expect(yields).toBeGreaterThanOrEqual(4);
-    expect(step.value).toEqual(sortCloudResources(resources));
+    expect(step.value.slice()).toEqual(sortCloudResources(resources));
   });
 
-  it('answers a list already in order with the list itself', () => {
+  it('answers a list already in order as it is', () => {
     const resources = [createResource('a', 'T', 'g'), createResource('b', 'T', 'g')];
-    expect(sortCloudResources(resources)).toBe(resources);
+    expect(sortCloudResources(resources)).toEqual(resources);
+  });
+
+  it('puts a group in order when a slice first reaches it, and keeps the order when rows change', () => {
+    // Groups in order, as the server answers them; names within each by their bytes.
+    const resources = ['rg-a', 'rg-b', 'rg-c'].flatMap((group) =>
+      ['vm-1-data-0', 'vm-1_OsDisk_1_ab'].map((name) => createResource(name, 'Contoso', group)),
+    );
+    const list = runToEnd(orderCloudResourcesInSteps(resources));
+    expect(list).toHaveLength(6);
+    const names = (rows: readonly CloudResource[]) =>
+      rows.map((resource) => `${resource.ResourceGroup}/${resource.ResourceId.split('/').at(-1)}`);
+    expect(names(list.slice(1, 3))).toEqual(['rg-a/vm-1-data-0', 'rg-b/vm-1_OsDisk_1_ab']);
+    const changed = list.map((resource) => ({ ...resource, Automated: 1 }));
+    expect(names(changed.slice())).toEqual(names(sortCloudResources(resources)));
+    expect(changed.slice(-2).map((resource) => resource.Automated)).toEqual([1, 1]);
+    expect(names(list.slice())).toEqual(names(sortCloudResources(resources)));
   });
 
   it('leaves the given list untouched', () => {
@@ -118,17 +164,30 @@ describe('sortCloudResources', () => {
 });
 
 describe('compareNames', () => {
-  it('orders plain names (lower-case letters, digits, hyphens) as the collator does, digit runs by value', () => {
-    const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
-    const alphabet = 'ab-z0129';
-    let seed = 11;
+  const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
+  function createNames(alphabet: string, seed: number): string[] {
     const next = (bound: number) => {
       seed = (seed * 48_271) % 2_147_483_647;
       return seed % bound;
     };
-    const names = Array.from({ length: 400 }, () =>
+    return Array.from({ length: 400 }, () =>
       Array.from({ length: 1 + next(7) }, () => alphabet[next(alphabet.length)]).join(''),
     );
+  }
+
+  function expectCollatorOrder(names: string[]): void {
+    for (const left of names) {
+      for (const right of names.slice(0, 60)) {
+        expect(Math.sign(compareNames(left, right, true)), `${left} vs ${right}`).toBe(
+          Math.sign(collator.compare(left, right)),
+        );
+      }
+    }
+  }
+
+  it('orders plain names (lower-case letters, digits, hyphens) as the collator does, digit runs by value', () => {
+    const names = createNames('ab-z0129', 11);
     names.push(
       'web-prod-eus-001',
       'web-prod-eus-010',
@@ -139,13 +198,33 @@ describe('compareNames', () => {
       'vm-1a',
       'vm-01',
     );
-    for (const left of names) {
-      for (const right of names.slice(0, 60)) {
-        expect(Math.sign(compareNames(left, right, true)), `${left} vs ${right}`).toBe(
-          Math.sign(collator.compare(left, right)),
-        );
-      }
-    }
+    expectCollatorOrder(names);
+  });
+
+  it('orders names of any printable characters as the collator does: cases alike, _ before -', () => {
+    const names = createNames('aB-_.0 9(Z)~', 5);
+    names.push(
+      'api-dev-eus-010-data-0',
+      'api-dev-eus-010_OsDisk_1_b732b55c',
+      'API-dev-eus-010-data-1',
+      'api-dev-eus-9_OsDisk_1_00ff',
+      'vm.1',
+      'vm 1',
+      'vm1',
+      'a00',
+      'a0',
+      'a01b',
+      'a1c',
+    );
+    expectCollatorOrder(names);
+    expect(compareNames('vm-010_OsDisk_1_a', 'vm-010-data-0', true)).toBeLessThan(0);
+  });
+
+  it('leaves names beyond printable ASCII to the collator', () => {
+    expect(isRankedName('ébène')).toBe(false);
+    expect(Math.sign(compareNames('ébène', 'ebony', false))).toBe(
+      Math.sign(collator.compare('ébène', 'ebony')),
+    );
   });
 });
 
