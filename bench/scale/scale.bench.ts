@@ -125,6 +125,14 @@ try {
   const token = (await login.json()) as string;
   const loadRuns: Array<{ phase: string; result: LoadResult }> = [];
   let phase = 'new tenants';
+  // The next phase: the load's runs, the CPU marks and the emulator's call counts start from here.
+  const beginPhase = async (name: string): Promise<Date> => {
+    phase = name;
+    await emulator.resetStats();
+    phaseStarted = await databaseNow();
+    cpuMarks.push({ phase: name, from: await readCpu() });
+    return phaseStarted;
+  };
   loads = apis.map(async (api) => {
     while (isMeasuring) {
       const runPhase = phase;
@@ -180,11 +188,7 @@ try {
 
   // 2. One collection cycle for all tenants, queued as the schedule's fan-out queues it, and the
   // analysis each collection queues.
-  phase = 'cycle';
-  await emulator.resetStats();
-  const cycleStarted = await databaseNow();
-  phaseStarted = cycleStarted;
-  cpuMarks.push({ phase: 'cycle', from: await readCpu() });
+  const cycleStarted = await beginPhase('cycle');
   await container.metrics.enqueueCollectionForAllTenants();
   await waitFor(async () => {
     const { rows } = await pool.query<{ tenants: number }>(
@@ -225,11 +229,7 @@ try {
 
   // 3. The cost refresh every tenant has every 4 hours (the last 3 days and the month, actual and
   // amortized), found due by the schedule's minutely fan-out as it would find it 4 hours on.
-  phase = 'cost refresh';
-  await emulator.resetStats();
-  const refreshStarted = await databaseNow();
-  phaseStarted = refreshStarted;
-  cpuMarks.push({ phase: 'cost refresh', from: await readCpu() });
+  const refreshStarted = await beginPhase('cost refresh');
   await pool.query(`update cost_sync set refreshed_at = refreshed_at - interval '4 hours'`);
   await waitFor(async () => {
     const { rows } = await pool.query<{ pending: number }>(

@@ -7,6 +7,7 @@ import {
   type AzureEmulator,
   type StartAzureEmulatorOptions,
 } from '@cloudtrim/azure-emulator/emulator';
+import { parseQueryDefinition, runQuery } from '@cloudtrim/azure-emulator/costs/cost.query';
 import type { AddTenantRequest } from '@cloudtrim/contracts/tenants';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../src/db/database';
@@ -126,4 +127,25 @@ export function listRunningVms(db: Db, tenantId: string): Promise<(typeof resour
       ),
     )
     .orderBy(asc(resources.name));
+}
+
+// Azure's total for a subscription, cost type and days (both included), from the emulator's own
+// Cost Management query as it answers at `now`: what a read of the bill must add up to.
+export function readAzureCostTotal(
+  emulator: AzureEmulator,
+  query: { subscriptionId: string; type: 'ActualCost' | 'AmortizedCost'; from: string; to: string },
+  now: Date,
+): number {
+  const ledger = emulator.costs;
+  const definition = parseQueryDefinition(
+    {
+      type: query.type,
+      timeframe: 'Custom',
+      timePeriod: { from: `${query.from}T00:00:00Z`, to: `${query.to}T23:59:59Z` },
+      dataset: { granularity: 'None', aggregation: { total: { name: 'Cost', function: 'Sum' } } },
+    },
+    now,
+    ledger.firstDay,
+  );
+  return Number(runQuery(ledger, ledger.listItems(query.subscriptionId), definition).rows[0]?.[0] ?? 0);
 }

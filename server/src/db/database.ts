@@ -18,10 +18,16 @@ export type Db = NodePgDatabase<typeof schema>;
 // transaction.
 export type Executor = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
-// PostgreSQL's unique_violation (23505), as pg reports it or wrapped by drizzle.
-export function isUniqueViolation(error: unknown): boolean {
+// The SQLSTATE of a failed statement, as pg reports it or wrapped by drizzle (as its cause).
+export function readDatabaseErrorCode(error: unknown): string | undefined {
   const cause = error instanceof Error && 'cause' in error ? error.cause : error;
-  return typeof cause === 'object' && cause !== null && 'code' in cause && cause.code === '23505';
+  if (typeof cause !== 'object' || cause === null || !('code' in cause)) return undefined;
+  return typeof cause.code === 'string' ? cause.code : undefined;
+}
+
+// PostgreSQL's unique_violation (23505).
+export function isUniqueViolation(error: unknown): boolean {
+  return readDatabaseErrorCode(error) === '23505';
 }
 
 export interface Database {

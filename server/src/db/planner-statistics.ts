@@ -7,14 +7,11 @@
 // crosses the threshold autovacuum would analyse it at (50 rows and a tenth of the table).
 import { getTableName, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import type { Db } from './database';
+import { readDatabaseErrorCode, type Db } from './database';
 
 // autovacuum_analyze_threshold and autovacuum_analyze_scale_factor, PostgreSQL's defaults.
 const baseThreshold = 50;
 const scaleFactor = 0.1;
-// ANALYZE waits for another ANALYZE of the same table; that one brings the statistics up to date
-// as well, so a writer that would wait longer gives up.
-const lockTimeout = '1s';
 
 export function needsAnalyze(writtenRows: number, estimatedRows: number): boolean {
   return writtenRows >= baseThreshold + scaleFactor * Math.max(0, estimatedRows);
@@ -35,18 +32,15 @@ export async function refreshStatisticsAfterWrite(
   if (!needsAnalyze(writtenRows, estimate.rows[0]?.rows ?? 0)) return false;
   try {
     await db.transaction(async (transaction) => {
-      await transaction.execute(sql.raw(`set local lock_timeout = '${lockTimeout}'`));
+      // ANALYZE waits for another ANALYZE of the same table; that one brings the statistics up to
+      // date as well, so a writer that would wait longer than a second gives up.
+      await transaction.execute(sql`set local lock_timeout = '1s'`);
       await transaction.execute(sql`analyze ${sql.identifier(name)}`);
     });
     return true;
   } catch (error) {
-    if (isLockTimeout(error)) return false;
+    // lock_not_available: another ANALYZE of the table held it past the timeout.
+    if (readDatabaseErrorCode(error) === '55P03') return false;
     throw error;
   }
-}
-
-// PostgreSQL's lock_not_available (55P03), as pg reports it or wrapped by drizzle.
-function isLockTimeout(error: unknown): boolean {
-  const cause = error instanceof Error && 'cause' in error ? error.cause : error;
-  return typeof cause === 'object' && cause !== null && 'code' in cause && cause.code === '55P03';
 }

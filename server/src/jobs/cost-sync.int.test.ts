@@ -1,11 +1,15 @@
 // A new tenant's cost history read by many runs side by side: a run holds its worker's place only
 // for Cost Management's short waits, and a longer wait ends it with its tenant's next run queued for
 // the wait's end; across such runs every 429 is honoured and the bill read is exactly Azure's.
-import { parseQueryDefinition, runQuery } from '@cloudtrim/azure-emulator/costs/cost.query';
 import { sql } from 'drizzle-orm';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../test/azure-emulator';
+import {
+  connectTenant,
+  createCloudTestContext,
+  readAzureCostTotal,
+  type CloudTestContext,
+} from '../../test/azure-emulator';
 import { createUser } from '../../test/helper';
 import { dayMs } from '../lib/time';
 import { costSyncJob } from '../queue/cloud-work';
@@ -21,22 +25,6 @@ let tenantIds: string[];
 
 async function query<Row extends Record<string, unknown>>(statement: ReturnType<typeof sql>): Promise<Row[]> {
   return (await context.container.database.db.execute(statement)).rows as Row[];
-}
-
-// Azure's actual cost of a subscription over days, from the emulator's own query.
-function readAzureTotal(subscriptionId: string, from: string, to: string): number {
-  const ledger = context.emulator.costs;
-  const definition = parseQueryDefinition(
-    {
-      type: 'ActualCost',
-      timeframe: 'Custom',
-      timePeriod: { from: `${from}T00:00:00Z`, to: `${to}T23:59:59Z` },
-      dataset: { granularity: 'None', aggregation: { total: { name: 'Cost', function: 'Sum' } } },
-    },
-    readClock(),
-    ledger.firstDay,
-  );
-  return Number(runQuery(ledger, ledger.listItems(subscriptionId), definition).rows[0]?.[0] ?? 0);
 }
 
 beforeAll(async () => {
@@ -87,7 +75,10 @@ describe('the cost-sync job', () => {
         select coalesce(sum(actual_cost), 0)::float8 as total from cost_day
         where tenant_id = ${tenantId}::uuid and subscription_id = ${subscriptionId}
           and day between ${from}::date and ${to}::date`);
-      expect(stored!.total).toBeCloseTo(readAzureTotal(subscriptionId, from, to), 2);
+      expect(stored!.total).toBeCloseTo(
+        readAzureCostTotal(context.emulator, { subscriptionId, type: 'ActualCost', from, to }, readClock()),
+        2,
+      );
     }
   }, 120_000);
 

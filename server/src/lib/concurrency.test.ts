@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedWork, Lane, Limiter, retry, runWithConcurrency } from './concurrency';
+import { BoundedWork, Limiter, retry, runWithConcurrency } from './concurrency';
 
-describe('Lane', () => {
+describe('Limiter of one (a lane)', () => {
   it('runs queued work one piece at a time, in order, and goes on after a failure', async () => {
-    const lane = new Lane();
+    const lane = new Limiter(1);
     const events: string[] = [];
     const step =
       (name: string, shouldFail = false) =>

@@ -21,22 +21,12 @@ export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-// One lane for CPU-bound steps: work queued here runs one piece at a time, in order, so answers that
-// arrive together are processed one after another, with the event loop's turns in between, rather
-// than back to back in one turn.
-export class Lane {
-  private tail: Promise<unknown> = Promise.resolve();
-
-  run<Result>(work: () => Promise<Result>): Promise<Result> {
-    const result = this.tail.then(work);
-    this.tail = result.catch(() => {});
-    return result;
-  }
-}
-
 // At most `limit` pieces of work at once across all its callers, the others waiting their turn in
 // order: one kind of work (cost pages written by many tenants' syncs) given only part of a shared
-// resource (the process's pool), so the rest stays free for other work.
+// resource (the process's pool), so the rest stays free for other work. With a limit of one it is a
+// lane for CPU-bound steps: answers that arrive together are processed one after another, with the
+// event loop's turns in between, rather than back to back in one turn. A piece that fails hands its
+// place on like one that succeeds.
 export class Limiter {
   private running = 0;
   private readonly waiting: Array<() => void> = [];

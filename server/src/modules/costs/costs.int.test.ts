@@ -1,11 +1,15 @@
 // Reading the bill from the emulator's Cost Management into PostgreSQL, and the cost calls over it:
 // totals equal to Azure's for the same scope, type and days, to the cent; a re-read replaces; an
 // interrupted backfill resumes without gaps or doubles; throttles are waited out; scopes are the team's.
-import { parseQueryDefinition, runQuery } from '@cloudtrim/azure-emulator/costs/cost.query';
 import { focusColumns } from '@cloudtrim/contracts/costs';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
+import {
+  connectTenant,
+  createCloudTestContext,
+  readAzureCostTotal,
+  type CloudTestContext,
+} from '../../../test/azure-emulator';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
 import { activityLogs } from '../../db/schema';
 import { tenantNoCostsStatus } from '../tenants/tenants.service';
@@ -28,18 +32,7 @@ function readAzureTotal(
   from: string,
   to: string,
 ) {
-  const ledger = context.emulator.costs;
-  const query = parseQueryDefinition(
-    {
-      type,
-      timeframe: 'Custom',
-      timePeriod: { from: `${from}T00:00:00Z`, to: `${to}T23:59:59Z` },
-      dataset: { granularity: 'None', aggregation: { total: { name: 'Cost', function: 'Sum' } } },
-    },
-    readClock(),
-    ledger.firstDay,
-  );
-  return Number(runQuery(ledger, ledger.listItems(subscriptionId), query).rows[0]?.[0] ?? 0);
+  return readAzureCostTotal(context.emulator, { subscriptionId, type, from, to }, readClock());
 }
 
 async function readStoredTotal(

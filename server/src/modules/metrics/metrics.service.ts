@@ -8,7 +8,7 @@ import type {
 } from '../../cloud/cloud-provider';
 import { isCloudError } from '../../cloud/cloud-provider';
 import { metricsBackfillJob, metricsCollectJob, type CloudWorkQueue } from '../../queue/cloud-work';
-import { BoundedWork, Lane, retry, runWithConcurrency, yieldToEventLoop } from '../../lib/concurrency';
+import { BoundedWork, Limiter, retry, runWithConcurrency, yieldToEventLoop } from '../../lib/concurrency';
 import { notFound } from '../../lib/http-errors';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
 import type { TenantRow } from '../tenants/tenants.repository';
@@ -100,7 +100,7 @@ export class MetricsService {
     const targets = await this.metrics.listCollectionTargets(tenantId, { isBackfill: false });
     const groups = groupTargets(targets, (target, catalog) => planMinuteWindow(target, catalog, end));
     const summary = createSummary(targets.length);
-    const processing = new Lane();
+    const processing = new Limiter(1);
     const writes = new BoundedWork(writeConcurrency);
     const isDone = await this.tenants.runUnlessDeleted(tenantId, metricsCollectJob.name, async () => {
       const reading = runWithConcurrency(groups, callConcurrency, async (group) => {
