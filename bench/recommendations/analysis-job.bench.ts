@@ -135,7 +135,7 @@ const phaseMs = new Map<string, number>();
 const repository = (container.recommendations as unknown as { recommendations: Record<string, unknown> })
   .recommendations;
 for (const name of [
-  'listDueVmIds',
+  'listDueVms',
   'findVms',
   'listHourlySeries',
   'listDueWasteResources',
@@ -298,7 +298,7 @@ console.log(
   `  CPU                           this process ${processCpuSeconds.toFixed(2)} s, PostgreSQL ${postgresCpuSeconds.toFixed(2)} s: ${(processCpuSeconds + postgresCpuSeconds).toFixed(2)} s in all, ${((processCpuSeconds + postgresCpuSeconds) / os.cpus().length).toFixed(2)} s spread over ${os.cpus().length} cores, the pass's floor here (load average ${os.loadavg()[0]!.toFixed(1)})`,
 );
 console.log(
-  `  of which                      the VMs' pass ${((firstPhaseMs.get('analyseVms') ?? 0) / 1000).toFixed(2)} s, the waste finders' ${((firstPhaseMs.get('judgeWaste') ?? 0) / 1000).toFixed(2)} s`,
+  `  of which                      the VMs' pass ${((firstPhaseMs.get('analyseVms') ?? 0) / 1000).toFixed(2)} s, the waste finders' ${((firstPhaseMs.get('judgeWaste') ?? 0) / 1000).toFixed(2)} s, side by side`,
 );
 console.log(
   `  baseline: the VMs alone       ${analysed} VMs in ${vmsSeconds.toFixed(2)} s   (ratio ${(seconds / vmsSeconds).toFixed(2)}×)`,

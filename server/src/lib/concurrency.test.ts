@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedWork, Limiter, retry, runWithConcurrency } from './concurrency';
+import { BoundedWork, Limiter, retry, runWithConcurrency, settleAll } from './concurrency';
 
 describe('Limiter of one (a lane)', () => {
   it('runs queued work one piece at a time, in order, and goes on after a failure', async () => {
@@ -21,6 +21,29 @@ describe('Limiter of one (a lane)', () => {
     ]);
     expect(events).toEqual(['a start', 'a end', 'b start', 'b end', 'c start', 'c end']);
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  });
+});
+
+describe('settleAll', () => {
+  it('returns once every piece has ended, throwing the first failure', async () => {
+    let isSlowDone = false;
+    const slow = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        isSlowDone = true;
+        resolve();
+      }, 20),
+    );
+    const failure = settleAll([
+      Promise.reject(new Error('first')),
+      slow,
+      Promise.reject(new Error('second')),
+    ]);
+    await expect(failure).rejects.toThrow('first');
+    expect(isSlowDone).toBe(true);
+  });
+
+  it('resolves when every piece succeeds', async () => {
+    await expect(settleAll([Promise.resolve(1), Promise.resolve('two')])).resolves.toBeUndefined();
   });
 });
 

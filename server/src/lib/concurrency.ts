@@ -16,6 +16,15 @@ export async function runWithConcurrency<Item>(
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, runNext));
 }
 
+// Runs pieces of work side by side and returns once every one has ended: unlike Promise.all, a
+// failure does not leave the others running unawaited. The first failure (in the given order) is
+// thrown once all have ended.
+export async function settleAll(work: readonly Promise<unknown>[]): Promise<void> {
+  const outcomes = await Promise.allSettled(work);
+  const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
+}
+
 // Gives the event loop a turn; long synchronous loops call it every few thousand items.
 export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));

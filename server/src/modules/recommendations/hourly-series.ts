@@ -75,3 +75,14 @@ export function placeDays(
     }
   }
 }
+
+// A column of packed days (base64, or null where the query sent none) placed into its series.
+export function placePacked(
+  layout: DayLayout,
+  dayOffsets: readonly number[],
+  packed: string | null,
+  target: Float64Array,
+  combine: 'replace' | 'add' = 'replace',
+): void {
+  if (packed !== null) placeDays(layout, dayOffsets, decodePackedDays(packed), target, combine);
+}

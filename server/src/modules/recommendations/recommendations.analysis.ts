@@ -17,7 +17,7 @@ import { findWaste, wasteResourceTypes } from '@cloudtrim/rightsizing/waste/find
 import type { WastePriceBook } from '@cloudtrim/rightsizing/waste/waste-prices';
 import type { WasteKind, WasteProposal } from '@cloudtrim/rightsizing/waste/waste.types';
 import type { CloudCallOptions } from '../../cloud/cloud-provider';
-import { yieldToEventLoop } from '../../lib/concurrency';
+import { settleAll, yieldToEventLoop } from '../../lib/concurrency';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
 import type { AutomationService } from '../automation/automation.service';
 import type { PricingService, RegionCatalogue } from '../pricing/pricing.service';
@@ -113,8 +113,12 @@ export class RecommendationsAnalysis {
       since: new Date(until.getTime() - scope.lookbackDays * dayMs),
     };
     const vmRates = await this.readOwnRates(tenantId, until, loadCatalogue);
-    await this.analyseVms(tenantId, scope, window, loadCatalogue, vmRates, summary, options);
-    await this.judgeWaste(tenantId, scope, window, loadCatalogue, vmRates, summary, options);
+    // The VMs' kinds and the waste finders' are judged on rows of their own, so the two run side by
+    // side: one's reads from PostgreSQL overlap the other's analysis.
+    await settleAll([
+      this.analyseVms(tenantId, scope, window, loadCatalogue, vmRates, summary, options),
+      this.judgeWaste(tenantId, scope, window, loadCatalogue, vmRates, summary, options),
+    ]);
     await this.recommendations.refreshStatistics(
       summary.newCount + summary.wasteNewCount + summary.supersededCount,
     );
@@ -132,12 +136,13 @@ export class RecommendationsAnalysis {
     options: CloudCallOptions,
   ): Promise<void> {
     // The due VMs are listed once, then read and written 200 at a time.
-    const dueIds = await this.recommendations.listDueVmIds(tenantId);
+    const due = await this.recommendations.listDueVms(tenantId);
     const readBatch = async (start: number) => {
-      if (start >= dueIds.length) return undefined;
-      const resourceIds = dueIds.slice(start, start + batchSize);
+      if (start >= due.length) return undefined;
+      const batch = due.slice(start, start + batchSize);
+      const resourceIds = batch.map((vm) => vm.id);
       const [vms, hourlyByVm, open] = await Promise.all([
-        this.recommendations.findVms(resourceIds),
+        this.recommendations.findVms(batch),
         this.recommendations.listHourlySeries(resourceIds, since, until),
         this.recommendations.listOpen(resourceIds),
       ]);
@@ -145,66 +150,79 @@ export class RecommendationsAnalysis {
     };
     let nextStart = 0;
     let nextBatch = readBatch(nextStart);
-    for (;;) {
-      options.signal?.throwIfAborted();
-      const batch = await nextBatch;
-      if (!batch) break;
-      const { vms, hourlyByVm, open } = batch;
-      // The next batch is read while this one is analysed and written: PostgreSQL works on the
-      // other core. A read that fails is met when its turn comes.
-      nextStart += batchSize;
-      nextBatch = readBatch(nextStart);
-      nextBatch.catch(() => {});
-      const openByVm = groupBy(open, (row) => row.resourceId);
-      const write = new BatchWrite(scope.teamId, tenantId);
-      for (const vm of vms) {
-        // The VM analysis judges its own kinds; a deallocation on offer is the waste finders'.
-        const openRows = (openByVm.get(vm.id) ?? []).filter((row) => vmKinds.has(row.kind));
-        if (vm.automated === noChangeAutomated) {
-          // "No Change": nothing is recommended, and what was on offer is withdrawn.
-          write.add(vm.id, withdrawAll(openRows));
-          continue;
-        }
-        const catalogue = await loadCatalogue(vm.region);
-        const input = buildVmInput(vm, hourlyByVm.get(vm.id), catalogue, openRows, since, until, at);
-        if (!input) continue;
-        const method = isPredictionMethodId(vm.predictionMethod)
-          ? vm.predictionMethod
-          : defaultPredictionMethod;
-        const analysis = analyseVm(input, { method });
-        const isHeld = vm.recommendationsHeldUntil !== null && vm.recommendationsHeldUntil > at;
-        const rates = await ownRates(vm.armId, vm.region);
-        const prices = catalogue.pricesByOs[input.osType];
-        const conclusions = analysis.proposals
-          .filter((proposal) => !(isHeld && proposal.kind === 'resize'))
-          .map((proposal) =>
-            toConclusion(
-              priceAtOwnRates(
-                proposal,
-                {
-                  current: prices.get(proposal.currentSize)?.hourlyPrice,
-                  target: proposal.targetSize ? prices.get(proposal.targetSize)?.hourlyPrice : undefined,
-                },
-                rates,
+    // A batch's write runs while the next one is analysed (PostgreSQL writing on the other core);
+    // the next write waits for it, so at most one is in flight, and none outlives the pass.
+    let pendingWrite: Promise<void> | undefined;
+    try {
+      for (;;) {
+        options.signal?.throwIfAborted();
+        const batch = await nextBatch;
+        if (!batch) break;
+        const { vms, hourlyByVm, open } = batch;
+        // The next batch is read while this one is analysed and written: PostgreSQL works on the
+        // other core. A read that fails is met when its turn comes.
+        nextStart += batchSize;
+        nextBatch = readBatch(nextStart);
+        nextBatch.catch(() => {});
+        const openByVm = groupBy(open, (row) => row.resourceId);
+        const write = new BatchWrite(scope.teamId, tenantId);
+        for (const vm of vms) {
+          // The VM analysis judges its own kinds; a deallocation on offer is the waste finders'.
+          const openRows = (openByVm.get(vm.id) ?? []).filter((row) => vmKinds.has(row.kind));
+          if (vm.automated === noChangeAutomated) {
+            // "No Change": nothing is recommended, and what was on offer is withdrawn.
+            write.add(vm.id, withdrawAll(openRows));
+            continue;
+          }
+          const catalogue = await loadCatalogue(vm.region);
+          const input = buildVmInput(vm, hourlyByVm.get(vm.id), catalogue, openRows, since, until, at);
+          if (!input) continue;
+          const method = isPredictionMethodId(vm.predictionMethod)
+            ? vm.predictionMethod
+            : defaultPredictionMethod;
+          const analysis = analyseVm(input, { method });
+          const isHeld = vm.recommendationsHeldUntil !== null && vm.recommendationsHeldUntil > at;
+          const rates = await ownRates(vm.armId, vm.region);
+          const prices = catalogue.pricesByOs[input.osType];
+          const conclusions = analysis.proposals
+            .filter((proposal) => !(isHeld && proposal.kind === 'resize'))
+            .map((proposal) =>
+              toConclusion(
+                priceAtOwnRates(
+                  proposal,
+                  {
+                    current: prices.get(proposal.currentSize)?.hourlyPrice,
+                    target: proposal.targetSize ? prices.get(proposal.targetSize)?.hourlyPrice : undefined,
+                  },
+                  rates,
+                ),
+                until.getTime(),
               ),
-              until.getTime(),
-            ),
-          );
-        // A VM that could not be judged (too little history, no price) keeps what is on offer.
-        const judgedKinds = analysis.isJudged ? vmKinds : new Set(conclusions.map((item) => item.kind));
-        write.add(vm.id, reconcile(conclusions, openRows, judgedKinds));
-        // Each VM's analysis is CPU work of its own: requests are served between VMs.
-        await yieldToEventLoop();
+            );
+          // A VM that could not be judged (too little history, no price) keeps what is on offer.
+          const judgedKinds = analysis.isJudged ? vmKinds : new Set(conclusions.map((item) => item.kind));
+          write.add(vm.id, reconcile(conclusions, openRows, judgedKinds));
+          // Each VM's analysis is CPU work of its own: requests are served between VMs.
+          await yieldToEventLoop();
+        }
+        await pendingWrite;
+        pendingWrite = this.writeBatch(
+          write,
+          vms.map((vm) => ({ resourceId: vm.id, collectedUntil: vm.collectedUntil })),
+          at,
+        ).then(() => {
+          summary.analysedCount += vms.length;
+          summary.newCount += write.inserted.length;
+          summary.supersededCount += write.supersededIds.length;
+          summary.newAnnualCostSavings += write.newAnnualCostSavings;
+        });
+        // Met by the next batch or the pass's end; until then it is not unhandled.
+        pendingWrite.catch(() => {});
       }
-      await this.writeBatch(
-        write,
-        vms.map((vm) => ({ resourceId: vm.id, collectedUntil: vm.collectedUntil })),
-        at,
-      );
-      summary.analysedCount += vms.length;
-      summary.newCount += write.inserted.length;
-      summary.supersededCount += write.supersededIds.length;
-      summary.newAnnualCostSavings += write.newAnnualCostSavings;
+      await pendingWrite;
+    } finally {
+      // A pass that fails or is aborted returns only once its last write has ended.
+      await pendingWrite?.catch(() => {});
     }
   }
 

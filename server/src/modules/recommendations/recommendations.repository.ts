@@ -16,7 +16,7 @@ import {
   networkInMetricName,
   networkOutMetricName,
 } from '../metrics/metric-catalog';
-import { createHourlySeries, decodePackedDays, placeDays, type HourlySeries } from './hourly-series';
+import { createHourlySeries, placePacked, type HourlySeries } from './hourly-series';
 import { isUsageMetricName, usageMetrics, type UsageSeries } from './usage-series';
 import { hourMs, isoTimestampSql } from '../../lib/time';
 import { markResourcesAnalysed, markTenantResourcesDue } from '../resources/resource-writes.repository';
@@ -88,6 +88,9 @@ export interface DueVm {
   // The newest collection of any of its metrics: what analysed_until becomes.
   collectedUntil: Date;
 }
+
+// A VM due for analysis, and the newest collection of its metrics when it was found due.
+export type DueVmId = { id: string; collectedUntil: Date };
 
 // A resource the waste finders judge, with the VM a disk belongs to (its managedBy) when inventory
 // has it. Times are epoch milliseconds.
@@ -203,9 +206,11 @@ export class RecommendationsRepository {
   // The ids, in id order, of the tenant's VMs with an hour collected since their last analysis (or
   // never analysed): one pass over the tenant, where paging the test itself re-ran it on every
   // resource after each page's last, quadratic in the tenant's size.
-  async listDueVmIds(tenantId: string): Promise<string[]> {
-    const result = await this.db.execute<{ id: string }>(sql`
-      select resource.id
+  // The due VMs with the newest collection of any of their metrics, which becomes their
+  // analysed_until once analysed: read once here rather than again with each batch.
+  async listDueVms(tenantId: string): Promise<DueVmId[]> {
+    const result = await this.db.execute<{ id: string; collectedUntil: string }>(sql`
+      select resource.id, collected.until as "collectedUntil"
       from resource
       cross join lateral (
         select max(metric.last_collected_at) as until from metric where metric.resource_id = resource.id
@@ -218,7 +223,7 @@ export class RecommendationsRepository {
         and (resource.analysed_until is null
              or date_trunc('hour', collected.until) > date_trunc('hour', resource.analysed_until))
       order by resource.id`);
-    return result.rows.map((row) => row.id);
+    return result.rows.map((row) => ({ id: row.id, collectedUntil: new Date(row.collectedUntil) }));
   }
 
   // The tenant's resources the waste finders judge, in id order: disks, public IPs, plans and
@@ -306,7 +311,7 @@ export class RecommendationsRepository {
       const metric = usageMetrics[row.name];
       const target = new Float64Array(layout.steps).fill(Number.NaN);
       const packed = metric.aggregate === 'average' ? row.averages : row.maximums;
-      placeDays(layout, row.days, decodePackedDays(packed), target);
+      placePacked(layout, row.days, packed, target);
       series[metric.series] = target;
     }
     return seriesByResource;
@@ -354,8 +359,8 @@ export class RecommendationsRepository {
     return result.rows;
   }
 
-  async findVms(resourceIds: string[]): Promise<DueVm[]> {
-    if (resourceIds.length === 0) return [];
+  async findVms(due: DueVmId[]): Promise<DueVm[]> {
+    if (due.length === 0) return [];
     const result = await this.db.execute<
       Omit<DueVm, 'collectedUntil' | 'recommendationsHeldUntil'> & {
         collectedUntil: string;
@@ -369,12 +374,12 @@ export class RecommendationsRepository {
              resource.nic_count as "nicCount", resource.has_premium_disk as "hasPremiumDisk",
              resource.has_accelerated_networking as "hasAcceleratedNetworking",
              resource.recommendations_held_until as "recommendationsHeldUntil",
-             collected.until as "collectedUntil"
-      from resource
-      cross join lateral (
-        select max(metric.last_collected_at) as until from metric where metric.resource_id = resource.id
-      ) as collected
-      where resource.id = any(${sql.param(resourceIds)}::uuid[]) and collected.until is not null
+             due.until as "collectedUntil"
+      from unnest(
+        ${sql.param(due.map((vm) => vm.id))}::uuid[],
+        ${sql.param(due.map((vm) => vm.collectedUntil.toISOString()))}::timestamptz[]
+      ) as due(id, until)
+      join resource on resource.id = due.id
       order by resource.id`);
     return result.rows.map((row) => ({
       ...row,
@@ -439,22 +444,19 @@ export class RecommendationsRepository {
         series = createHourlySeries(layout.steps);
         seriesByVm.set(row.resourceId, series);
       }
-      const dayOffsets = row.days ?? Array.from({ length: row.dayCount }, (_, day) => row.firstOffset + day);
-      const place = (packed: string | null, target: Float64Array, combine?: 'add') => {
-        if (packed !== null) placeDays(layout, dayOffsets, decodePackedDays(packed), target, combine);
-      };
+      const days = row.days ?? Array.from({ length: row.dayCount }, (_, day) => row.firstOffset + day);
       if (row.name === cpuMetricName) {
-        place(row.averages, series.cpuAverage);
-        place(row.maximums, series.cpuMaximum);
+        placePacked(layout, days, row.averages, series.cpuAverage);
+        placePacked(layout, days, row.maximums, series.cpuMaximum);
       } else if (row.name === availableMemoryMetricName) {
-        place(row.averages, series.memoryAverage);
-        place(row.p95s, series.memoryP95);
-        place(row.minimums, series.memoryMinimum);
+        placePacked(layout, days, row.averages, series.memoryAverage);
+        placePacked(layout, days, row.p95s, series.memoryP95);
+        placePacked(layout, days, row.minimums, series.memoryMinimum);
       } else if (row.name === creditsMetricName) {
-        place(row.averages, series.creditsAverage);
-        place(row.minimums, series.creditsMinimum);
+        placePacked(layout, days, row.averages, series.creditsAverage);
+        placePacked(layout, days, row.minimums, series.creditsMinimum);
       } else {
-        place(row.averages, series.networkAverage, 'add');
+        placePacked(layout, days, row.averages, series.networkAverage, 'add');
       }
     }
     return seriesByVm;
