@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createHourlySeries, decodePackedDays, placeDays } from './hourly-series';
+import { createHourlySeries, decodePackedDays, placeDays, placePacked } from './hourly-series';
 
 // Days as metric_day keeps them: 24 float4 big-endian, NaN where the hour has none.
 function packBytes(...days: Record<number, number>[]): Buffer {
@@ -37,6 +37,28 @@ describe('packed days', () => {
       );
     }
     expect(() => decodePackedDays(Buffer.alloc(6).toString('base64'))).toThrow(/whole floats/);
+  });
+});
+
+describe('placing a column of packed days', () => {
+  it('reads columns one after another, longer and shorter, with PostgreSQL’s line breaks', () => {
+    const layout = { firstHour: 0, steps: 24 * 50 };
+    const long = new Float64Array(layout.steps).fill(Number.NaN);
+    const short = new Float64Array(layout.steps).fill(Number.NaN);
+    const longDays = Array.from({ length: 50 }, (_, day) => ({ 5: day + 0.5 }));
+    const asQueryAnswers = (bytes: Buffer) => bytes.toString('base64').replace(/(.{76})/g, '$1\n');
+    placePacked(
+      layout,
+      Array.from({ length: 50 }, (_, day) => day),
+      asQueryAnswers(packBytes(...longDays)),
+      long,
+    );
+    placePacked(layout, [3], asQueryAnswers(packBytes({ 7: 42 })), short);
+    placePacked(layout, [0], null, short);
+    expect(long[49 * 24 + 5]).toBe(49.5);
+    expect(long[6]).toBeNaN();
+    expect(short[3 * 24 + 7]).toBe(42);
+    expect(short.filter((value) => !Number.isNaN(value))).toHaveLength(1);
   });
 });
 

@@ -37,7 +37,11 @@ const hoursPerDay = 24;
 // bytes are swapped in one native pass and viewed in place, where reading them one by one
 // (readFloatBE) cost a tenth of the whole read.
 export function decodePackedDays(base64: string): Float32Array {
-  const bytes = Buffer.from(base64, 'base64');
+  return readFloats(Buffer.from(base64, 'base64'));
+}
+
+// The bytes of packed days read as floats, in place (the bytes are swapped).
+function readFloats(bytes: Buffer): Float32Array {
   if (bytes.length % 4 !== 0) throw new Error(`packed days of ${bytes.length} bytes are not whole floats`);
   bytes.swap32();
   // A view needs 4-byte alignment; a small buffer may sit anywhere in Node's shared pool.
@@ -76,7 +80,11 @@ export function placeDays(
   }
 }
 
-// A column of packed days (base64, or null where the query sent none) placed into its series.
+// A column of packed days (base64, or null where the query sent none) placed into its series. Each
+// column is decoded, placed and done with before the next, so one buffer of its own serves them all:
+// a whole analysis decodes some 60,000 columns, and a buffer each was work for the collector.
+let scratch = Buffer.allocUnsafeSlow(4096);
+
 export function placePacked(
   layout: DayLayout,
   dayOffsets: readonly number[],
@@ -84,5 +92,10 @@ export function placePacked(
   target: Float64Array,
   combine: 'replace' | 'add' = 'replace',
 ): void {
-  if (packed !== null) placeDays(layout, dayOffsets, decodePackedDays(packed), target, combine);
+  if (packed === null) return;
+  // At most 3 bytes per 4 characters of base64.
+  const capacity = Math.ceil(packed.length / 4) * 3;
+  if (scratch.length < capacity) scratch = Buffer.allocUnsafeSlow(capacity);
+  const length = scratch.write(packed, 0, 'base64');
+  placeDays(layout, dayOffsets, readFloats(scratch.subarray(0, length)), target, combine);
 }
