@@ -14,6 +14,7 @@ import { connectEstate } from '../support/estate';
 import { startJobThread } from '../../server/src/jobs/job-thread';
 import { monitorEventLoop } from '../support/event-loop';
 import { startBenchServer } from '../support/harness';
+import { describePostgresActivity, watchPostgresActivity } from '../support/postgres-activity';
 
 const fleetSize = Number(process.env.BENCH_FLEET_SIZE ?? 10_000);
 const emulatorDir = await mkdtemp(path.join(os.tmpdir(), 'cloudtrim-bench-emulator-'));
@@ -53,10 +54,12 @@ const jobThread = await startJobThread(
 
 // A newly connected estate's first collection: every metric's last 60 minutes (and the B-series
 // VMs' credit metrics created).
+const firstActivity = await watchPostgresActivity(container.database.pool);
 const firstStarted = performance.now();
 await container.metrics.enqueueCollectionForAllTenants();
 const firstJobs = await waitForCollections(tenantIds.length);
 const firstSeconds = (performance.now() - firstStarted) / 1000;
+const firstPostgres = await firstActivity.stop();
 const firstPoints = await countPoints();
 
 // The cycle the schedule runs every 5 minutes: each metric collected up to the previous cycle's end,
@@ -68,10 +71,12 @@ await container.database.pool.query(
 const pointsBefore = await countPoints();
 await emulator.resetStats();
 const eventLoop = monitorEventLoop();
+const cycleActivity = await watchPostgresActivity(container.database.pool);
 const cycleStarted = performance.now();
 await container.metrics.enqueueCollectionForAllTenants();
 const jobs = await waitForCollections(tenantIds.length);
 const cycleSeconds = (performance.now() - cycleStarted) / 1000;
+const cyclePostgres = await cycleActivity.stop();
 const eventLoopDelay = eventLoop.stop();
 const stats = await emulator.readStats();
 const points = (await countPoints()) - pointsBefore;
@@ -97,11 +102,12 @@ console.log(
   `  failures reported             ${failures.length ? failures.map((row) => row.log_text).join('; ') : 'none'}`,
 );
 console.log(`  points written                ${points}   ${(points / cycleSeconds).toFixed(0)} points/s`);
+console.log(`  PostgreSQL meanwhile          ${describePostgresActivity(cyclePostgres)}`);
 console.log(
   `  API thread event-loop delay   p99 ${eventLoopDelay.p99Milliseconds.toFixed(1)} ms, max ${eventLoopDelay.maxMilliseconds.toFixed(1)} ms   (target p99 ≤ 20 ms; the job thread does the work)`,
 );
 console.log(
-  `  first collection (60 minutes) ${firstSeconds.toFixed(2)} s   ${firstPoints} points, ${(firstPoints / firstSeconds).toFixed(0)} points/s (${firstJobs.completed} completed, ${firstJobs.failed} failed; once per new resource, within the 5-minute schedule)`,
+  `  first collection (60 minutes) ${firstSeconds.toFixed(2)} s   ${firstPoints} points, ${(firstPoints / firstSeconds).toFixed(0)} points/s (${firstJobs.completed} completed, ${firstJobs.failed} failed; once per new resource, within the 5-minute schedule); PostgreSQL meanwhile ${describePostgresActivity(firstPostgres)}`,
 );
 
 // For comparison, a 5-minute cycle again on this (the API's) thread, as a single-threaded server

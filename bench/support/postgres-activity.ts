@@ -1,0 +1,56 @@
+// What PostgreSQL did besides answering while a bench phase ran: the WAL it wrote, the checkpoints
+// it began (each makes the next write of every page log the whole page again), and the autovacuum
+// and autoanalyze runs it made. A phase that takes twice as long as the same phase in another run,
+// with the same work, usually shows here.
+import type { Database } from '../../server/src/db/database';
+
+type Pool = Database['pool'];
+
+export interface PostgresActivity {
+  walBytes: number;
+  checkpoints: number;
+  autovacuums: number;
+  autoanalyzes: number;
+}
+
+interface Reading {
+  lsn: string;
+  checkpoints: number;
+  autovacuums: number;
+  autoanalyzes: number;
+}
+
+async function read(pool: Pool): Promise<Reading> {
+  const { rows } = await pool.query<Reading>(
+    `select pg_current_wal_lsn()::text as lsn,
+            (select (num_timed + num_requested)::int from pg_stat_checkpointer) as checkpoints,
+            (select coalesce(sum(autovacuum_count), 0)::int from pg_stat_all_tables) as autovacuums,
+            (select coalesce(sum(autoanalyze_count), 0)::int from pg_stat_all_tables) as autoanalyzes`,
+  );
+  return rows[0]!;
+}
+
+// Starts counting; `stop` answers what happened since.
+export async function watchPostgresActivity(pool: Pool): Promise<{ stop(): Promise<PostgresActivity> }> {
+  const before = await read(pool);
+  return {
+    async stop() {
+      const after = await read(pool);
+      const { rows } = await pool.query<{ bytes: string }>(
+        `select pg_wal_lsn_diff($1::pg_lsn, $2::pg_lsn)::text as bytes`,
+        [after.lsn, before.lsn],
+      );
+      return {
+        walBytes: Number(rows[0]!.bytes),
+        checkpoints: after.checkpoints - before.checkpoints,
+        autovacuums: after.autovacuums - before.autovacuums,
+        autoanalyzes: after.autoanalyzes - before.autoanalyzes,
+      };
+    },
+  };
+}
+
+export function describePostgresActivity(activity: PostgresActivity): string {
+  const mebibytes = (activity.walBytes / 1024 ** 2).toFixed(0);
+  return `WAL ${mebibytes} MiB, ${activity.checkpoints} checkpoints begun, ${activity.autovacuums} autovacuums and ${activity.autoanalyzes} autoanalyzes`;
+}
