@@ -11,6 +11,8 @@
 // Disks, public IPs and plans beyond what the emulator's fleet has are seeded as inventory rows (up
 // to 5,000, 2,000 and 500: issue 18 §4's estate), with the facts inventory keeps and waste in
 // realistic shares.
+// `npm run bench` runs it with the background work's young generation (server/src/lib/heap.ts), as
+// the job thread and a ROLE=worker process have it.
 // Targets (issue 7 §4, issue 18 §4): 10,000 VMs with 5,000 disks, 2,000 public IPs and 500 plans
 // ≤ 5 s (aim 2.5 s); event-loop and API p99 ≤ 20 ms.
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -5,6 +5,7 @@
 // since that process serves no API.
 import { Worker } from 'node:worker_threads';
 import type { Config, Secrets } from '../config';
+import { backgroundYoungGenerationMb } from '../lib/heap';
 
 export interface JobThreadData {
   config: Config;
@@ -27,7 +28,11 @@ const entryUrl = new URL('./job-thread-entry.mjs', import.meta.url);
 const runnerUrl = new URL('./job-thread-runner.ts', import.meta.url);
 
 export function startJobThread(data: JobThreadData, onCrash: (error: Error) => void): Promise<JobThread> {
-  const worker = new Worker(entryUrl, { workerData: { ...data, runnerUrl: runnerUrl.href }, name: 'jobs' });
+  const worker = new Worker(entryUrl, {
+    workerData: { ...data, runnerUrl: runnerUrl.href },
+    name: 'jobs',
+    resourceLimits: { maxYoungGenerationSizeMb: backgroundYoungGenerationMb },
+  });
   let isStopping = false;
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   const stoppedCleanly = new Promise<void>((resolve) =>
