@@ -55,3 +55,27 @@ export async function readServerCpuSeconds(postmasterPid: number): Promise<numbe
   }
   return ticks / ticksPerSecond;
 }
+
+// Seconds the process's threads spent runnable but waiting for a core (/proc/<pid>/task/*/schedstat,
+// second field, in ns): how long the scheduler kept it off the CPU while it had work. Threads that
+// ended are not counted.
+export async function readRunQueueWaitSeconds(pid: number): Promise<number> {
+  const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
+  let nanoseconds = 0;
+  for (const task of tasks) {
+    const text = await readFile(`/proc/${pid}/task/${task}/schedstat`, 'utf8').catch(() => '');
+    nanoseconds += Number(text.split(' ')[1] ?? 0) || 0;
+  }
+  return nanoseconds / 1e9;
+}
+
+// The same for a PostgreSQL server's live backends (and the postmaster).
+export async function readServerRunQueueWaitSeconds(postmasterPid: number): Promise<number> {
+  let seconds = await readRunQueueWaitSeconds(postmasterPid);
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readStat(Number(entry));
+    if (stat?.parentPid === postmasterPid) seconds += await readRunQueueWaitSeconds(Number(entry));
+  }
+  return seconds;
+}
