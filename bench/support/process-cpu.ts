@@ -68,14 +68,3 @@ export async function readRunQueueWaitSeconds(pid: number): Promise<number> {
   }
   return nanoseconds / 1e9;
 }
-
-// The same for a PostgreSQL server's live backends (and the postmaster).
-export async function readServerRunQueueWaitSeconds(postmasterPid: number): Promise<number> {
-  let seconds = await readRunQueueWaitSeconds(postmasterPid);
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readStat(Number(entry));
-    if (stat?.parentPid === postmasterPid) seconds += await readRunQueueWaitSeconds(Number(entry));
-  }
-  return seconds;
-}
