@@ -9,7 +9,7 @@ import { createJobDefinitions, scheduledJobs } from './jobs/definitions';
 import { startJobThread } from './jobs/job-thread';
 import { JobQueue } from './queue/queue';
 import { createLogger } from './lib/log';
-import { lowerBackendPriority, lowerThreadPriority } from './lib/priority';
+import { lowerThreadPriority } from './lib/priority';
 import { demoAccount } from './modules/demo/demo.service';
 
 async function main(): Promise<void> {
@@ -58,7 +58,6 @@ async function main(): Promise<void> {
 
   if (config.role === 'worker') {
     lowerThreadPriority(log);
-    lowerBackendPriority(database.pool, log);
     await queue.work();
     await queue.schedule(scheduledJobs);
   } else if (config.role === 'all') {

@@ -3,7 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createContainer } from '../container';
 import { openDatabase } from '../db/database';
 import { createLogger } from '../lib/log';
-import { lowerBackendPriority, lowerThreadPriority } from '../lib/priority';
+import { lowerThreadPriority } from '../lib/priority';
 import { redactDatabaseError } from '../lib/redact-database-error';
 import { createJobDefinitions, scheduledJobs } from './definitions';
 import type { JobThreadData, JobThreadMessage } from './job-thread';
@@ -19,7 +19,6 @@ lowerThreadPriority(log);
 
 try {
   const database = await openDatabase(data.databaseUrl);
-  lowerBackendPriority(database.pool, log);
   const queue = new JobQueue(data.databaseUrl, log);
   const container = createContainer({ config: data.config, secrets, database, queue, log });
   await queue.start(createJobDefinitions(container));
