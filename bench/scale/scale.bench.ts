@@ -57,8 +57,6 @@ const isSeeded = process.env.BENCH_HISTORY === 'seeded';
 const isRefreshMeasured = process.env.BENCH_REFRESH !== '0';
 const apiTargetMs = 20;
 const quietSeconds = Number(process.env.BENCH_QUIET_SECONDS ?? 30);
-// Pairs of extra cycles comparing the workers' backends at nice 0 and 10 (BENCH_PRIORITY_PAIRS, 0).
-const priorityComparisonPairs = Number(process.env.BENCH_PRIORITY_PAIRS ?? 0);
 let lastProgressAt = Date.now();
 // When the phase being waited for began.
 let phaseStarted = new Date();
@@ -100,7 +98,6 @@ const processOptions = {
   secrets: server.secrets,
   environment: azureEnvironment(emulator),
 };
-let tenantCountConnected = 0;
 let apis: CloudtrimProcess[] = [];
 let workers: CloudtrimProcess[] = [];
 let memory: ReturnType<typeof sampleMemory> | undefined;
@@ -218,7 +215,6 @@ try {
   phaseStarted = settleStarted;
   const connectStarted = performance.now();
   const { tenantIds } = await connectEstate(server, emulator, 'scale-bench@example.com');
-  tenantCountConnected = tenantIds.length;
   const connectSeconds = (performance.now() - connectStarted) / 1000;
   console.log(`  ${tenantIds.length} tenants connected in ${connectSeconds.toFixed(1)} s`);
   if (isSeeded) {
@@ -356,31 +352,6 @@ try {
     `  getBatch calls ${cycleStats.calls.getBatch} (floor ⌈VMs/50⌉ per subscription, region and B-series: ${expectedBatchCalls}), ${cycleStats.calls.metrics} per-resource metric calls, ${cycleStats.throttled} 429s, ${cycleStats.retriesBeforeRetryAfter} early retries`,
   );
   const cycledSize = await readDatabaseSize();
-
-  // The workers' PostgreSQL backends at nice 10 (as the product sets them on this host) against the
-  // server's own priority, cycle for cycle in alternation, each cycle re-reading the same last 5
-  // minutes (their points deleted and every metric's collected-until set back).
-  for (let pair = 0; pair < priorityComparisonPairs; pair += 1) {
-    for (const isLowered of [false, true]) {
-      const name = `cycle, workers' backends at nice ${isLowered ? 10 : 0}`;
-      await pool.query(`update metric set last_collected_at = last_collected_at - interval '5 minutes'`);
-      await pool.query(
-        `delete from metric_point using metric
-          where metric_point.metric_id = metric.id and metric_point.time > metric.last_collected_at`,
-      );
-      const raised = isLowered ? undefined : keepBackendsAtServerPriority();
-      const started = await beginPhase(name);
-      await container.metrics.enqueueCollectionForAllTenants();
-      await waitForTenants('metrics-collect', 'started_on', started);
-      await waitForTenants('recommendations-analyse', 'created_on', started);
-      await endPhase();
-      raised?.stop();
-      const spans = await readJobSpans(started, ['metrics-collect', 'recommendations-analyse']);
-      console.log(
-        `  ${name}: collected ${spans.get('metrics-collect')?.endSeconds.toFixed(1)} s, analysed ${spans.get('recommendations-analyse')?.endSeconds.toFixed(1)} s after queued`,
-      );
-    }
-  }
 
   if (isRefreshMeasured) {
     // 3. The cost refresh every tenant has every 4 hours (the last 3 days and the month, actual and
@@ -674,38 +645,6 @@ async function prepareSteadyState(tenantIds: string[]): Promise<void> {
   console.log(
     `  ${seeded[0]!.days} packed metric-days seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s (14 days; no back-fill, no bill history read; load average ${loadAverage()})`,
   );
-}
-
-// Until every tenant has a job of `name` ended whose `column` (started_on or created_on) is past `since`.
-async function waitForTenants(name: string, column: 'started_on' | 'created_on', since: Date) {
-  await waitFor(async () => {
-    const { rows } = await pool.query<{ tenants: number }>(
-      `select count(distinct data->>'tenantId')::int as tenants from pgboss.job
-        where name = $1 and state in ('completed', 'failed') and ${column} >= $2`,
-      [name, since],
-    );
-    reportProgress(`${name} ${rows[0]!.tenants}`);
-    return rows[0]!.tenants === tenantCountConnected;
-  });
-}
-
-// Puts the backends the workers lowered back at the server's priority, every 200 ms (a new
-// connection is lowered on its first use), until stopped.
-function keepBackendsAtServerPriority(): { stop(): void } {
-  const raise = async () => {
-    const { processes } = await snapshotMachineCpu();
-    for (const [pid, stat] of processes) {
-      if (stat.parentPid !== postgresPid || stat.nice !== 10) continue;
-      try {
-        os.setPriority(pid, processes.get(postgresPid)?.nice ?? 0);
-      } catch {
-        // ended meanwhile
-      }
-    }
-  };
-  const timer = setInterval(() => void raise(), 200);
-  void raise();
-  return { stop: () => clearInterval(timer) };
 }
 
 // Subscriptions whose cost history is not read yet (their principal allowed to read it).
