@@ -9,16 +9,34 @@
 // minutes), the cost sync against Cost Management's budget, the peak RSS per process (≤ 1 GiB),
 // PostgreSQL's size per 100,000 VMs per 30 days, and a signed-in call's p99 on the API processes
 // throughout. BENCH_COST_QUERIES_PER_MINUTE sets the emulator's Cost Management refill (60, the
-// issue's per-tenant limit); BENCH_API_RATE the requests per second sent to each API process (20).
+// issue's per-tenant limit); BENCH_API_RATE the requests per second sent to each API process (20),
+// every request kept so each phase's p99 is over all the requests sent in it (their count printed).
+// BENCH_HISTORY=seeded measures the steady state instead of new customers, where onboarding would
+// not fit this machine (1,000 tenants: about 5 hours of CPU here, and 72 GB of history against 51 GB
+// of free disk): the tenants are connected and their inventory synced through the product's own
+// service calls (inventory and security scan, against the emulator serving every tenant's VMs,
+// disks and IPs), but the 14 days of history the analysis reads are written by SQL as
+// bench/recommendations seeds them (metric_day, a daily cycle per VM with noise, for the VMs' CPU,
+// memory and network and the plans' CPU and memory), every metric marked back-filled and collected
+// up to 5 minutes ago, and every subscription's bill history marked read (none of it stored): so
+// neither the back-fill nor the bill's history runs. What that mode does not measure: onboarding
+// (inventory on the workers, back-fill, the bill's 90 days; measured at 100 tenants in the default
+// mode), the metric roll-ups' and bill's size over 30 days (only the packed days are seeded).
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startCloudtrimProcess } from '../support/cloudtrim-process';
+import { startCloudtrimProcess, type CloudtrimProcess } from '../support/cloudtrim-process';
 import { azureEnvironment, startEmulatorProcess } from '../support/emulator-process';
 import { benchPassword, connectEstate } from '../support/estate';
 import { startBenchServer } from '../support/harness';
-import { runLoad, type LoadResult } from '../support/load-process';
-import { findPostgresServer, readCpuSeconds, readServerCpuSeconds } from '../support/process-cpu';
+import { startPacedLoad, summarizeSamples, type PacedLoad } from '../support/paced-load';
+import {
+  findPostgresServer,
+  readCpuSeconds,
+  readRunQueueWaitSeconds,
+  snapshotMachineCpu,
+  readServerCpuSeconds,
+} from '../support/process-cpu';
 import { sampleMemory } from '../support/process-memory';
 import { printTable } from '../support/table';
 
@@ -34,6 +52,11 @@ const costQueriesPerMinute = Number(process.env.BENCH_COST_QUERIES_PER_MINUTE ??
 const apiRate = Number(process.env.BENCH_API_RATE ?? 20);
 const route = process.env.BENCH_ROUTE ?? '/api/v1/log';
 const timeoutMinutes = Number(process.env.BENCH_TIMEOUT_MINUTES ?? 120);
+const isSeeded = process.env.BENCH_HISTORY === 'seeded';
+// The cost refresh phase can be left out of a run short of time (BENCH_REFRESH=0).
+const isRefreshMeasured = process.env.BENCH_REFRESH !== '0';
+const apiTargetMs = 20;
+const quietSeconds = Number(process.env.BENCH_QUIET_SECONDS ?? 30);
 let lastProgressAt = Date.now();
 // When the phase being waited for began.
 let phaseStarted = new Date();
@@ -53,14 +76,18 @@ const loadAverage = () =>
 const startLoad = loadAverage();
 
 const emulatorDir = await mkdtemp(path.join(os.tmpdir(), 'cloudtrim-bench-emulator-'));
-const emulator = await startEmulatorProcess({
-  dataDir: emulatorDir,
-  fleetSize,
-  tenantCount,
-  seed: 42,
-  throttling: true,
-  throttleLimits: { costQueryCapacity, costQueryRefillPerMinute: costQueriesPerMinute },
-});
+const emulator = await startEmulatorProcess(
+  {
+    dataDir: emulatorDir,
+    fleetSize,
+    tenantCount,
+    seed: 42,
+    throttling: true,
+    throttleLimits: { costQueryCapacity, costQueryRefillPerMinute: costQueriesPerMinute },
+    // Its fleet and bills grow with the VMs (940 MiB at 10,000): past V8's default heap at 100,000.
+  },
+  { heapMebibytes: Math.max(4096, fleetSize / 10) },
+);
 // The PostgreSQL every process shares (and this process's container, used to connect the tenants
 // and to queue the measured cycle as the schedule does); its own API is not measured.
 const server = await startBenchServer(azureEnvironment(emulator), { maxConnections: 500 });
@@ -71,17 +98,23 @@ const processOptions = {
   secrets: server.secrets,
   environment: azureEnvironment(emulator),
 };
-const apis = await Promise.all(
-  Array.from({ length: apiCount }, () => startCloudtrimProcess('api', processOptions)),
-);
-const workers = await Promise.all(
-  Array.from({ length: workerCount }, () => startCloudtrimProcess('worker', processOptions)),
-);
-const memory = sampleMemory([
-  { label: 'Azure emulator', pid: emulator.pid },
-  ...apis.map((api, index) => ({ label: `API ${index + 1}`, pid: api.pid })),
-  ...workers.map((worker, index) => ({ label: `worker ${index + 1}`, pid: worker.pid })),
-]);
+let apis: CloudtrimProcess[] = [];
+let workers: CloudtrimProcess[] = [];
+let memory: ReturnType<typeof sampleMemory> | undefined;
+// The API and worker processes (in the seeded mode, once the estate is prepared).
+async function startProcesses(): Promise<void> {
+  apis = await Promise.all(
+    Array.from({ length: apiCount }, () => startCloudtrimProcess('api', processOptions)),
+  );
+  workers = await Promise.all(
+    Array.from({ length: workerCount }, () => startCloudtrimProcess('worker', processOptions)),
+  );
+  memory = sampleMemory([
+    { label: 'Azure emulator', pid: emulator.pid },
+    ...apis.map((api, index) => ({ label: `API ${index + 1}`, pid: api.pid })),
+    ...workers.map((worker, index) => ({ label: `worker ${index + 1}`, pid: worker.pid })),
+  ]);
+}
 
 const postgresPid = await findPostgresServer(Number(new URL(server.databaseUrl).port));
 // CPU seconds used so far by each kind of process (the workers together, the APIs together).
@@ -98,23 +131,97 @@ async function readCpu(): Promise<Map<string, number>> {
     ['Azure emulator', await readCpuSeconds(emulator.pid)],
   ]);
 }
-const cpuMarks: Array<{ phase: string; from: Map<string, number>; to?: Map<string, number> }> = [];
+// Seconds the API processes spent runnable but waiting for a core (PostgreSQL's backends come and
+// go, and an ended one's waits are lost, so theirs is not summed).
+async function readRunQueueWaits(): Promise<Map<string, number>> {
+  const apiWaits = await Promise.all(apis.map((api) => readRunQueueWaitSeconds(api.pid)));
+  return new Map([['APIs', apiWaits.reduce((total, seconds) => total + seconds, 0)]]);
+}
+const cpuMarks: Array<{
+  phase: string;
+  from: Map<string, number>;
+  to?: Map<string, number>;
+  waitsFrom: Map<string, number>;
+  waitsTo?: Map<string, number>;
+  machineFrom: Awaited<ReturnType<typeof snapshotMachineCpu>>;
+  machineTo?: Awaited<ReturnType<typeof snapshotMachineCpu>>;
+  // Epoch ms, for the requests sent in the phase.
+  fromMs: number;
+  toMs?: number;
+}> = [];
+const markPhase = async (phase: string) =>
+  cpuMarks.push({
+    phase,
+    from: await readCpu(),
+    waitsFrom: await readRunQueueWaits(),
+    machineFrom: await snapshotMachineCpu(),
+    fromMs: Date.now(),
+  });
+const endPhase = async () => {
+  const mark = cpuMarks.at(-1)!;
+  mark.to = await readCpu();
+  mark.waitsTo = await readRunQueueWaits();
+  mark.machineTo = await snapshotMachineCpu();
+  mark.toMs = Date.now();
+};
+// Who held the machine's cores in a phase: this bench's processes by kind, PostgreSQL's processes
+// by nice value (the workers' backends are lowered to 10), everything else on the machine (other
+// sessions' work) by command, and what processes that ended in the phase used.
+function attributeMachineCpu(mark: (typeof cpuMarks)[number]): Map<string, number> {
+  const before = mark.machineFrom.processes;
+  const after = mark.machineTo?.processes ?? before;
+  const labels = new Map<number, string>([
+    [process.pid, 'this bench (polling, its pool)'],
+    [emulator.pid, 'Azure emulator (nice 19)'],
+    ...workers.map((worker) => [worker.pid, 'workers (nice 10)'] as const),
+    ...apis.map((api) => [api.pid, 'APIs'] as const),
+  ]);
+  const isUnder = (pid: number, ancestor: number) => {
+    for (let current = pid, depth = 0; current > 1 && depth < 20; depth += 1) {
+      if (current === ancestor) return true;
+      current = after.get(current)?.parentPid ?? 1;
+    }
+    return false;
+  };
+  const used = new Map<string, number>();
+  let attributed = 0;
+  for (const [pid, now] of after) {
+    const ticks = now.ticks - (before.get(pid)?.ticks ?? 0);
+    if (ticks <= 0) continue;
+    attributed += ticks;
+    const label =
+      labels.get(pid) ??
+      (postgresPid && (pid === postgresPid || now.parentPid === postgresPid)
+        ? `PostgreSQL at nice ${now.nice}`
+        : isUnder(pid, process.pid)
+          ? 'load generators'
+          : `other: ${now.command} (nice ${now.nice})`);
+    used.set(label, (used.get(label) ?? 0) + ticks / 100);
+  }
+  const busy = (mark.machineTo?.busySeconds ?? 0) - mark.machineFrom.busySeconds;
+  used.set('processes that ended in the phase', Math.max(0, busy - attributed / 100));
+  return used;
+}
 
 // Load runs stop when the measuring ends; the processes stop whatever happened.
-let isMeasuring = true;
-let loads: Array<Promise<void>> = [];
+let loads: PacedLoad[] = [];
 try {
   console.log(
     `\nScale-out: ${tenantCount} tenants, ${fleetSize} VMs, ${workerCount} worker and ${apiCount} API processes on one PostgreSQL (load average at start ${startLoad}, ${os.cpus().length} cores)`,
   );
 
+  if (!isSeeded) await startProcesses();
   const settleStarted = await databaseNow();
   phaseStarted = settleStarted;
-  cpuMarks.push({ phase: 'new tenants', from: await readCpu() });
   const connectStarted = performance.now();
   const { tenantIds } = await connectEstate(server, emulator, 'scale-bench@example.com');
   const connectSeconds = (performance.now() - connectStarted) / 1000;
   console.log(`  ${tenantIds.length} tenants connected in ${connectSeconds.toFixed(1)} s`);
+  if (isSeeded) {
+    await prepareSteadyState(tenantIds);
+    await startProcesses();
+  }
+  await markPhase(isSeeded ? 'first cycles' : 'new tenants');
 
   // A signed-in call on every API process, at a steady rate, in 5-second runs until the end.
   const login = await fetch(`${apis[0]!.url}/api/v1/token`, {
@@ -123,71 +230,109 @@ try {
     body: JSON.stringify({ emailAddress: 'scale-bench@example.com', password: benchPassword }),
   });
   const token = (await login.json()) as string;
-  const loadRuns: Array<{ phase: string; result: LoadResult }> = [];
-  let phase = 'new tenants';
-  // The next phase: the load's runs, the CPU marks and the emulator's call counts start from here.
+  // The next phase: the CPU marks, the requests counted and the emulator's call counts start here.
   const beginPhase = async (name: string): Promise<Date> => {
-    phase = name;
     await emulator.resetStats();
     phaseStarted = await databaseNow();
-    cpuMarks.push({ phase: name, from: await readCpu() });
+    await markPhase(name);
     return phaseStarted;
   };
-  loads = apis.map(async (api) => {
-    while (isMeasuring) {
-      const runPhase = phase;
-      const result = await runLoad({
+  loads = await Promise.all(
+    apis.map((api) =>
+      startPacedLoad({
         url: `${api.url}${route}`,
         headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip, deflate, br, zstd' },
         connections: 2,
-        overallRate: apiRate,
-        duration: 5,
-      });
-      loadRuns.push({ phase: runPhase, result });
-    }
-  });
+        ratePerSecond: apiRate,
+      }),
+    ),
+  );
 
-  // 1. What the workers do for new customers, until every tenant has had each job once and every
-  // subscription's cost history (90 days by day, 13 months by month, actual and amortized) is read.
-  const firstJobs = firstJobNames;
-  await waitFor(async () => {
-    const { rows } = await pool.query<{ name: string; tenants: number }>(
-      `select name, count(distinct data->>'tenantId')::int as tenants from pgboss.job
-        where name = any($1) and state in ('completed', 'failed') and created_on >= $2 group by name`,
-      [firstJobs, settleStarted],
+  if (isSeeded) {
+    // The workers' first minutes: the schedule's fan-outs (a collection may be due at once) settle
+    // before the measured cycle, so it does not queue behind one already running.
+    await waitFor(async () => {
+      const { rows } = await pool.query<{ pending: number }>(
+        `select count(*)::int as pending from pgboss.job
+          where name in ('metrics-collect', 'recommendations-analyse', 'inventory-sync', 'cost-sync')
+            and state in ('created', 'retry', 'active')`,
+      );
+      reportProgress(`jobs still queued or running from the workers' start: ${rows[0]!.pending}`);
+      return rows[0]!.pending === 0;
+    });
+    await endPhase();
+  } else {
+    // 1. What the workers do for new customers, until every tenant has had each job once and every
+    // subscription's cost history (90 days by day, 13 months by month, actual and amortized) is read.
+    const firstJobs = firstJobNames;
+    await waitFor(async () => {
+      const { rows } = await pool.query<{ name: string; tenants: number }>(
+        `select name, count(distinct data->>'tenantId')::int as tenants from pgboss.job
+          where name = any($1) and state in ('completed', 'failed') and created_on >= $2 group by name`,
+        [firstJobs, settleStarted],
+      );
+      const costsPending = await countCostReadsPending();
+      reportProgress(
+        `${rows.map((row) => `${row.name} ${row.tenants}`).join(', ')}; cost history still to read for ${costsPending} subscriptions`,
+      );
+      return (
+        costsPending === 0 &&
+        firstJobs.every((name) => rows.find((row) => row.name === name)?.tenants === tenantIds.length)
+      );
+    });
+    await endPhase();
+    const settleStats = await emulator.readStats();
+    console.log(
+      '\nNew tenants, every tenant once through each job (seconds after the first tenant was added):',
     );
-    const costsPending = await countCostReadsPending();
-    reportProgress(
-      `${rows.map((row) => `${row.name} ${row.tenants}`).join(', ')}; cost history still to read for ${costsPending} subscriptions`,
+    await printJobSpans(settleStarted, [...firstJobs, 'cost-sync']);
+    const { rows: backfills } = await pool.query<{ seconds: number; subscriptions: number }>(
+      `select extract(epoch from max(backfilled_at) - $1)::float as seconds, count(*)::int as subscriptions
+         from cost_sync`,
+      [settleStarted],
     );
-    return (
-      costsPending === 0 &&
-      firstJobs.every((name) => rows.find((row) => row.name === name)?.tenants === tenantIds.length)
+    console.log(
+      `  Azure calls: ${settleStats.calls.getBatch} getBatch, ${settleStats.calls['arm-read']} ARM reads, ${settleStats.calls.costs} cost queries; ${settleStats.throttled} 429s met, ${settleStats.retriesBeforeRetryAfter} retries sent before their Retry-After`,
     );
-  });
-  cpuMarks.at(-1)!.to = await readCpu();
-  const settleStats = await emulator.readStats();
-  console.log(
-    '\nNew tenants, every tenant once through each job (seconds after the first tenant was added):',
-  );
-  await printJobSpans(settleStarted, [...firstJobs, 'cost-sync']);
-  const { rows: backfills } = await pool.query<{ seconds: number; subscriptions: number }>(
-    `select extract(epoch from max(backfilled_at) - $1)::float as seconds, count(*)::int as subscriptions
-       from cost_sync`,
-    [settleStarted],
-  );
-  console.log(
-    `  Azure calls: ${settleStats.calls.getBatch} getBatch, ${settleStats.calls['arm-read']} ARM reads, ${settleStats.calls.costs} cost queries; ${settleStats.throttled} 429s met, ${settleStats.retriesBeforeRetryAfter} retries sent before their Retry-After`,
-  );
-  const costQueriesPerTenant = settleStats.calls.costs / tenantIds.length;
-  const costFloorMinutes = Math.max(0, costQueriesPerTenant - costQueryCapacity) / costQueriesPerMinute;
-  console.log(
-    `  cost history of ${backfills[0]!.subscriptions} subscriptions read ${backfills[0]!.seconds.toFixed(0)} s after; ${costQueriesPerTenant.toFixed(1)} queries per tenant, each tenant's floor ${costFloorMinutes.toFixed(1)} min at ${costQueriesPerMinute} a minute after a burst of ${costQueryCapacity} (tenants side by side, each on its own scope's budget)`,
-  );
+    const costQueriesPerTenant = settleStats.calls.costs / tenantIds.length;
+    const costFloorMinutes = Math.max(0, costQueriesPerTenant - costQueryCapacity) / costQueriesPerMinute;
+    console.log(
+      `  cost history of ${backfills[0]!.subscriptions} subscriptions read ${backfills[0]!.seconds.toFixed(0)} s after; ${costQueriesPerTenant.toFixed(1)} queries per tenant, each tenant's floor ${costFloorMinutes.toFixed(1)} min at ${costQueriesPerMinute} a minute after a burst of ${costQueryCapacity} (tenants side by side, each on its own scope's budget)`,
+    );
+  }
   const settledSize = await readDatabaseSize();
 
+  // The API with no work queued (the schedule's minutely jobs only), on the machine as it is now:
+  // what the phases after it are compared with. The schedule's 5-minute collection (queued up to
+  // a minute after its mark: pg-boss looks at its schedules every 30 s) must not fall inside it or
+  // the measured cycle's first 30 s: outside that window, its next is waited for and let through.
+  const sinceScheduledCycleMs = Date.now() % 300_000;
+  if (sinceScheduledCycleMs < 60_000 || sinceScheduledCycleMs > 300_000 - (quietSeconds + 30) * 1000) {
+    await new Promise((resolve) =>
+      setTimeout(resolve, (sinceScheduledCycleMs < 60_000 ? 60_000 : 360_000) - sinceScheduledCycleMs),
+    );
+    await waitFor(async () => {
+      const { rows } = await pool.query<{ pending: number }>(
+        `select count(*)::int as pending from pgboss.job
+          where name in ('metrics-collect', 'recommendations-analyse') and state in ('created', 'retry', 'active')`,
+      );
+      return rows[0]!.pending === 0;
+    });
+  }
+  await beginPhase('quiet');
+  await new Promise((resolve) => setTimeout(resolve, quietSeconds * 1000));
+  await endPhase();
+
   // 2. One collection cycle for all tenants, queued as the schedule's fan-out queues it, and the
-  // analysis each collection queues.
+  // analysis each collection queues. Each metric is set to read the last 5 minutes (one interval)
+  // whatever collection ran last, its points since then deleted: the cycle does one interval's work.
+  await pool.query(
+    `update metric set last_collected_at = now() - interval '5 minutes' where last_collected_at is not null`,
+  );
+  await pool.query(
+    `delete from metric_point using metric
+      where metric_point.metric_id = metric.id and metric_point.time > metric.last_collected_at`,
+  );
   const cycleStarted = await beginPhase('cycle');
   await container.metrics.enqueueCollectionForAllTenants();
   await waitFor(async () => {
@@ -199,14 +344,18 @@ try {
     reportProgress(`metrics-collect ${rows[0]!.tenants}`);
     return rows[0]!.tenants === tenantIds.length;
   });
+  // Every tenant's analysis queued by this cycle done (the schedule's next cycle, 5 minutes on, may
+  // already be queuing the next ones).
   await waitFor(async () => {
-    const { rows } = await pool.query<{ pending: number }>(
-      `select count(*)::int as pending from pgboss.job
-        where name = 'recommendations-analyse' and state in ('created', 'retry', 'active')`,
+    const { rows } = await pool.query<{ tenants: number }>(
+      `select count(distinct data->>'tenantId')::int as tenants from pgboss.job
+        where name = 'recommendations-analyse' and state in ('completed', 'failed') and created_on >= $1`,
+      [cycleStarted],
     );
-    return rows[0]!.pending === 0;
+    reportProgress(`recommendations-analyse ${rows[0]!.tenants}`);
+    return rows[0]!.tenants === tenantIds.length;
   });
-  cpuMarks.at(-1)!.to = await readCpu();
+  await endPhase();
   const cycleStats = await emulator.readStats();
   const { rows: groups } = await pool.query<{ machines: string }>(
     `select count(*) as machines from resource
@@ -227,41 +376,66 @@ try {
   );
   const cycledSize = await readDatabaseSize();
 
-  // 3. The cost refresh every tenant has every 4 hours (the last 3 days and the month, actual and
-  // amortized), found due by the schedule's minutely fan-out as it would find it 4 hours on.
-  const refreshStarted = await beginPhase('cost refresh');
-  await pool.query(`update cost_sync set refreshed_at = refreshed_at - interval '4 hours'`);
-  await waitFor(async () => {
-    const { rows } = await pool.query<{ pending: number }>(
-      `select count(*)::int as pending from cost_sync where refreshed_at < $1 and denied_at is null`,
-      [refreshStarted],
-    );
-    reportProgress(`cost refresh still due for ${rows[0]!.pending} subscriptions`);
-    return rows[0]!.pending === 0;
-  });
-  cpuMarks.at(-1)!.to = await readCpu();
-  const refreshStats = await emulator.readStats();
-  const refreshSpans = await readJobSpans(refreshStarted, ['cost-sync']);
-  console.log('\nThe 4-hourly cost refresh of every tenant, found due by the schedule:');
-  await printJobSpans(refreshStarted, ['cost-sync']);
-  console.log(
-    `  all refreshed ${refreshSpans.get('cost-sync')?.endSeconds.toFixed(1) ?? '-'} s after they fell due (the fan-out runs each minute); ${refreshStats.calls.costs} cost queries (${(refreshStats.calls.costs / tenantIds.length).toFixed(1)} a tenant, its budget ${costQueriesPerMinute} a minute after a burst of ${costQueryCapacity}), ${refreshStats.throttled} 429s, ${refreshStats.retriesBeforeRetryAfter} early retries`,
-  );
-
-  isMeasuring = false;
-  await Promise.all(loads);
-  const peaks = memory.stop();
-
-  console.log(`\nAPI (${route}, ${apiRate} req/s on each of ${apiCount} processes, 5 s runs):`);
-  for (const name of ['new tenants', 'cycle', 'cost refresh']) {
-    const runs = loadRuns.filter((run) => run.phase === name).map((run) => run.result);
-    if (runs.length === 0) continue;
-    const p99s = runs.map((run) => run.p99Milliseconds).sort((a, b) => a - b);
-    const errors = runs.reduce((sum, run) => sum + run.errors + run.non2xx, 0);
+  if (isRefreshMeasured) {
+    // 3. The cost refresh every tenant has every 4 hours (the last 3 days and the month, actual and
+    // amortized), found due by the schedule's minutely fan-out as it would find it 4 hours on.
+    const refreshStarted = await beginPhase('cost refresh');
+    await pool.query(`update cost_sync set refreshed_at = refreshed_at - interval '4 hours'`);
+    await waitFor(async () => {
+      const { rows } = await pool.query<{ pending: number }>(
+        `select count(*)::int as pending from cost_sync where refreshed_at < $1 and denied_at is null`,
+        [refreshStarted],
+      );
+      reportProgress(`cost refresh still due for ${rows[0]!.pending} subscriptions`);
+      return rows[0]!.pending === 0;
+    });
+    await endPhase();
+    const refreshStats = await emulator.readStats();
+    const refreshSpans = await readJobSpans(refreshStarted, ['cost-sync']);
+    console.log('\nThe 4-hourly cost refresh of every tenant, found due by the schedule:');
+    await printJobSpans(refreshStarted, ['cost-sync']);
     console.log(
-      `  during ${name.padEnd(12)} ${runs.length} runs, p99 median ${p99s[Math.floor(p99s.length / 2)]!.toFixed(0)} ms, worst ${p99s.at(-1)!.toFixed(0)} ms, ${errors} errors (target p99 ≤ 20 ms)`,
+      `  all refreshed ${refreshSpans.get('cost-sync')?.endSeconds.toFixed(1) ?? '-'} s after they fell due (the fan-out runs each minute); ${refreshStats.calls.costs} cost queries (${(refreshStats.calls.costs / tenantIds.length).toFixed(1)} a tenant, its budget ${costQueriesPerMinute} a minute after a burst of ${costQueryCapacity}), ${refreshStats.throttled} 429s, ${refreshStats.retriesBeforeRetryAfter} early retries`,
     );
   }
+
+  const samples = (await Promise.all(loads.map((load) => load.stop()))).flat();
+  loads = [];
+  const peaks = memory!.stop();
+
+  console.log(
+    `\nAPI (${route}, ${apiRate} req/s on each of ${apiCount} processes, each request timed from when it was due; target p99 ≤ ${apiTargetMs} ms):`,
+  );
+  printTable(
+    [
+      '  phase',
+      'requests',
+      'p50',
+      'p99',
+      'worst',
+      `> ${apiTargetMs} ms`,
+      'failed',
+      'APIs waiting for a core',
+    ],
+    cpuMarks.map((mark) => {
+      const summary = summarizeSamples(samples, mark.fromMs, mark.toMs ?? Date.now(), apiTargetMs);
+      const waited = (kind: string) =>
+        `${((mark.waitsTo?.get(kind) ?? Number.NaN) - (mark.waitsFrom.get(kind) ?? Number.NaN)).toFixed(1)} s`;
+      return [
+        `  ${mark.phase}`,
+        String(summary.count),
+        `${summary.p50Ms?.toFixed(1) ?? '-'} ms`,
+        `${summary.p99Ms?.toFixed(1) ?? '-'} ms`,
+        `${summary.worstMs?.toFixed(0) ?? '-'} ms`,
+        String(summary.overBound),
+        String(summary.failures),
+        waited('APIs'),
+      ];
+    }),
+  );
+  console.log(
+    `  (phases: ${cpuMarks.map((mark) => `${mark.phase} ${(((mark.toMs ?? Date.now()) - mark.fromMs) / 1000).toFixed(1)} s`).join(', ')})`,
+  );
 
   console.log('\nPeak resident memory per process (target ≤ 1 GiB):');
   printTable(
@@ -285,6 +459,41 @@ try {
   printTable(
     ['process', ...cpuMarks.map((mark) => mark.phase)],
     kinds.map((kind) => [kind, ...cpuMarks.map((mark) => `${used(mark, kind).toFixed(1)} s`)]),
+  );
+  // The phases the API's p99 is judged in: who held the cores.
+  const judged = cpuMarks.filter(
+    (mark) => ['quiet', 'cost refresh'].includes(mark.phase) || mark.phase.startsWith('cycle'),
+  );
+  const attributions = judged.map((mark) => attributeMachineCpu(mark));
+  const labels = [...new Set(attributions.flatMap((used) => [...used.keys()]))];
+  const totals = labels
+    .map((label) => ({ label, total: attributions.reduce((sum, used) => sum + (used.get(label) ?? 0), 0) }))
+    .sort((a, b) => b.total - a.total);
+  console.log(
+    `\nThe machine's cores in each phase, CPU seconds (${os.cpus().length} cores; the 8 largest and the rest):`,
+  );
+  const shown = totals.slice(0, 8);
+  printTable(
+    [
+      '  held by',
+      ...judged.map((mark) => `${mark.phase} (${(((mark.toMs ?? 0) - mark.fromMs) / 1000).toFixed(0)} s)`),
+    ],
+    [
+      ...shown.map(({ label }) => [
+        `  ${label}`,
+        ...attributions.map((used) => `${(used.get(label) ?? 0).toFixed(1)} s`),
+      ]),
+      [
+        '  the rest',
+        ...attributions.map(
+          (used) =>
+            `${[...used]
+              .filter(([label]) => !shown.some((entry) => entry.label === label))
+              .reduce((sum, [, seconds]) => sum + seconds, 0)
+              .toFixed(1)} s`,
+        ),
+      ],
+    ],
   );
   const cycleMark = cpuMarks.find((mark) => mark.phase === 'cycle')!;
   const perThousand = (kind: string) => (used(cycleMark, kind) * 1000) / machines;
@@ -311,19 +520,154 @@ try {
   const metricBytes = sumTables(settledSize.tables, (name) => name.startsWith('metric'));
   const pointBytes = sumTables(settledSize.tables, (name) => name.startsWith('metric_point'));
   const thirtyDaysBytes = settledSize.databaseBytes + ((metricBytes - pointBytes) * (30 - 14)) / 14;
-  console.log(
-    `  database ${mebibytes(settledSize.databaseBytes)} now (${mebibytes(cycledSize.databaseBytes)} after the cycle); per 100,000 VMs per 30 days about ${gibibytes((thirtyDaysBytes * 100_000) / machines)} (the metric roll-ups scaled from 14 to 30 days, linear in VMs)`,
-  );
+  if (isSeeded) {
+    console.log(
+      `  database ${mebibytes(settledSize.databaseBytes)} before the cycle (${mebibytes(cycledSize.databaseBytes)} after): inventory and the seeded packed days only, no hourly roll-ups and no bill, so no 30-day figure here (the default mode's)`,
+    );
+  } else
+    console.log(
+      `  database ${mebibytes(settledSize.databaseBytes)} now (${mebibytes(cycledSize.databaseBytes)} after the cycle); per 100,000 VMs per 30 days about ${gibibytes((thirtyDaysBytes * 100_000) / machines)} (the metric roll-ups scaled from 14 to 30 days, linear in VMs)`,
+    );
   console.log(`  load average at the end ${loadAverage()}`);
 } finally {
-  isMeasuring = false;
-  memory.stop();
-  await Promise.allSettled(loads);
+  memory?.stop();
+  await Promise.allSettled(loads.map((load) => load.stop()));
   // Each finishes its in-flight jobs first (a cost read waiting out a 429 may take its 30 s).
   await Promise.all([...workers, ...apis].map((cloudtrimProcess) => cloudtrimProcess.stop()));
   await server.stop();
   await emulator.stop();
   await rm(emulatorDir, { recursive: true, force: true });
+}
+
+// The seeded mode's estate: inventory synced through the product's services (as the inventory-sync
+// job runs them, several tenants at a time), the jobs that queued dropped, 14 days of packed history
+// written by SQL and every metric and bill marked as read up to now.
+async function prepareSteadyState(tenantIds: string[]): Promise<void> {
+  const started = performance.now();
+  const queue = [...tenantIds];
+  const failed: string[] = [];
+  await Promise.all(
+    Array.from({ length: 4 * workerCount }, async () => {
+      for (let tenantId = queue.shift(); tenantId; tenantId = queue.shift()) {
+        const summary = await container.inventory.syncTenant(tenantId);
+        if (summary && summary.failures.length === 0) {
+          await container.security.scanTenant(tenantId, {}, summary.resourcesBySubscription);
+        } else failed.push(tenantId);
+        reportProgress(`inventory ${tenantIds.length - queue.length}, ${failed.length} failed`);
+      }
+    }),
+  );
+  // A first sync that failed (Azure slow or throttled) is retried as the job's retry would.
+  for (const tenantId of failed.splice(0)) {
+    const summary = await container.inventory.syncTenant(tenantId);
+    if (summary && summary.failures.length === 0) {
+      await container.security.scanTenant(tenantId, {}, summary.resourcesBySubscription);
+    } else failed.push(tenantId);
+  }
+  const { rows: counts } = await pool.query<{ type: string; count: number }>(
+    `select type, count(*)::int as count from resource group by type order by count(*) desc`,
+  );
+  console.log(
+    `  inventory of ${tenantIds.length} tenants synced in ${((performance.now() - started) / 1000).toFixed(0)} s (${failed.length} failed twice): ${counts
+      .slice(0, 6)
+      .map((row) => `${row.count} ${row.type.split('/').at(-1)}`)
+      .join(', ')}`,
+  );
+  // What connecting and syncing queued (each tenant's sync, back-fill, first collection) is dropped:
+  // the history it would read is seeded below.
+  await pool.query(
+    `delete from pgboss.job where state in ('created', 'retry')
+      and name in ('inventory-sync', 'metrics-backfill', 'metrics-collect', 'recommendations-analyse', 'cost-sync')`,
+  );
+  const seedStarted = performance.now();
+  const untilMs = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+  // Each VM metric's 14 days packed a UTC day to a row, as bench/recommendations seeds them (a daily
+  // cycle per VM with noise), a batch of tenants at a time.
+  const batchSize = 50;
+  for (let index = 0; index < tenantIds.length; index += batchSize) {
+    await pool.query(
+      `insert into metric_day (metric_id, day, averages, maximums, p95s, minimums)
+       select metric.id, days.day, metric_day_pack(packed.hours, packed.averages),
+              metric_day_pack(packed.hours, packed.maximums), metric_day_pack(packed.hours, packed.p95s),
+              metric_day_pack(packed.hours, packed.minimums)
+       from metric
+       join resource on resource.id = metric.resource_id
+       left join vm_size on vm_size.region = resource.region and vm_size.name = resource.sku
+       cross join generate_series((($1::timestamptz - interval '14 days') at time zone 'UTC')::date,
+                                  (($1::timestamptz - interval '1 hour') at time zone 'UTC')::date, interval '1 day')
+         as day_starts(day_start)
+       cross join lateral (select day_start::date as day) as days
+       cross join lateral (
+         select array_agg(hour_of_day) as hours, array_agg(value.average) as averages,
+                array_agg(value.average * 1.4) as maximums, array_agg(value.average * 1.25) as p95s,
+                array_agg(case when hour_start >= $1::timestamptz - interval '1 day' then value.average * 0.8 end)
+                  as minimums
+         from generate_series(0, 23) as hour_of_day
+         cross join lateral (select (days.day + make_interval(hours => hour_of_day)) at time zone 'UTC' as hour_start)
+           as hour
+         cross join lateral (
+           select case metric.name
+             when 'Percentage CPU' then least(100, (5 + 40 * (abs(hashtext(resource.id::text)) % 100) / 100.0)
+                                              * (1 + 0.5 * sin(hour_of_day * pi() / 12)) * (0.9 + 0.2 * random()))
+             when 'Available Memory Bytes' then coalesce(vm_size.memory_gib, 8) * 1073741824
+                                              * (0.3 + 0.5 * (abs(hashtext(resource.id::text || 'm')) % 100) / 100.0)
+             else 1e6 * (1 + random())
+           end as average
+         ) as value
+         where hour.hour_start >= $1::timestamptz - interval '14 days' and hour.hour_start < $1::timestamptz
+       ) as packed
+       where resource.type = 'Microsoft.Compute/virtualMachines' and resource.tenant_id = any($2::uuid[])
+         and metric.name in ('Percentage CPU', 'Available Memory Bytes', 'Network In Total', 'Network Out Total')
+       order by days.day
+       on conflict do nothing`,
+      [new Date(untilMs).toISOString(), tenantIds.slice(index, index + batchSize)],
+    );
+    reportProgress(`history seeded for ${Math.min(index + batchSize, tenantIds.length)}`);
+  }
+  // The plans' CPU and memory, as the metrics module keeps them for plans with apps.
+  await pool.query(
+    `with plan_metrics as (
+       insert into metric (resource_id, name, unit)
+       select resource.id, names.name, 'Percent'
+       from resource cross join (values ('CpuPercentage'), ('MemoryPercentage')) as names(name)
+       where resource.type = 'Microsoft.Web/serverfarms' and (resource.details->>'numberOfSites')::int > 0
+       on conflict (resource_id, name) do update set name = excluded.name
+       returning id, resource_id, name
+     )
+     insert into metric_day (metric_id, day, averages, maximums, p95s, minimums)
+     select plan_metrics.id, days.day, metric_day_pack(packed.hours, packed.averages),
+            metric_day_pack(packed.hours, packed.averages), metric_day_pack(packed.hours, packed.averages),
+            metric_day_pack(packed.hours, packed.averages)
+     from plan_metrics
+     cross join generate_series((($1::timestamptz - interval '14 days') at time zone 'UTC')::date,
+                                (($1::timestamptz - interval '1 hour') at time zone 'UTC')::date, interval '1 day')
+       as days(day)
+     cross join lateral (
+       select array_agg(hour_of_day) as hours,
+              array_agg(least(100, (5 + 60 * (abs(hashtext(plan_metrics.resource_id::text || plan_metrics.name)) % 100) / 100.0)
+                                   * (1 + 0.4 * sin(hour_of_day * pi() / 12)))) as averages
+       from generate_series(0, 23) as hour_of_day
+     ) as packed
+     on conflict do nothing`,
+    [new Date(untilMs).toISOString()],
+  );
+  // Every metric back-filled and collected up to 5 minutes ago (the measured cycle reads one
+  // interval), every subscription's bill history read and refreshed now.
+  await pool.query(
+    `update metric set backfilled_at = now(), last_collected_at = now() - interval '5 minutes'`,
+  );
+  await pool.query(
+    `insert into cost_sync (tenant_id, subscription_id, backfilled_at, refreshed_at)
+     select tenant_id, lower(subscription_id), now(), now() from subscription
+     on conflict (tenant_id, subscription_id) do update set backfilled_at = now(), refreshed_at = now(), plan = '[]'`,
+  );
+  // As autovacuum leaves tables after bulk writes: hint bits set, statistics current.
+  await pool.query('vacuum analyze metric_day');
+  await pool.query('vacuum analyze metric');
+  const { rows: seeded } = await pool.query<{ days: number }>(`select count(*)::int as days from metric_day`);
+  console.log(
+    `  ${seeded[0]!.days} packed metric-days seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s (14 days; no back-fill, no bill history read; load average ${loadAverage()})`,
+  );
 }
 
 // Subscriptions whose cost history is not read yet (their principal allowed to read it).

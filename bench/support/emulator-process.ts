@@ -49,9 +49,17 @@ if (isChild) {
   });
 }
 
-export function startEmulatorProcess(options: StartAzureEmulatorOptions): Promise<EmulatorProcessHandle> {
+// `heapMebibytes` raises V8's heap limit for a fleet larger than its default fits.
+export function startEmulatorProcess(
+  options: StartAzureEmulatorOptions,
+  processOptions: { heapMebibytes?: number } = {},
+): Promise<EmulatorProcessHandle> {
   const child = fork(fileURLToPath(import.meta.url), {
-    execArgv: ['--import', 'tsx'],
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(processOptions.heapMebibytes ? [`--max-old-space-size=${processOptions.heapMebibytes}`] : []),
+    ],
     env: {
       ...process.env,
       CLOUDTRIM_BENCH_EMULATOR: '1',

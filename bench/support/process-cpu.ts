@@ -55,3 +55,51 @@ export async function readServerCpuSeconds(postmasterPid: number): Promise<numbe
   }
   return ticks / ticksPerSecond;
 }
+
+// Seconds the process's threads spent runnable but waiting for a core (/proc/<pid>/task/*/schedstat,
+// second field, in ns): how long the scheduler kept it off the CPU while it had work. Threads that
+// ended are not counted.
+export async function readRunQueueWaitSeconds(pid: number): Promise<number> {
+  const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
+  let nanoseconds = 0;
+  for (const task of tasks) {
+    const text = await readFile(`/proc/${pid}/task/${task}/schedstat`, 'utf8').catch(() => '');
+    nanoseconds += Number(text.split(' ')[1] ?? 0) || 0;
+  }
+  return nanoseconds / 1e9;
+}
+
+export interface ProcessTicks {
+  command: string;
+  parentPid: number;
+  nice: number;
+  // utime + stime, in USER_HZ ticks
+  ticks: number;
+}
+
+// Every live process's CPU so far, and the machine's busy ticks (all cores, from /proc/stat): two
+// snapshots say which processes held the cores in between, and how much went to processes that
+// ended meanwhile.
+export async function snapshotMachineCpu(): Promise<{
+  processes: Map<number, ProcessTicks>;
+  busySeconds: number;
+}> {
+  const processes = new Map<number, ProcessTicks>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const text = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => undefined);
+    if (!text) continue;
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    processes.set(Number(entry), {
+      command: text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')),
+      parentPid: Number(fields[1]),
+      nice: Number(fields[16]),
+      ticks: Number(fields[11]) + Number(fields[12]),
+    });
+  }
+  // cpu  user nice system idle iowait irq softirq steal guest guest_nice: busy is user, nice,
+  // system, irq, softirq and steal (guest time is already counted in user).
+  const cpuLine = (await readFile('/proc/stat', 'utf8')).split('\n')[0]!.split(/\s+/).slice(1).map(Number);
+  const busyTicks = [0, 1, 2, 5, 6, 7].reduce((sum, index) => sum + (cpuLine[index] ?? 0), 0);
+  return { processes, busySeconds: busyTicks / ticksPerSecond };
+}
