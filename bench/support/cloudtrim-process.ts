@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from '../../server/src/db/database';
 import type { Secrets } from '../../server/src/config';
+import { backgroundHeapFlags } from '../../server/src/lib/heap';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../server');
 
@@ -25,7 +26,9 @@ export async function startCloudtrimProcess(
 ): Promise<CloudtrimProcess> {
   const port = await findFreePort();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `cloudtrim-bench-${role}-`));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  // As the README starts them: a worker with the background work's young generation.
+  const nodeFlags = role === 'worker' ? backgroundHeapFlags : [];
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
     env: {
       ...process.env,
