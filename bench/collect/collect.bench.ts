@@ -59,7 +59,7 @@ const firstStarted = performance.now();
 await container.metrics.enqueueCollectionForAllTenants();
 const firstJobs = await waitForCollections(tenantIds.length);
 const firstSeconds = (performance.now() - firstStarted) / 1000;
-const firstPostgres = await firstActivity.stop();
+const firstPostgres = await firstActivity.read();
 const firstPoints = await countPoints();
 
 // The cycle the schedule runs every 5 minutes: each metric collected up to the previous cycle's end,
@@ -76,7 +76,7 @@ const cycleStarted = performance.now();
 await container.metrics.enqueueCollectionForAllTenants();
 const jobs = await waitForCollections(tenantIds.length);
 const cycleSeconds = (performance.now() - cycleStarted) / 1000;
-const cyclePostgres = await cycleActivity.stop();
+const cyclePostgres = await cycleActivity.read();
 const eventLoopDelay = eventLoop.stop();
 const stats = await emulator.readStats();
 const points = (await countPoints()) - pointsBefore;

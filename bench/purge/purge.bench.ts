@@ -17,6 +17,7 @@ import { dayMs, hourMs } from '../../server/src/lib/time';
 import { metricPartitionPlans } from '../../server/src/modules/metrics/metric-partitions';
 import { MetricsRepository } from '../../server/src/modules/metrics/metrics.repository';
 import { printTable } from '../support/table';
+import { watchPostgresActivity } from '../support/postgres-activity';
 
 const fleetSize = Number(process.env.BENCH_FLEET_SIZE ?? 10_000);
 const metricsPerVm = 6;
@@ -84,15 +85,10 @@ try {
     `seeded ${pointCount.toLocaleString('en')} points (${fleetSize} VMs) in ${seconds(seedStarted).toFixed(1)} s`,
   );
 
-  const walNow = async () => String((await pool.query(`select pg_current_wal_lsn() as lsn`)).rows[0].lsn);
-  const walSince = async (lsn: string) =>
-    Number(
-      (await pool.query(`select pg_wal_lsn_diff(pg_current_wal_lsn(), $1) as bytes`, [lsn])).rows[0].bytes,
-    );
   const cutoff = new Date(startMs + hourMs).toISOString();
 
   // Before: the purge as it was, in chunks, then the VACUUM its dead rows need.
-  let lsn = await walNow();
+  let activity = await watchPostgresActivity(pool);
   let started = performance.now();
   let deleted = 0;
   for (;;) {
@@ -105,22 +101,22 @@ try {
     if ((result.rowCount ?? 0) < purgeChunkSize) break;
   }
   const deleteSeconds = seconds(started);
-  const deleteWal = await walSince(lsn);
+  const deleteWal = (await activity.read()).walBytes;
   started = performance.now();
   await pool.query(`vacuum metric_point_unpartitioned`);
   const vacuumSeconds = seconds(started);
-  const vacuumWal = (await walSince(lsn)) - deleteWal;
+  const vacuumWal = (await activity.read()).walBytes - deleteWal;
 
   // After: the maintenance 48 hours after the expired hour's end drops its partition. A run an hour
   // earlier has dropped the migration's own (empty) partitions and made those ahead, as the hourly
   // runs before it would have.
   const pointPlans = metricPartitionPlans.filter((plan) => plan.table === 'metric_point');
   await metrics.maintainPartitions(pointPlans, new Date(startMs + 48 * hourMs));
-  lsn = await walNow();
+  activity = await watchPostgresActivity(pool);
   started = performance.now();
   const summary = await metrics.maintainPartitions(pointPlans, new Date(startMs + hourMs + 48 * hourMs));
   const dropSeconds = seconds(started);
-  const dropWal = await walSince(lsn);
+  const dropWal = (await activity.read()).walBytes;
   const left = Number((await pool.query(`select count(*) from metric_point`)).rows[0].count);
   const leftBefore = Number(
     (await pool.query(`select count(*) from metric_point_unpartitioned`)).rows[0].count,

@@ -30,11 +30,11 @@ async function read(pool: Pool): Promise<Reading> {
   return rows[0]!;
 }
 
-// Starts counting; `stop` answers what happened since.
-export async function watchPostgresActivity(pool: Pool): Promise<{ stop(): Promise<PostgresActivity> }> {
+// Starts counting; `read` answers what happened since (as often as asked).
+export async function watchPostgresActivity(pool: Pool): Promise<{ read(): Promise<PostgresActivity> }> {
   const before = await read(pool);
   return {
-    async stop() {
+    async read() {
       const after = await read(pool);
       const { rows } = await pool.query<{ bytes: string }>(
         `select pg_wal_lsn_diff($1::pg_lsn, $2::pg_lsn)::text as bytes`,
