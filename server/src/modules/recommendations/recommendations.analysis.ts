@@ -23,8 +23,11 @@ import type { AutomationService } from '../automation/automation.service';
 import type { PricingService, RegionCatalogue } from '../pricing/pricing.service';
 import { buildVmInput, buildWasteCandidate, findSizePrice, readOsType, toBill } from './analysis-input';
 import { reconcile, withdrawAll, type Conclusion, type Reconciliation } from './analysis-reconciler';
+import type { HourlySeries } from './hourly-series';
 import type {
+  DueVm,
   NewRecommendation,
+  OpenRecommendation,
   RecommendationsRepository,
   RefreshedRecommendation,
   TenantAnalysisScope,
@@ -53,6 +56,13 @@ export interface AnalysisSummary {
   wasteNewCount: number;
   wasteNewAnnualCostSavings: number;
   catalogueFailures: string[];
+}
+
+// A batch of due VMs as read together: their facts, their hourly series, what is on offer for them.
+interface DueBatch {
+  vms: DueVm[];
+  hourlyByVm: Map<string, HourlySeries>;
+  open: OpenRecommendation[];
 }
 
 // One analysis's clock: whole hours only (the hour under way has no aggregate yet).
@@ -129,15 +139,16 @@ export class RecommendationsAnalysis {
   private async analyseVms(
     tenantId: string,
     scope: TenantAnalysisScope,
-    { at, since, until }: AnalysisWindow,
+    window: AnalysisWindow,
     loadCatalogue: CatalogueLoader,
     ownRates: VmRatesReader,
     summary: AnalysisSummary,
     options: CloudCallOptions,
   ): Promise<void> {
+    const { at, since, until } = window;
     // The due VMs are listed once, then read and written 200 at a time.
     const due = await this.recommendations.listDueVms(tenantId);
-    const readBatch = async (start: number) => {
+    const readBatch = async (start: number): Promise<DueBatch | undefined> => {
       if (start >= due.length) return undefined;
       const batch = due.slice(start, start + batchSize);
       const resourceIds = batch.map((vm) => vm.id);
@@ -158,53 +169,13 @@ export class RecommendationsAnalysis {
         options.signal?.throwIfAborted();
         const batch = await nextBatch;
         if (!batch) break;
-        const { vms, hourlyByVm, open } = batch;
+        const { vms } = batch;
         // The next batch is read while this one is analysed and written: PostgreSQL works on the
         // other core. A read that fails is met when its turn comes.
         nextStart += batchSize;
         nextBatch = readBatch(nextStart);
         nextBatch.catch(() => {});
-        const openByVm = groupBy(open, (row) => row.resourceId);
-        const write = new BatchWrite(scope.teamId, tenantId);
-        for (const vm of vms) {
-          // The VM analysis judges its own kinds; a deallocation on offer is the waste finders'.
-          const openRows = (openByVm.get(vm.id) ?? []).filter((row) => vmKinds.has(row.kind));
-          if (vm.automated === noChangeAutomated) {
-            // "No Change": nothing is recommended, and what was on offer is withdrawn.
-            write.add(vm.id, withdrawAll(openRows));
-            continue;
-          }
-          const catalogue = await loadCatalogue(vm.region);
-          const input = buildVmInput(vm, hourlyByVm.get(vm.id), catalogue, openRows, since, until, at);
-          if (!input) continue;
-          const method = isPredictionMethodId(vm.predictionMethod)
-            ? vm.predictionMethod
-            : defaultPredictionMethod;
-          const analysis = analyseVm(input, { method });
-          const isHeld = vm.recommendationsHeldUntil !== null && vm.recommendationsHeldUntil > at;
-          const rates = await ownRates(vm.armId, vm.region);
-          const prices = catalogue.pricesByOs[input.osType];
-          const conclusions = analysis.proposals
-            .filter((proposal) => !(isHeld && proposal.kind === 'resize'))
-            .map((proposal) =>
-              toConclusion(
-                priceAtOwnRates(
-                  proposal,
-                  {
-                    current: prices.get(proposal.currentSize)?.hourlyPrice,
-                    target: proposal.targetSize ? prices.get(proposal.targetSize)?.hourlyPrice : undefined,
-                  },
-                  rates,
-                ),
-                until.getTime(),
-              ),
-            );
-          // A VM that could not be judged (too little history, no price) keeps what is on offer.
-          const judgedKinds = analysis.isJudged ? vmKinds : new Set(conclusions.map((item) => item.kind));
-          write.add(vm.id, reconcile(conclusions, openRows, judgedKinds));
-          // Each VM's analysis is CPU work of its own: requests are served between VMs.
-          await yieldToEventLoop();
-        }
+        const write = await this.analyseBatch(scope, tenantId, window, batch, loadCatalogue, ownRates);
         await pendingWrite;
         pendingWrite = this.writeBatch(
           write,
@@ -306,6 +277,63 @@ export class RecommendationsAnalysis {
       summary.wasteNewAnnualCostSavings += write.newAnnualCostSavings;
       await yieldToEventLoop();
     }
+  }
+
+  // One batch's VMs judged: what each VM's analysis concludes, reconciled with what is on offer.
+  private async analyseBatch(
+    scope: TenantAnalysisScope,
+    tenantId: string,
+    { at, since, until }: AnalysisWindow,
+    {
+      vms,
+      hourlyByVm,
+      open,
+    }: { vms: DueVm[]; hourlyByVm: Map<string, HourlySeries>; open: OpenRecommendation[] },
+    loadCatalogue: CatalogueLoader,
+    ownRates: VmRatesReader,
+  ): Promise<BatchWrite> {
+    const openByVm = groupBy(open, (row) => row.resourceId);
+    const write = new BatchWrite(scope.teamId, tenantId);
+    for (const vm of vms) {
+      // The VM analysis judges its own kinds; a deallocation on offer is the waste finders'.
+      const openRows = (openByVm.get(vm.id) ?? []).filter((row) => vmKinds.has(row.kind));
+      if (vm.automated === noChangeAutomated) {
+        // "No Change": nothing is recommended, and what was on offer is withdrawn.
+        write.add(vm.id, withdrawAll(openRows));
+        continue;
+      }
+      const catalogue = await loadCatalogue(vm.region);
+      const input = buildVmInput(vm, hourlyByVm.get(vm.id), catalogue, openRows, since, until, at);
+      if (!input) continue;
+      const method = isPredictionMethodId(vm.predictionMethod)
+        ? vm.predictionMethod
+        : defaultPredictionMethod;
+      const analysis = analyseVm(input, { method });
+      const isHeld = vm.recommendationsHeldUntil !== null && vm.recommendationsHeldUntil > at;
+      const rates = await ownRates(vm.armId, vm.region);
+      const prices = catalogue.pricesByOs[input.osType];
+      const conclusions = analysis.proposals
+        .filter((proposal) => !(isHeld && proposal.kind === 'resize'))
+        .map((proposal) =>
+          toConclusion(
+            priceAtOwnRates(
+              proposal,
+              {
+                current: prices.get(proposal.currentSize)?.hourlyPrice,
+                target: proposal.targetSize ? prices.get(proposal.targetSize)?.hourlyPrice : undefined,
+              },
+              rates,
+            ),
+            until.getTime(),
+          ),
+        );
+      // A VM that could not be judged (too little history, no price) keeps what is on offer.
+      const judgedKinds = analysis.isJudged ? vmKinds : new Set(conclusions.map((item) => item.kind));
+      write.add(vm.id, reconcile(conclusions, openRows, judgedKinds));
+      // Each VM's analysis is CPU work of its own: requests are served between VMs.
+      await yieldToEventLoop();
+    }
+    return write;
   }
 
   private async writeBatch(
