@@ -336,26 +336,10 @@ try {
   );
   const cycleStarted = await beginPhase('cycle');
   await container.metrics.enqueueCollectionForAllTenants();
-  await waitFor(async () => {
-    const { rows } = await pool.query<{ tenants: number }>(
-      `select count(distinct data->>'tenantId')::int as tenants from pgboss.job
-        where name = 'metrics-collect' and state in ('completed', 'failed') and started_on >= $1`,
-      [cycleStarted],
-    );
-    reportProgress(`metrics-collect ${rows[0]!.tenants}`);
-    return rows[0]!.tenants === tenantIds.length;
-  });
+  await waitForEveryTenant('metrics-collect', 'started_on', cycleStarted, tenantIds.length);
   // Every tenant's analysis queued by this cycle done (the schedule's next cycle, 5 minutes on, may
   // already be queuing the next ones).
-  await waitFor(async () => {
-    const { rows } = await pool.query<{ tenants: number }>(
-      `select count(distinct data->>'tenantId')::int as tenants from pgboss.job
-        where name = 'recommendations-analyse' and state in ('completed', 'failed') and created_on >= $1`,
-      [cycleStarted],
-    );
-    reportProgress(`recommendations-analyse ${rows[0]!.tenants}`);
-    return rows[0]!.tenants === tenantIds.length;
-  });
+  await waitForEveryTenant('recommendations-analyse', 'created_on', cycleStarted, tenantIds.length);
   await endPhase();
   const cycleStats = await emulator.readStats();
   const { rows: groups } = await pool.query<{ machines: string }>(
@@ -625,6 +609,25 @@ async function countCostReadsPending(): Promise<number> {
 async function databaseNow(): Promise<Date> {
   const { rows } = await pool.query<{ now: Date }>('select now()');
   return rows[0]!.now;
+}
+
+// Until all `tenants` have a job of `name` ended (completed or failed) that started, or was queued,
+// since `since`.
+async function waitForEveryTenant(
+  name: string,
+  since: 'started_on' | 'created_on',
+  from: Date,
+  tenants: number,
+): Promise<void> {
+  await waitFor(async () => {
+    const { rows } = await pool.query<{ tenants: number }>(
+      `select count(distinct data->>'tenantId')::int as tenants from pgboss.job
+        where name = $1 and state in ('completed', 'failed') and ${since} >= $2`,
+      [name, from],
+    );
+    reportProgress(`${name} ${rows[0]!.tenants}`);
+    return rows[0]!.tenants === tenants;
+  });
 }
 
 // Polls until done; past BENCH_TIMEOUT_MINUTES (120) the run fails with the workers' last output.
