@@ -76,8 +76,10 @@ try {
      ) as day`,
     [start],
   );
-  // The same points in a table as metric_point was before migration 0021: its key and time index.
+  // The same points in a table as metric_point was before migration 0021: its key and time index
+  // (the index went with migration 0024, once nothing deleted by time).
   await pool.query(`create table metric_point_unpartitioned (like metric_point including all)`);
+  await pool.query(`create index on metric_point_unpartitioned (time)`);
   await pool.query(`insert into metric_point_unpartitioned select * from metric_point`);
   await pool.query(`vacuum analyze metric_point, metric_point_unpartitioned, metric_hourly, metric_day`);
   const pointCount = Number((await pool.query(`select count(*) from metric_point`)).rows[0].count);

@@ -6,9 +6,10 @@ import {
   planMinuteWindow,
   toHourlyAggregates,
   toMinutePoints,
+  MinuteWriteBuffer,
   type CollectionGroup,
 } from './metric-collection-plan';
-import type { CollectionTarget } from './metrics.repository';
+import type { CollectionTarget, MinuteBatchWrite } from './metrics.repository';
 
 const virtualMachines = findMetricCatalog('microsoft.compute/virtualmachines')!;
 const end = new Date('2026-03-02T10:20:00.000Z');
@@ -148,5 +149,48 @@ describe('toHourlyAggregates', () => {
     expect(aggregates.averages).toEqual([20, 30, 100, 50]);
     expect(aggregates.maximums).toEqual([60, 70, 100, 100]);
     expect(aggregates.p95s).toEqual(aggregates.maximums);
+  });
+});
+
+describe('MinuteWriteBuffer', () => {
+  const until = new Date('2026-03-02T10:18:00.000Z');
+  const rollUp = { from: new Date('2026-03-02T10:00:00.000Z'), to: new Date('2026-03-02T10:00:00.000Z') };
+  const answer = (metricId: string, pointCount: number, collectedUntil = until): MinuteBatchWrite => ({
+    points: {
+      metricIds: Array.from({ length: pointCount }, () => metricId),
+      times: Array.from({ length: pointCount }, (_unused, index) => until.getTime() - (index + 1) * 60_000),
+      values: Array.from({ length: pointCount }, (_unused, index) => index),
+    },
+    collectedMetricIds: [metricId],
+    collectedUntil,
+    rollUp,
+  });
+
+  it('gathers answers of one window into a write once it holds enough points', () => {
+    const buffer = new MinuteWriteBuffer(10);
+    expect(buffer.add(answer('a', 4))).toBeUndefined();
+    expect(buffer.add(answer('b', 5))).toBeUndefined();
+    const full = buffer.add(answer('c', 3));
+    expect(full?.collectedMetricIds).toEqual(['a', 'b', 'c']);
+    expect(full?.points.metricIds).toEqual([
+      ...Array(4).fill('a'),
+      ...Array(5).fill('b'),
+      ...Array(3).fill('c'),
+    ]);
+    expect(full?.points.values).toEqual([0, 1, 2, 3, 0, 1, 2, 3, 4, 0, 1, 2]);
+    expect(buffer.drain()).toEqual([]);
+  });
+
+  it('keeps answers of other windows apart, and drains what is left, points or none', () => {
+    const buffer = new MinuteWriteBuffer(10);
+    buffer.add(answer('a', 4));
+    buffer.add(answer('b', 0, new Date('2026-03-02T10:13:00.000Z')));
+    buffer.add(answer('c', 2));
+    const rest = buffer.drain();
+    expect(rest.map((write) => [write.collectedUntil.toISOString(), write.collectedMetricIds])).toEqual([
+      ['2026-03-02T10:18:00.000Z', ['a', 'c']],
+      ['2026-03-02T10:13:00.000Z', ['b']],
+    ]);
+    expect(buffer.drain()).toEqual([]);
   });
 });

@@ -1,8 +1,14 @@
 // How a collection cycle reads Azure: which minutes each resource still needs, which resources
-// one call reads together, and how the answers become rows. Pure functions, tested on their own.
+// one call reads together, how the answers become rows, and how rows gather into writes. Pure
+// functions and one small buffer, tested on their own.
 import type { MetricAggregation, MetricSeries, MetricWindow } from '../../cloud/cloud-provider';
 import { findMetricCatalog, listCollectedMetrics, type MetricTypeCatalog } from './metric-catalog';
-import type { CollectionTarget, HourlyAggregates, MinutePoints } from './metrics.repository';
+import type {
+  CollectionTarget,
+  HourlyAggregates,
+  MinuteBatchWrite,
+  MinutePoints,
+} from './metrics.repository';
 import { hourMs } from '../../lib/time';
 
 // A resource collected for the first time starts an hour back, so a newly connected tenant's charts
@@ -167,4 +173,49 @@ function divideOrNull(value: number | null | undefined, divisor: number): number
 
 export function floorTo(timeMs: number, stepMs: number): number {
   return Math.floor(timeMs / stepMs) * stepMs;
+}
+
+// Answers gathered into writes of at least `minimumPoints` points each: a 100-VM tenant's cycle is a
+// dozen answers (its plans and databases one call each), and a statement's own cost (parse, plan,
+// transaction, the metrics' collected mark) was about two fifths of writing 115 points. Only answers of one
+// window go together, so a write's collected mark and roll-up stay those of each of its metrics.
+export class MinuteWriteBuffer {
+  private readonly pending = new Map<string, MinuteBatchWrite>();
+
+  constructor(private readonly minimumPoints: number) {}
+
+  // Adds one answer's write; answers the write it completed, if any.
+  add(write: MinuteBatchWrite): MinuteBatchWrite | undefined {
+    const key = [write.collectedUntil, write.rollUp?.from, write.rollUp?.to]
+      .map((date) => date?.getTime())
+      .join();
+    const pending = this.pending.get(key);
+    const gathered = pending ? appendWrite(pending, write) : write;
+    if (gathered.points.metricIds.length < this.minimumPoints) {
+      this.pending.set(key, gathered);
+      return undefined;
+    }
+    this.pending.delete(key);
+    return gathered;
+  }
+
+  // The writes not yet full, once every answer is in.
+  drain(): MinuteBatchWrite[] {
+    const writes = [...this.pending.values()];
+    this.pending.clear();
+    return writes;
+  }
+}
+
+// `into`'s arrays were made for it (by toMinutePoints) and grow in place; a loop, since spreading
+// thousands of arguments into push can overflow the stack.
+function appendWrite(into: MinuteBatchWrite, write: MinuteBatchWrite): MinuteBatchWrite {
+  const { points } = write;
+  for (let index = 0; index < points.metricIds.length; index += 1) {
+    into.points.metricIds.push(points.metricIds[index]!);
+    into.points.times.push(points.times[index]!);
+    into.points.values.push(points.values[index]!);
+  }
+  for (const metricId of write.collectedMetricIds) into.collectedMetricIds.push(metricId);
+  return into;
 }

@@ -62,15 +62,19 @@ export class MetricsRepository {
 
   // Resources with metrics, one row each; deallocated virtual machines report nothing, so they wait.
   // Read a page at a time, the ids and names as plain text: parsing 10,000 rows of arrays in one go
-  // would hold the event loop for a fifth of a second.
+  // would hold the event loop for a fifth of a second. Each resource's metrics are read through its
+  // own index entries (the lateral join). Joined whole, PostgreSQL chose to hash every metric of
+  // every tenant for one tenant's collection: 24 ms for a 100-VM tenant of a 10,000-VM estate,
+  // every 5 minutes, growing with the estate rather than the tenant.
   async listCollectionTargets(
     tenantId: string,
     options: { isBackfill: boolean },
   ): Promise<CollectionTarget[]> {
     // A back-fill's targets are the metrics never back-filled, not those without hours: a first
     // collection that ran before the back-fill has rolled up an hour of its own.
-    const backfillFilter = options.isBackfill
-      ? sql`and metric.backfilled_at is null`
+    const metricFilter = options.isBackfill ? sql`and metric.backfilled_at is null` : sql``;
+    const resourceFilter = options.isBackfill
+      ? sql``
       : sql`and resource.power_state is distinct from 'deallocated'`;
     const targets: CollectionTarget[] = [];
     let afterId = '00000000-0000-0000-0000-000000000000';
@@ -81,16 +85,22 @@ export class MetricsRepository {
                resource.type,
                resource.region,
                subscription.subscription_id as "azureSubscriptionId",
-               string_agg(metric.id::text, ',' order by metric.name) as "metricIds",
-               string_agg(metric.name, E'\t' order by metric.name) as "metricNames",
-               case when bool_or(metric.last_collected_at is null) then null
-                    else (extract(epoch from min(metric.last_collected_at)) * 1000)::float8
-               end as "collectedUntilMs"
+               collected."metricIds",
+               collected."metricNames",
+               collected."collectedUntilMs"
         from resource
         join subscription on subscription.id = resource.subscription_id
-        join metric on metric.resource_id = resource.id
-        where resource.tenant_id = ${tenantId}::uuid and resource.id > ${afterId}::uuid ${backfillFilter}
-        group by resource.id, subscription.subscription_id
+        cross join lateral (
+          select string_agg(metric.id::text, ',' order by metric.name) as "metricIds",
+                 string_agg(metric.name, E'\t' order by metric.name) as "metricNames",
+                 case when bool_or(metric.last_collected_at is null) then null
+                      else (extract(epoch from min(metric.last_collected_at)) * 1000)::float8
+                 end as "collectedUntilMs"
+          from metric
+          where metric.resource_id = resource.id ${metricFilter}
+        ) as collected
+        where resource.tenant_id = ${tenantId}::uuid and resource.id > ${afterId}::uuid ${resourceFilter}
+          and collected."metricIds" is not null
         order by resource.id
         limit ${targetPageSize}
       `);
