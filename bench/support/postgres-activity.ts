@@ -1,6 +1,7 @@
 // What PostgreSQL did besides answering while a bench phase ran: the WAL it wrote, the checkpoints
-// it began (each makes the next write of every page log the whole page again), and the autovacuum
-// and autoanalyze runs it made. A phase that takes twice as long as the same phase in another run,
+// it began (each makes the next write of every page log the whole page again), the autovacuum
+// and autoanalyze runs it made, and the rows it updated, with how many of those stayed on their page
+// (HOT: no new index entries). A phase that takes twice as long as the same phase in another run,
 // with the same work, usually shows here.
 import type { Database } from '../../server/src/db/database';
 
@@ -11,6 +12,8 @@ export interface PostgresActivity {
   checkpoints: number;
   autovacuums: number;
   autoanalyzes: number;
+  updates: number;
+  hotUpdates: number;
 }
 
 interface Reading {
@@ -18,6 +21,8 @@ interface Reading {
   checkpoints: number;
   autovacuums: number;
   autoanalyzes: number;
+  updates: number;
+  hotUpdates: number;
 }
 
 async function read(pool: Pool): Promise<Reading> {
@@ -25,7 +30,9 @@ async function read(pool: Pool): Promise<Reading> {
     `select pg_current_wal_lsn()::text as lsn,
             (select (num_timed + num_requested)::int from pg_stat_checkpointer) as checkpoints,
             (select coalesce(sum(autovacuum_count), 0)::int from pg_stat_all_tables) as autovacuums,
-            (select coalesce(sum(autoanalyze_count), 0)::int from pg_stat_all_tables) as autoanalyzes`,
+            (select coalesce(sum(autoanalyze_count), 0)::int from pg_stat_all_tables) as autoanalyzes,
+            (select coalesce(sum(n_tup_upd), 0)::float8 from pg_stat_user_tables) as updates,
+            (select coalesce(sum(n_tup_hot_upd), 0)::float8 from pg_stat_user_tables) as "hotUpdates"`,
   );
   return rows[0]!;
 }
@@ -45,6 +52,8 @@ export async function watchPostgresActivity(pool: Pool): Promise<{ read(): Promi
         checkpoints: after.checkpoints - before.checkpoints,
         autovacuums: after.autovacuums - before.autovacuums,
         autoanalyzes: after.autoanalyzes - before.autoanalyzes,
+        updates: after.updates - before.updates,
+        hotUpdates: after.hotUpdates - before.hotUpdates,
       };
     },
   };
@@ -52,5 +61,7 @@ export async function watchPostgresActivity(pool: Pool): Promise<{ read(): Promi
 
 export function describePostgresActivity(activity: PostgresActivity): string {
   const mebibytes = (activity.walBytes / 1024 ** 2).toFixed(0);
-  return `WAL ${mebibytes} MiB, ${activity.checkpoints} checkpoints begun, ${activity.autovacuums} autovacuums and ${activity.autoanalyzes} autoanalyzes`;
+  const hotShare =
+    activity.updates > 0 ? `${((activity.hotUpdates / activity.updates) * 100).toFixed(0)}% HOT` : 'none';
+  return `WAL ${mebibytes} MiB, ${activity.checkpoints} checkpoints begun, ${activity.autovacuums} autovacuums and ${activity.autoanalyzes} autoanalyzes, ${activity.updates} rows updated (${hotShare})`;
 }
