@@ -368,6 +368,27 @@ describe('writes beside reads', () => {
   });
 });
 
+describe('points of removed metrics', () => {
+  it('writes no points for a metric removed before its write, and the rest of the write as usual', async () => {
+    const repository = new MetricsRepository(context.container.database.db);
+    const removedMetricId = '00000000-0000-4000-8000-00000000dead';
+    const minute = Math.floor((clockMs - 3 * minuteMs) / minuteMs) * minuteMs + 30 * 1000;
+    const countOf = async (metricId: string) =>
+      (
+        await query<{ count: number }>(sql`
+        select count(*)::int as count from metric_point
+        where metric_id = ${metricId}::uuid and time = ${new Date(minute).toISOString()}::timestamptz`)
+      )[0]!.count;
+    await repository.writeMinuteBatch({
+      points: { metricIds: [cpuMetricId, removedMetricId], times: [minute, minute], values: [12, 34] },
+      collectedMetricIds: [cpuMetricId, removedMetricId],
+      collectedUntil: new Date(clockMs - 2 * minuteMs),
+    });
+    expect(await countOf(cpuMetricId)).toBe(1);
+    expect(await countOf(removedMetricId)).toBe(0);
+  });
+});
+
 describe('purge', () => {
   it("drops the 1-minute points' partitions once wholly past 48 hours, the hours' and packed days' past 90 days", async () => {
     const countOf = async (table: 'metric_point' | 'metric_hourly' | 'metric_day') =>

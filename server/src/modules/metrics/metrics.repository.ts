@@ -145,15 +145,29 @@ export class MetricsRepository {
     );
   }
 
+  // The metrics' collected mark first: it locks their rows until the write commits, and only the
+  // metrics it found get points. metric_point has no foreign key (migration 0024): a metric removed
+  // before this gets none, and a tenant's delete, which locks its metrics before deleting their
+  // points (deleteTenantPoints), waits for this write and then deletes what it wrote.
   async writeMinuteBatch(write: MinuteBatchWrite): Promise<void> {
     await this.db.transaction(async (transaction) => {
-      if (write.points.metricIds.length > 0) {
+      const marked = await transaction.execute<{ id: string }>(sql`
+        update metric set last_collected_at = ${write.collectedUntil.toISOString()}::timestamptz
+        where id = any(${toArrayLiteral(write.collectedMetricIds)}::uuid[])
+        returning id
+      `);
+      if (marked.rows.length === 0) return;
+      const points =
+        marked.rows.length === write.collectedMetricIds.length
+          ? write.points
+          : keepPointsOf(write.points, new Set(marked.rows.map((row) => row.id)));
+      if (points.metricIds.length > 0) {
         await transaction.execute(sql`
           insert into metric_point (metric_id, time, value)
           select metric_id, to_timestamp(time_ms / 1000), value from unnest(
-            ${toArrayLiteral(write.points.metricIds)}::uuid[],
-            ${toArrayLiteral(write.points.times)}::float8[],
-            ${toArrayLiteral(write.points.values)}::float8[]
+            ${toArrayLiteral(points.metricIds)}::uuid[],
+            ${toArrayLiteral(points.times)}::float8[],
+            ${toArrayLiteral(points.values)}::float8[]
           ) as point(metric_id, time_ms, value)
           on conflict (metric_id, time) do nothing
         `);
@@ -180,10 +194,6 @@ export class MetricsRepository {
           select 1
         `);
       }
-      await transaction.execute(sql`
-        update metric set last_collected_at = ${write.collectedUntil.toISOString()}::timestamptz
-        where id = any(${toArrayLiteral(write.collectedMetricIds)}::uuid[])
-      `);
     });
   }
 
@@ -340,4 +350,16 @@ function packIntoDays(source: 'rolled' | 'inserted', hasMinimum: boolean) {
 // event loop milliseconds per thousand points.
 function toArrayLiteral(values: readonly (number | string)[]): string {
   return `{${values.join(',')}}`;
+}
+
+// The points of the given metrics only (a write whose other metrics were removed meanwhile).
+function keepPointsOf(points: MinutePoints, metricIds: ReadonlySet<string>): MinutePoints {
+  const kept: MinutePoints = { metricIds: [], times: [], values: [] };
+  for (let index = 0; index < points.metricIds.length; index += 1) {
+    if (!metricIds.has(points.metricIds[index]!)) continue;
+    kept.metricIds.push(points.metricIds[index]!);
+    kept.times.push(points.times[index]!);
+    kept.values.push(points.values[index]!);
+  }
+  return kept;
 }

@@ -2,6 +2,7 @@ import { setTimeout } from 'node:timers/promises';
 import { and, asc, eq, notInArray, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/database';
 import { subscriptions, tenants } from '../../db/schema';
+import { deleteTenantPoints } from '../metrics/metric-rows.repository';
 
 export type TenantRow = typeof tenants.$inferSelect;
 
@@ -124,17 +125,24 @@ export class TenantsRepository {
       .where(and(eq(tenants.id, id), eq(tenants.encryptedSecret, previous)));
   }
 
-  // Resources, subscriptions, metrics and their points go with it (foreign keys cascade).
-  // A collection or back-fill writing this tenant's metrics at that moment can deadlock with the
-  // cascade; PostgreSQL then aborts one side, and the delete tries again.
+  // Resources, subscriptions and metrics go with it (foreign keys cascade), the metrics' points by
+  // the metrics module's own delete first. A collection or back-fill writing this tenant's metrics
+  // at that moment can deadlock with the cascade; PostgreSQL then aborts one side, and the delete
+  // tries again.
   async deleteForTeam(teamId: string, id: string): Promise<TenantRow | undefined> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const [deleted] = await this.db
-          .delete(tenants)
-          .where(and(eq(tenants.teamId, teamId), eq(tenants.id, id)))
-          .returning();
-        return deleted;
+        return await this.db.transaction(async (transaction) => {
+          const [owned] = await transaction
+            .select({ id: tenants.id })
+            .from(tenants)
+            .where(and(eq(tenants.teamId, teamId), eq(tenants.id, id)))
+            .for('update');
+          if (!owned) return undefined;
+          await deleteTenantPoints(transaction, id);
+          const [deleted] = await transaction.delete(tenants).where(eq(tenants.id, id)).returning();
+          return deleted;
+        });
       } catch (error) {
         if (attempt >= 5 || !isConcurrencyFailure(error)) throw error;
         await setTimeout(50 * attempt);
