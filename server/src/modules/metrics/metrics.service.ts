@@ -25,7 +25,7 @@ import {
   type CollectionGroup,
 } from './metric-collection-plan';
 import { hourMs, minuteMs } from '../../lib/time';
-import type { CollectionTarget, MetricsRepository } from './metrics.repository';
+import type { CollectionTarget, MetricsRepository, MinuteBatchWrite } from './metrics.repository';
 import { hourlyRetentionMs, metricPartitionPlans, type PartitionMaintenance } from './metric-partitions';
 
 // Azure Monitor publishes a minute a little after it ends; reading up to two minutes ago keeps
@@ -107,6 +107,8 @@ export class MetricsService {
     const processing = new Limiter(1);
     const writes = new BoundedWork(writeConcurrency);
     const gathered = new MinuteWriteBuffer(writeMinimumPoints);
+    const startWrite = (write: MinuteBatchWrite) =>
+      writes.start(() => retry(() => this.metrics.writeMinuteBatch(write), writeRetry));
     const isDone = await this.tenants.runUnlessDeleted(tenantId, metricsCollectJob.name, async () => {
       const reading = runWithConcurrency(groups, callConcurrency, async (group) => {
         const series = await this.readGroup(context.credentials, group, summary, {
@@ -136,14 +138,12 @@ export class MetricsService {
             to: new Date(floorTo(group.window.end.getTime(), hourMs)),
           },
         });
-        if (full) await writes.start(() => retry(() => this.metrics.writeMinuteBatch(full), writeRetry));
+        if (full) await startWrite(full);
       });
       // The answers left over are written once every read is over; every write begun ends before
       // the job does, whatever happened to the reads.
       const written = reading.then(async () => {
-        for (const rest of gathered.drain()) {
-          await writes.start(() => retry(() => this.metrics.writeMinuteBatch(rest), writeRetry));
-        }
+        for (const rest of gathered.drain()) await startWrite(rest);
       });
       await written.finally(() => writes.finish());
       await this.reportFailures(context.tenant, 'Metric collection', summary);

@@ -284,11 +284,7 @@ export class RecommendationsAnalysis {
     scope: TenantAnalysisScope,
     tenantId: string,
     { at, since, until }: AnalysisWindow,
-    {
-      vms,
-      hourlyByVm,
-      open,
-    }: { vms: DueVm[]; hourlyByVm: Map<string, HourlySeries>; open: OpenRecommendation[] },
+    { vms, hourlyByVm, open }: DueBatch,
     loadCatalogue: CatalogueLoader,
     ownRates: VmRatesReader,
   ): Promise<BatchWrite> {

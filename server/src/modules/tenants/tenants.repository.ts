@@ -1,6 +1,6 @@
 import { setTimeout } from 'node:timers/promises';
 import { and, asc, eq, notInArray, sql } from 'drizzle-orm';
-import type { Db, Executor } from '../../db/database';
+import { readDatabaseErrorCode, type Db, type Executor } from '../../db/database';
 import { subscriptions, tenants } from '../../db/schema';
 import { deleteTenantPoints } from '../metrics/metric-rows.repository';
 
@@ -184,8 +184,7 @@ export class TenantsRepository {
 
 // deadlock_detected, serialization_failure, lock_not_available: another transaction won; retrying is safe.
 function isConcurrencyFailure(error: unknown): boolean {
-  const code =
-    (error as { code?: string; cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
+  const code = readDatabaseErrorCode(error);
   return code === '40P01' || code === '40001' || code === '55P03';
 }
 
