@@ -7,7 +7,9 @@ import { readdir, readFile } from 'node:fs/promises';
 const ticksPerSecond = 100;
 
 interface ProcessStat {
+  command: string;
   parentPid: number;
+  nice: number;
   // utime + stime
   ownTicks: number;
   // cutime + cstime: children that ended and were waited for
@@ -20,7 +22,9 @@ async function readStat(pid: number): Promise<ProcessStat | undefined> {
   // The command name (field 2) is in parentheses and may hold spaces: fields are counted after it.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   return {
+    command: text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')),
     parentPid: Number(fields[1]),
+    nice: Number(fields[16]),
     ownTicks: Number(fields[11]) + Number(fields[12]),
     reapedChildrenTicks: Number(fields[13]) + Number(fields[14]),
   };
@@ -87,15 +91,10 @@ export async function snapshotMachineCpu(): Promise<{
   const processes = new Map<number, ProcessTicks>();
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    const text = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => undefined);
-    if (!text) continue;
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    processes.set(Number(entry), {
-      command: text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')),
-      parentPid: Number(fields[1]),
-      nice: Number(fields[16]),
-      ticks: Number(fields[11]) + Number(fields[12]),
-    });
+    const stat = await readStat(Number(entry));
+    if (!stat) continue;
+    const { command, parentPid, nice, ownTicks } = stat;
+    processes.set(Number(entry), { command, parentPid, nice, ticks: ownTicks });
   }
   // cpu  user nice system idle iowait irq softirq steal guest guest_nice: busy is user, nice,
   // system, irq, softirq and steal (guest time is already counted in user).
