@@ -3,17 +3,17 @@
 // flood (POST /api/v1/token from a second load process). Targets: throughput ≥ 0.25 of the bare
 // route, p99 ≤ 25 ms, p99 under the flood ≤ 2× the quiet p99, no errors.
 // BENCH_DURATION sets each run's seconds (10 by default; 60 for the full run).
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { Session } from 'node:inspector/promises';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { azureEnvironment, startEmulatorProcess } from '../support/emulator-process';
 import { hashPassword } from '../../server/src/lib/password-hasher';
 import { benchPassword, connectEstate } from '../support/estate';
 import { measure, printComparison, startBaseline, startBenchServer } from '../support/harness';
 import { runLoad, type LoadResult } from '../support/load-process';
+import { profiled } from '../support/cpu-profile';
 
 const fleetSize = Number(process.env.BENCH_FLEET_SIZE ?? 10_000);
 const activityEntries = 10_000;
@@ -63,7 +63,9 @@ for (const route of routes) {
   if (sample.status !== 200) throw new Error(`${route} answered ${sample.status}`);
   const json = decode(sample.body, sample.headers['content-encoding']);
   const count = (JSON.parse(json.toString()) as unknown[]).length;
-  const ours = await profiled(route, () => measure({ url: `${server.url}${route}`, headers, duration }));
+  const ours = await profiled(`api${route.replaceAll('/', '-')}`, () =>
+    measure({ url: `${server.url}${route}`, headers, duration }),
+  );
   const baseline = await startBaseline('GET', route, sample.body, pickHeaders(sample.headers));
   const bare = await measure({ url: `${baseline.url}${route}`, headers, duration });
   await baseline.stop();
@@ -124,24 +126,6 @@ function formatCounts(counts: Record<string, number>): string {
   return Object.entries(counts)
     .map(([status, count]) => `${count} × ${status}`)
     .join(', ');
-}
-
-// BENCH_CPU_PROFILE=<dir> writes the server thread's CPU profile while it serves each route's load
-// (open it in Chrome's DevTools or summarise it with bench/support/profile-summary.ts).
-async function profiled<Result>(route: string, run: () => Promise<Result>): Promise<Result> {
-  const directory = process.env.BENCH_CPU_PROFILE;
-  if (!directory) return run();
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  const result = await run();
-  const { profile } = await session.post('Profiler.stop');
-  session.disconnect();
-  const file = path.join(directory, `api${route.replaceAll('/', '-')}.cpuprofile`);
-  await writeFile(file, JSON.stringify(profile));
-  console.log(`CPU profile of GET ${route}: ${file}`);
-  return result;
 }
 
 function getRaw(url: string, requestHeaders: Record<string, string>) {

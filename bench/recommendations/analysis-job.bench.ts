@@ -27,6 +27,7 @@ import { runLoad, type LoadResult } from '../support/load-process';
 import { seedPlanPackedDays, seedVmPackedDays } from '../support/seeded-history';
 import { hourMs } from '../../server/src/lib/time';
 import { findPostgresServer, readServerCpuSeconds } from '../support/process-cpu';
+import { profiled } from '../support/cpu-profile';
 
 const fleetSize = Number(process.env.BENCH_FLEET_SIZE ?? 10_000);
 const wasteTargets = { disks: 5_000, publicIps: 2_000, plans: 500 };
@@ -145,8 +146,11 @@ const postgresCpuBefore = postmasterPid ? await readServerCpuSeconds(postmasterP
 const processCpuBefore = process.cpuUsage();
 const eventLoop = monitorEventLoop();
 const started = performance.now();
-const summaries = [];
-for (const tenantId of tenantIds) summaries.push(await container.recommendations.analyseTenant(tenantId));
+const summaries = await profiled('analysis', async () => {
+  const analysed = [];
+  for (const tenantId of tenantIds) analysed.push(await container.recommendations.analyseTenant(tenantId));
+  return analysed;
+});
 const seconds = (performance.now() - started) / 1000;
 const processCpu = process.cpuUsage(processCpuBefore);
 const processCpuSeconds = (processCpu.user + processCpu.system) / 1e6;

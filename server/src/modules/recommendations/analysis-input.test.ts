@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildWasteCandidate, summariseUsage } from './analysis-input';
+import type { SizeOption } from '@cloudtrim/rightsizing/analysis.types';
+import { buildWasteCandidate, readVmSeries, summariseUsage } from './analysis-input';
+import type { HourlySeries } from './hourly-series';
 import type { WasteResourceRow } from './recommendations.repository';
 
 const gib = 1024 ** 3;
@@ -29,6 +31,80 @@ function row(overrides: Partial<WasteResourceRow>): WasteResourceRow {
     ...overrides,
   };
 }
+
+describe('readVmSeries', () => {
+  const since = new Date('2026-11-01T00:00:00Z');
+  const until = new Date('2026-11-01T04:00:00Z');
+  const size: SizeOption = {
+    name: 'Standard_D4s_v5',
+    family: 'standardDSv5Family',
+    vcpus: 4,
+    memoryGiB: 16,
+    maxDataDisks: 8,
+    maxNics: 2,
+    hasPremiumIo: true,
+    hasAcceleratedNetworking: true,
+    isAvailable: true,
+  };
+  const values = (series: Float64Array | undefined) => [...(series ?? [])];
+
+  it('lays each aggregate on the grid as the engine reads it', () => {
+    const hourly: HourlySeries = {
+      steps: 4,
+      cpuAverage: Float64Array.from([Number.NaN, 20, 30, 40]),
+      cpuMaximum: Float64Array.from([90, 50, Number.NaN, 45]),
+      memoryAverage: Float64Array.from([12 * gib, 8 * gib, 10 * gib, Number.NaN]),
+      memoryP95: Float64Array.from([Number.NaN, 9 * gib, Number.NaN, Number.NaN]),
+      memoryMinimum: Float64Array.from([11 * gib, Number.NaN, Number.NaN, 1 * gib]),
+      networkAverage: Float64Array.from([1_000, Number.NaN, 2_000, 3_000]),
+      creditsAverage: Float64Array.from([100, 80, Number.NaN, 60]),
+      creditsMinimum: Float64Array.from([90, Number.NaN, 5, Number.NaN]),
+    };
+    const series = readVmSeries(hourly, size, since, until);
+    // CPU: a peak only where the hour ran, its mean where the peak is missing.
+    expect(values(series.cpu.average)).toEqual([Number.NaN, 20, 30, 40]);
+    expect(values(series.cpu.maximum)).toEqual([Number.NaN, 50, 30, 45]);
+    expect(series).toMatchObject({ runningHours: 3, firstStep: 1 });
+    expect(series.cpu).toMatchObject({ startMs: since.getTime(), stepMinutes: 60 });
+    // Memory used: size − available; the peak from the lowest minute, else the p95 mirrored below
+    // the mean, else the mean.
+    expect(values(series.memoryUsedGiB?.average)).toEqual([4, 8, 6, Number.NaN]);
+    expect(values(series.memoryUsedGiB?.maximum)).toEqual([5, 9, 6, Number.NaN]);
+    // Network: a minute's mean times the hour's 60 minutes.
+    expect(values(series.network?.average)).toEqual([60_000, Number.NaN, 120_000, 180_000]);
+    expect(values(series.network?.maximum)).toEqual([60_000, Number.NaN, 120_000, 180_000]);
+    // Credits: the lowest minute (else the mean) as the level, the mean as the peak.
+    expect(values(series.cpuCreditsRemaining?.average)).toEqual([90, 80, Number.NaN, 60]);
+    expect(values(series.cpuCreditsRemaining?.maximum)).toEqual([100, 80, Number.NaN, 60]);
+  });
+
+  it('leaves out what was not read, and reads no memory without the size', () => {
+    const cpuOnly = readVmSeries(
+      { steps: 4, cpuAverage: Float64Array.from([1, 2, 3, 4]) },
+      size,
+      since,
+      until,
+    );
+    expect(values(cpuOnly.cpu.maximum)).toEqual([1, 2, 3, 4]);
+    expect(cpuOnly).not.toHaveProperty('memoryUsedGiB');
+    expect(cpuOnly).not.toHaveProperty('network');
+    expect(cpuOnly).not.toHaveProperty('cpuCreditsRemaining');
+    const sizeUnknown = readVmSeries(
+      { steps: 4, memoryAverage: Float64Array.from([gib, gib, gib, gib]) },
+      undefined,
+      since,
+      until,
+    );
+    expect(sizeUnknown).not.toHaveProperty('memoryUsedGiB');
+    const nothing = readVmSeries(undefined, size, since, until);
+    expect(values(nothing.cpu.average)).toEqual([Number.NaN, Number.NaN, Number.NaN, Number.NaN]);
+    expect(nothing).toMatchObject({ runningHours: 0, firstStep: 4 });
+  });
+
+  it('refuses a series read over other hours than it was laid on', () => {
+    expect(() => readVmSeries({ steps: 3 }, size, since, until)).toThrow(/3 hours read over 4/);
+  });
+});
 
 describe('summariseUsage', () => {
   it('reads P95 of the hours, the days of hours present and the storage peak', () => {

@@ -11,7 +11,7 @@ import type {
 import { quantile } from '@cloudtrim/rightsizing/statistics';
 import type { UsageSummary, WasteCandidate } from '@cloudtrim/rightsizing/waste/waste.types';
 import type { RegionCatalogue } from '../pricing/pricing.service';
-import type { HourlySeries } from './hourly-series';
+import { emptyHours, type HourlySeries } from './hourly-series';
 import type { UsageSeries } from './usage-series';
 import type { DueVm, OpenRecommendation, VmBillRow, WasteResourceRow } from './recommendations.repository';
 import type { VmBill } from './own-rates';
@@ -105,6 +105,8 @@ export function findSizePrice(
 // the hour's spread mirrored below its mean (mean − (p95 − mean)), which errs towards keeping
 // capacity. Without the size, memory cannot be read. A B-series VM's credits remaining are read by
 // the hour's lowest minute where known (else its mean): the analysis asks whether the bank ran out.
+// The hourly series is consumed: its arrays become the metric series, rewritten in place, so a
+// 10,000-VM analysis copies none of its 14 days.
 export function readVmSeries(
   hourly: HourlySeries | undefined,
   current: SizeOption | undefined,
@@ -118,74 +120,108 @@ export function readVmSeries(
   runningHours: number;
   firstStep: number;
 } {
-  const steps = Math.round((until.getTime() - since.getTime()) / hourMs);
-  const cpu = createSeries(since.getTime(), steps);
-  const memory = createSeries(since.getTime(), steps);
-  const network = createSeries(since.getTime(), steps);
-  const credits = createSeries(since.getTime(), steps);
-  let hasMemory = false;
-  let hasNetwork = false;
-  let hasCredits = false;
+  const startMs = since.getTime();
+  const steps = Math.round((until.getTime() - startMs) / hourMs);
+  if (hourly && hourly.steps !== steps) {
+    throw new Error(`hourly series of ${hourly.steps} hours read over ${steps}`);
+  }
+  const cpuAverage = hourly?.cpuAverage ?? emptyHours(steps);
+  const cpuMaximum = hourly?.cpuMaximum ?? emptyHours(steps);
   let runningHours = 0;
   let firstStep = steps;
-  for (let step = 0; hourly && step < steps; step += 1) {
-    const cpuAverage = hourly.cpuAverage[step]!;
-    if (!Number.isNaN(cpuAverage)) {
-      cpu.average[step] = cpuAverage;
-      const cpuMaximum = hourly.cpuMaximum[step]!;
-      cpu.maximum[step] = Number.isNaN(cpuMaximum) ? cpuAverage : cpuMaximum;
-      runningHours += 1;
-      firstStep = Math.min(firstStep, step);
+  for (let step = 0; step < steps; step += 1) {
+    const average = cpuAverage[step]!;
+    if (Number.isNaN(average)) {
+      cpuMaximum[step] = Number.NaN;
+      continue;
     }
-    const memoryAverage = hourly.memoryAverage[step]!;
-    if (!Number.isNaN(memoryAverage) && current) {
-      const memoryMinimum = hourly.memoryMinimum[step]!;
-      const memoryP95 = hourly.memoryP95[step]!;
-      const lowest = !Number.isNaN(memoryMinimum)
-        ? memoryMinimum
-        : !Number.isNaN(memoryP95)
-          ? Math.max(0, 2 * memoryAverage - memoryP95)
-          : memoryAverage;
-      memory.average[step] = Math.max(0, current.memoryGiB - memoryAverage / gibibyte);
-      memory.maximum[step] = Math.max(memory.average[step]!, current.memoryGiB - lowest / gibibyte);
-      hasMemory = true;
-    }
-    const networkAverage = hourly.networkAverage[step]!;
-    if (!Number.isNaN(networkAverage)) {
-      // The hourly aggregate is the mean per-minute total; the hour moved 60 of them.
-      network.average[step] = networkAverage * 60;
-      network.maximum[step] = networkAverage * 60;
-      hasNetwork = true;
-    }
-    const creditsAverage = hourly.creditsAverage[step]!;
-    if (!Number.isNaN(creditsAverage)) {
-      const creditsMinimum = hourly.creditsMinimum[step]!;
-      credits.average[step] = Number.isNaN(creditsMinimum) ? creditsAverage : creditsMinimum;
-      credits.maximum[step] = creditsAverage;
-      hasCredits = true;
-    }
+    if (Number.isNaN(cpuMaximum[step]!)) cpuMaximum[step] = average;
+    runningHours += 1;
+    firstStep = Math.min(firstStep, step);
   }
+  const memoryUsedGiB = hourly && current ? readMemoryUsed(hourly, current) : undefined;
+  const network = hourly?.networkAverage && readNetwork(hourly.networkAverage);
+  const credits = hourly?.creditsAverage && readCredits(hourly.creditsAverage, hourly.creditsMinimum);
+  const onGrid = (series: { average: Float64Array; maximum: Float64Array }): MetricSeries => ({
+    startMs,
+    stepMinutes: 60,
+    ...series,
+  });
   return {
-    cpu,
-    ...(hasMemory ? { memoryUsedGiB: memory } : {}),
-    ...(hasNetwork ? { network } : {}),
-    ...(hasCredits ? { cpuCreditsRemaining: credits } : {}),
+    cpu: onGrid({ average: cpuAverage, maximum: cpuMaximum }),
+    ...(memoryUsedGiB ? { memoryUsedGiB: onGrid(memoryUsedGiB) } : {}),
+    ...(network ? { network: onGrid(network) } : {}),
+    ...(credits ? { cpuCreditsRemaining: onGrid(credits) } : {}),
     runningHours,
     firstStep,
   };
 }
 
-export function toBill(row: VmBillRow): VmBill {
-  return { amortizedCost: row.amortizedCost, actualCost: row.actualCost, usageHours: row.usageHours };
+// GiB used, in the hourly series' memory arrays: the mean over the mean's, the peak over the lowest
+// minute's. Undefined where no hour has memory.
+function readMemoryUsed(
+  hourly: HourlySeries,
+  current: SizeOption,
+): { average: Float64Array; maximum: Float64Array } | undefined {
+  const average = hourly.memoryAverage;
+  if (!average) return undefined;
+  const maximum = hourly.memoryMinimum ?? emptyHours(average.length);
+  const p95 = hourly.memoryP95;
+  let hasMemory = false;
+  for (let step = 0; step < average.length; step += 1) {
+    const available = average[step]!;
+    if (Number.isNaN(available)) {
+      maximum[step] = Number.NaN;
+      continue;
+    }
+    const minimum = maximum[step]!;
+    const p95Available = p95 ? p95[step]! : Number.NaN;
+    const lowest = !Number.isNaN(minimum)
+      ? minimum
+      : !Number.isNaN(p95Available)
+        ? Math.max(0, 2 * available - p95Available)
+        : available;
+    const used = Math.max(0, current.memoryGiB - available / gibibyte);
+    average[step] = used;
+    maximum[step] = Math.max(used, current.memoryGiB - lowest / gibibyte);
+    hasMemory = true;
+  }
+  return hasMemory ? { average, maximum } : undefined;
 }
 
-function createSeries(startMs: number, steps: number): MetricSeries {
-  return {
-    startMs,
-    stepMinutes: 60,
-    average: new Float64Array(steps).fill(Number.NaN),
-    maximum: new Float64Array(steps).fill(Number.NaN),
-  };
+// The hourly aggregate is the mean per-minute total; the hour moved 60 of them. Its peak is its mean.
+function readNetwork(perMinute: Float64Array): { average: Float64Array; maximum: Float64Array } | undefined {
+  let hasNetwork = false;
+  for (let step = 0; step < perMinute.length; step += 1) {
+    const value = perMinute[step]!;
+    if (Number.isNaN(value)) continue;
+    perMinute[step] = value * 60;
+    hasNetwork = true;
+  }
+  return hasNetwork ? { average: perMinute, maximum: perMinute } : undefined;
+}
+
+// Credits remaining: the lowest minute where known (else the mean) as the level, the mean as the peak.
+function readCredits(
+  average: Float64Array,
+  minimum: Float64Array | undefined,
+): { average: Float64Array; maximum: Float64Array } | undefined {
+  const lowest = minimum ?? emptyHours(average.length);
+  let hasCredits = false;
+  for (let step = 0; step < average.length; step += 1) {
+    const mean = average[step]!;
+    if (Number.isNaN(mean)) {
+      lowest[step] = Number.NaN;
+      continue;
+    }
+    if (Number.isNaN(lowest[step]!)) lowest[step] = mean;
+    hasCredits = true;
+  }
+  return hasCredits ? { average: lowest, maximum: average } : undefined;
+}
+
+export function toBill(row: VmBillRow): VmBill {
+  return { amortizedCost: row.amortizedCost, actualCost: row.actualCost, usageHours: row.usageHours };
 }
 
 // What a waste finder reads of one resource: its facts as inventory keeps them, the state of the VM

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createHourlySeries, decodePackedDays, placeDays, placePacked } from './hourly-series';
+import { createHourlySeries, decodePackedDays, hoursOf, placeDays, placePacked } from './hourly-series';
 
 // Days as metric_day keeps them: 24 float4 big-endian, NaN where the hour has none.
 function packBytes(...days: Record<number, number>[]): Buffer {
@@ -70,28 +70,43 @@ describe('the hourly series from packed days', () => {
       { firstHour: 22, steps: 30 },
       [0, 2],
       packDays({ 21: 99, 22: 12.5, 23: 13 }, { 3: 40, 4: 99 }),
-      series.cpuAverage,
+      hoursOf(series, 'cpuAverage'),
     );
-    expect(series.cpuAverage[0]).toBe(12.5);
-    expect(series.cpuAverage[1]).toBe(13);
-    expect(series.cpuAverage[29]).toBe(40);
-    expect([...series.cpuAverage].filter((value) => !Number.isNaN(value))).toHaveLength(3);
+    expect(series.cpuAverage![0]).toBe(12.5);
+    expect(series.cpuAverage![1]).toBe(13);
+    expect(series.cpuAverage![29]).toBe(40);
+    expect([...series.cpuAverage!].filter((value) => !Number.isNaN(value))).toHaveLength(3);
+    // Only what a metric's days filled exists.
+    expect(Object.keys(series)).toEqual(['steps', 'cpuAverage']);
   });
 
   it('leaves the hours of a missing day and NaN hours empty', () => {
     const series = createHourlySeries(72);
-    placeDays({ firstHour: 0, steps: 72 }, [0, 2], packDays({ 0: 1 }, { 0: 3 }), series.memoryAverage);
-    expect(series.memoryAverage[0]).toBe(1);
-    expect(series.memoryAverage[24]).toBeNaN();
-    expect(series.memoryAverage[48]).toBe(3);
-    expect(series.memoryAverage[1]).toBeNaN();
+    const memory = hoursOf(series, 'memoryAverage');
+    placeDays({ firstHour: 0, steps: 72 }, [0, 2], packDays({ 0: 1 }, { 0: 3 }), memory);
+    expect(memory[0]).toBe(1);
+    expect(memory[24]).toBeNaN();
+    expect(memory[48]).toBe(3);
+    expect(memory[1]).toBeNaN();
   });
 
   it('adds network in and out hour by hour, whichever came first', () => {
     const series = createHourlySeries(3);
-    placeDays({ firstHour: 0, steps: 3 }, [0], packDays({ 0: 100, 1: 10 }), series.networkAverage, 'add');
-    placeDays({ firstHour: 0, steps: 3 }, [0], packDays({ 0: 50, 2: 5 }), series.networkAverage, 'add');
-    expect([...series.networkAverage]).toEqual([150, 10, 5]);
+    placeDays(
+      { firstHour: 0, steps: 3 },
+      [0],
+      packDays({ 0: 100, 1: 10 }),
+      hoursOf(series, 'networkAverage'),
+      'add',
+    );
+    placeDays(
+      { firstHour: 0, steps: 3 },
+      [0],
+      packDays({ 0: 50, 2: 5 }),
+      hoursOf(series, 'networkAverage'),
+      'add',
+    );
+    expect([...series.networkAverage!]).toEqual([150, 10, 5]);
   });
 
   it('refuses blocks that do not match their days', () => {

@@ -6,29 +6,33 @@
 // aggregate: CPU percent (mean, peak), available memory bytes (mean, p95 of the minutes, the lowest
 // minute where the hour was rolled up from 1-minute points), bytes moved per minute in and out
 // together (mean), and on a B-series VM its CPU credits remaining (mean, lowest minute likewise).
+// A series exists only where a metric's days filled it (`hoursOf` makes it): a VM without credits or
+// memory carries none, and a 10,000-VM analysis allocates no empty arrays for them.
 export interface HourlySeries {
-  cpuAverage: Float64Array;
-  cpuMaximum: Float64Array;
-  memoryAverage: Float64Array;
-  memoryP95: Float64Array;
-  memoryMinimum: Float64Array;
-  networkAverage: Float64Array;
-  creditsAverage: Float64Array;
-  creditsMinimum: Float64Array;
+  steps: number;
+  cpuAverage?: Float64Array;
+  cpuMaximum?: Float64Array;
+  memoryAverage?: Float64Array;
+  memoryP95?: Float64Array;
+  memoryMinimum?: Float64Array;
+  networkAverage?: Float64Array;
+  creditsAverage?: Float64Array;
+  creditsMinimum?: Float64Array;
 }
 
+export type HourlyAggregate = Exclude<keyof HourlySeries, 'steps'>;
+
 export function createHourlySeries(steps: number): HourlySeries {
-  const empty = () => new Float64Array(steps).fill(Number.NaN);
-  return {
-    cpuAverage: empty(),
-    cpuMaximum: empty(),
-    memoryAverage: empty(),
-    memoryP95: empty(),
-    memoryMinimum: empty(),
-    networkAverage: empty(),
-    creditsAverage: empty(),
-    creditsMinimum: empty(),
-  };
+  return { steps };
+}
+
+// The series' hours of one aggregate, made empty (every hour NaN) when first asked for.
+export function hoursOf(series: HourlySeries, aggregate: HourlyAggregate): Float64Array {
+  return (series[aggregate] ??= emptyHours(series.steps));
+}
+
+export function emptyHours(steps: number): Float64Array {
+  return new Float64Array(steps).fill(Number.NaN);
 }
 
 const hoursPerDay = 24;

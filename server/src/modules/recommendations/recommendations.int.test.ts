@@ -366,8 +366,8 @@ describe('recommendations', () => {
     expect(kept.length).toBeGreaterThan(13 * 24);
     const read = async () => (await repository.listHourlySeries([vm!.id], since, until)).get(vm!.id)!;
     const series = await read();
-    for (const hour of kept) expect(series.cpuAverage[hour.step]).toBe(Math.fround(hour.average));
-    expect([...series.cpuAverage].filter((value) => !Number.isNaN(value))).toHaveLength(kept.length);
+    for (const hour of kept) expect(series.cpuAverage![hour.step]).toBe(Math.fround(hour.average));
+    expect([...series.cpuAverage!].filter((value) => !Number.isNaN(value))).toHaveLength(kept.length);
 
     // A day with no row (the VM was off all day) between two with rows.
     const gap = new Date(since.getTime() + 5 * 24 * hourMs).toISOString().slice(0, 10);
@@ -378,7 +378,7 @@ describe('recommendations', () => {
     const withGap = await read();
     for (const hour of kept) {
       const isInGap = hour.step >= gapStart && hour.step < gapStart + 24;
-      expect(withGap.cpuAverage[hour.step]).toBe(isInGap ? Number.NaN : Math.fround(hour.average));
+      expect(withGap.cpuAverage![hour.step]).toBe(isInGap ? Number.NaN : Math.fround(hour.average));
     }
   });
 
@@ -412,16 +412,16 @@ describe('recommendations', () => {
     const resizedStep = (resizedMs - since.getTime()) / hourMs;
     // Hours before the resize have no credits; each hour since has the bank's mean as Azure Monitor
     // gave it (its lowest minute too, for hours collected minute by minute).
-    expect([...series.creditsAverage.subarray(0, resizedStep)].every(Number.isNaN)).toBe(true);
-    for (let step = resizedStep; step < series.creditsAverage.length; step += 1) {
+    expect([...series.creditsAverage!.subarray(0, resizedStep)].every(Number.isNaN)).toBe(true);
+    for (let step = resizedStep; step < series.creditsAverage!.length; step += 1) {
       const hourStart = since.getTime() + step * hourMs;
       let sum = 0;
       for (let minute = 0; minute < 60; minute += 1) {
         sum += fleet.creditsAt(machine.id, new Date(hourStart + minute * minuteMs))!.remaining;
       }
-      expect(series.creditsAverage[step]).toBeCloseTo(sum / 60, 1);
-      if (!Number.isNaN(series.creditsMinimum[step]!)) {
-        expect(series.creditsMinimum[step]).toBeLessThanOrEqual(series.creditsAverage[step]! + 1e-3);
+      expect(series.creditsAverage![step]).toBeCloseTo(sum / 60, 1);
+      if (!Number.isNaN(series.creditsMinimum![step]!)) {
+        expect(series.creditsMinimum![step]).toBeLessThanOrEqual(series.creditsAverage![step]! + 1e-3);
       }
     }
     // The analysis runs on them, and a resize it offers to a B size says so in its Memo.

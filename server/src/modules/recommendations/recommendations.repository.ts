@@ -16,7 +16,13 @@ import {
   networkInMetricName,
   networkOutMetricName,
 } from '../metrics/metric-catalog';
-import { createHourlySeries, placePacked, type HourlySeries } from './hourly-series';
+import {
+  createHourlySeries,
+  hoursOf,
+  placePacked,
+  type HourlyAggregate,
+  type HourlySeries,
+} from './hourly-series';
 import { isUsageMetricName, usageMetrics, type UsageSeries } from './usage-series';
 import { hourMs, isoTimestampSql } from '../../lib/time';
 import { markResourcesAnalysed, markTenantResourcesDue } from '../resources/resource-writes.repository';
@@ -445,18 +451,21 @@ export class RecommendationsRepository {
         seriesByVm.set(row.resourceId, series);
       }
       const days = row.days ?? Array.from({ length: row.dayCount }, (_, day) => row.firstOffset + day);
+      const place = (packed: string | null, aggregate: HourlyAggregate, combine?: 'add') => {
+        if (packed !== null) placePacked(layout, days, packed, hoursOf(series, aggregate), combine);
+      };
       if (row.name === cpuMetricName) {
-        placePacked(layout, days, row.averages, series.cpuAverage);
-        placePacked(layout, days, row.maximums, series.cpuMaximum);
+        place(row.averages, 'cpuAverage');
+        place(row.maximums, 'cpuMaximum');
       } else if (row.name === availableMemoryMetricName) {
-        placePacked(layout, days, row.averages, series.memoryAverage);
-        placePacked(layout, days, row.p95s, series.memoryP95);
-        placePacked(layout, days, row.minimums, series.memoryMinimum);
+        place(row.averages, 'memoryAverage');
+        place(row.p95s, 'memoryP95');
+        place(row.minimums, 'memoryMinimum');
       } else if (row.name === creditsMetricName) {
-        placePacked(layout, days, row.averages, series.creditsAverage);
-        placePacked(layout, days, row.minimums, series.creditsMinimum);
+        place(row.averages, 'creditsAverage');
+        place(row.minimums, 'creditsMinimum');
       } else {
-        placePacked(layout, days, row.averages, series.networkAverage, 'add');
+        place(row.averages, 'networkAverage', 'add');
       }
     }
     return seriesByVm;
