@@ -11,6 +11,13 @@
 // throughout. BENCH_COST_QUERIES_PER_MINUTE sets the emulator's Cost Management refill (60, the
 // issue's per-tenant limit); BENCH_API_RATE the requests per second sent to each API process (20),
 // every request kept so each phase's p99 is over all the requests sent in it (their count printed).
+// BENCH_ROUTES lists the signed-in calls loaded, each at that rate on each API process, comma-
+// separated (`{vm}` stands for a VM's ARM id, `{metric}` for its first metric's id; /api/v1/log
+// alone by default): each phase's p99 is printed per call and over every call. BENCH_WORKERS=0 runs
+// the API processes as `npm start` runs Cloudtrim, with the background work on each one's job thread
+// (ROLE=all), so one process's API is measured beside its own background work. BENCH_PIPELINES adds
+// that many pipelines to the bench's team, each run every 5 minutes (the most a definition may ask)
+// with a notice for every open resize, so the schedule's pipeline ticks run in the phases.
 // BENCH_HISTORY=seeded measures the steady state instead of new customers, where onboarding would
 // not fit this machine (1,000 tenants: about 5 hours of CPU here, and 72 GB of history against 51 GB
 // of free disk): the tenants are connected and their inventory synced through the product's own
@@ -52,7 +59,14 @@ const apiCount = Number(process.env.BENCH_APIS ?? 2);
 const costQueryCapacity = 12;
 const costQueriesPerMinute = Number(process.env.BENCH_COST_QUERIES_PER_MINUTE ?? 60);
 const apiRate = Number(process.env.BENCH_API_RATE ?? 20);
-const route = process.env.BENCH_ROUTE ?? '/api/v1/log';
+const routes = (process.env.BENCH_ROUTES ?? '/api/v1/log')
+  .split(',')
+  .map((route) => route.trim())
+  .filter(Boolean);
+const pipelineCount = Number(process.env.BENCH_PIPELINES ?? 0);
+// Without workers, each API process does the background work too, on its job thread.
+const apiRole = workerCount === 0 ? 'all' : 'api';
+const apiLabel = apiRole === 'all' ? 'Cloudtrim (ROLE=all)' : 'API';
 const timeoutMinutes = Number(process.env.BENCH_TIMEOUT_MINUTES ?? 120);
 const isSeeded = process.env.BENCH_HISTORY === 'seeded';
 // The cost refresh phase can be left out of a run short of time (BENCH_REFRESH=0).
@@ -106,14 +120,14 @@ let memory: ReturnType<typeof sampleMemory> | undefined;
 // The API and worker processes (in the seeded mode, once the estate is prepared).
 async function startProcesses(): Promise<void> {
   apis = await Promise.all(
-    Array.from({ length: apiCount }, () => startCloudtrimProcess('api', processOptions)),
+    Array.from({ length: apiCount }, () => startCloudtrimProcess(apiRole, processOptions)),
   );
   workers = await Promise.all(
     Array.from({ length: workerCount }, () => startCloudtrimProcess('worker', processOptions)),
   );
   memory = sampleMemory([
     { label: 'Azure emulator', pid: emulator.pid },
-    ...apis.map((api, index) => ({ label: `API ${index + 1}`, pid: api.pid })),
+    ...apis.map((api, index) => ({ label: `${apiLabel} ${index + 1}`, pid: api.pid })),
     ...workers.map((worker, index) => ({ label: `worker ${index + 1}`, pid: worker.pid })),
   ]);
 }
@@ -176,7 +190,7 @@ function attributeMachineCpu(mark: (typeof cpuMarks)[number]): Map<string, numbe
     [process.pid, 'this bench (polling, its pool)'],
     [emulator.pid, 'Azure emulator (nice 19)'],
     ...workers.map((worker) => [worker.pid, 'workers (nice 10)'] as const),
-    ...apis.map((api) => [api.pid, 'APIs'] as const),
+    ...apis.map((api) => [api.pid, apiRole === 'all' ? 'APIs with their job threads' : 'APIs'] as const),
   ]);
   const isUnder = (pid: number, ancestor: number) => {
     for (let current = pid, depth = 0; current > 1 && depth < 20; depth += 1) {
@@ -239,14 +253,18 @@ try {
     await markPhase(name);
     return phaseStarted;
   };
+  if (pipelineCount > 0) await addPipelines(token);
+  const resolvedRoutes = await resolveRoutes(token);
   loads = await Promise.all(
-    apis.map((api) =>
-      startPacedLoad({
-        url: `${api.url}${route}`,
-        headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip, deflate, br, zstd' },
-        connections: 2,
-        ratePerSecond: apiRate,
-      }),
+    resolvedRoutes.flatMap((route) =>
+      apis.map((api) =>
+        startPacedLoad({
+          url: `${api.url}${route}`,
+          headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip, deflate, br, zstd' },
+          connections: 2,
+          ratePerSecond: apiRate,
+        }),
+      ),
     ),
   );
 
@@ -395,16 +413,25 @@ try {
     );
   }
 
-  const samples = (await Promise.all(loads.map((load) => load.stop()))).flat();
+  // Each route's samples (its loads come route by route, one per API process).
+  const stopped = await Promise.all(loads.map((load) => load.stop()));
+  const samplesByRoute = routes.map((_, index) =>
+    stopped.slice(index * apis.length, (index + 1) * apis.length).flat(),
+  );
   loads = [];
   const peaks = memory!.stop();
 
   console.log(
-    `\nAPI (${route}, ${apiRate} req/s on each of ${apiCount} processes, each request timed from when it was due; target p99 ≤ ${apiTargetMs} ms):`,
+    `\nAPI (${apiRate} req/s of each call on each of ${apiCount} ${apiRole === 'all' ? 'ROLE=all processes, beside their own job threads' : 'API processes'}, each request timed from when it was due; target p99 ≤ ${apiTargetMs} ms):`,
   );
+  const routeSets = [
+    ...(routes.length > 1 ? [{ label: 'every call', samples: samplesByRoute.flat() }] : []),
+    ...routes.map((route, index) => ({ label: route, samples: samplesByRoute[index]! })),
+  ];
   printTable(
     [
       '  phase',
+      'call',
       'requests',
       'p50',
       'p99',
@@ -413,21 +440,24 @@ try {
       'failed',
       'APIs waiting for a core',
     ],
-    cpuMarks.map((mark) => {
-      const summary = summarizeSamples(samples, mark.fromMs, mark.toMs ?? Date.now(), apiTargetMs);
-      const waited = (kind: string) =>
-        `${((mark.waitsTo?.get(kind) ?? Number.NaN) - (mark.waitsFrom.get(kind) ?? Number.NaN)).toFixed(1)} s`;
-      return [
-        `  ${mark.phase}`,
-        String(summary.count),
-        `${summary.p50Ms?.toFixed(1) ?? '-'} ms`,
-        `${summary.p99Ms?.toFixed(1) ?? '-'} ms`,
-        `${summary.worstMs?.toFixed(0) ?? '-'} ms`,
-        String(summary.overBound),
-        String(summary.failures),
-        waited('APIs'),
-      ];
-    }),
+    cpuMarks.flatMap((mark) =>
+      routeSets.map(({ label, samples }, index) => {
+        const summary = summarizeSamples(samples, mark.fromMs, mark.toMs ?? Date.now(), apiTargetMs);
+        const waited = (kind: string) =>
+          `${((mark.waitsTo?.get(kind) ?? Number.NaN) - (mark.waitsFrom.get(kind) ?? Number.NaN)).toFixed(1)} s`;
+        return [
+          index === 0 ? `  ${mark.phase}` : '',
+          label,
+          String(summary.count),
+          `${summary.p50Ms?.toFixed(1) ?? '-'} ms`,
+          `${summary.p99Ms?.toFixed(1) ?? '-'} ms`,
+          `${summary.worstMs?.toFixed(0) ?? '-'} ms`,
+          String(summary.overBound),
+          String(summary.failures),
+          index === 0 ? waited('APIs') : '',
+        ];
+      }),
+    ),
   );
   console.log(
     `  (phases: ${cpuMarks.map((mark) => `${mark.phase} ${(((mark.toMs ?? Date.now()) - mark.fromMs) / 1000).toFixed(1)} s`).join(', ')})`,
@@ -543,7 +573,7 @@ async function prepareSteadyState(tenantIds: string[]): Promise<void> {
   const queue = [...tenantIds];
   const failed: string[] = [];
   await Promise.all(
-    Array.from({ length: 4 * workerCount }, async () => {
+    Array.from({ length: 4 * Math.max(1, workerCount) }, async () => {
       for (let tenantId = queue.shift(); tenantId; tenantId = queue.shift()) {
         const summary = await container.inventory.syncTenant(tenantId);
         if (summary && summary.failures.length === 0) {
@@ -603,6 +633,46 @@ async function prepareSteadyState(tenantIds: string[]): Promise<void> {
   console.log(
     `  ${seeded[0]!.days} packed metric-days seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s (14 days; no back-fill, no bill history read; load average ${loadAverage()})`,
   );
+}
+
+// The routes with their placeholders filled: `{vm}` a VM's ARM id, `{metric}` the id of that VM's
+// first metric (as the Cloud Resources metric panel asks for them).
+async function resolveRoutes(token: string): Promise<string[]> {
+  const { rows } = await pool.query<{ armId: string }>(
+    `select arm_id as "armId" from resource where type = 'Microsoft.Compute/virtualMachines'
+      order by arm_id limit 1`,
+  );
+  const vm = encodeURIComponent(rows[0]?.armId ?? '');
+  let metric = '';
+  if (routes.some((route) => route.includes('{metric}'))) {
+    const answer = await fetch(`${apis[0]!.url}/api/v1/metric?azureResource=${vm}`, {
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    });
+    const { Data } = (await answer.json()) as { Data: Array<{ MetricId: string | number }> };
+    metric = encodeURIComponent(String(Data[0]?.MetricId ?? ''));
+  }
+  return routes.map((route) => route.replaceAll('{vm}', vm).replaceAll('{metric}', metric));
+}
+
+// Pipelines on the bench's team as often as a definition may run (every 5 minutes), made through the
+// API as a user makes them: each looks at every resource for an open resize recommendation and sends
+// a notice, so every fifth minute's tick runs them all.
+async function addPipelines(token: string): Promise<void> {
+  for (let index = 0; index < pipelineCount; index += 1) {
+    const answer = await fetch(`${apis[0]!.url}/api/v1/pipeline`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: `Resize notice ${index + 1}`,
+        scope: {},
+        condition: { finding: { kind: 'recommendation', recommendationKind: 'resize' } },
+        action: { type: 'notify' },
+        schedule: { cron: '*/5 * * * *', timeZone: 'UTC' },
+      }),
+    });
+    if (!answer.ok) throw new Error(`pipeline not made: ${answer.status} ${await answer.text()}`);
+  }
+  console.log(`  ${pipelineCount} pipelines added, every 5 minutes (a notice for every open resize)`);
 }
 
 // Subscriptions whose cost history is not read yet (their principal allowed to read it).

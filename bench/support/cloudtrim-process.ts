@@ -1,6 +1,7 @@
 // Cloudtrim started from its own entry point (`node --import tsx server/src/main.ts`) as the
 // README's scale-out path runs it: API processes and worker processes (ROLE=api, ROLE=worker) on one
-// PostgreSQL, all signing and reading the same tokens and tenant secrets.
+// PostgreSQL, all signing and reading the same tokens and tenant secrets; or as `npm start` runs it,
+// one process serving the API with the background work on its job thread (ROLE=all).
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -13,20 +14,23 @@ import { backgroundHeapFlags } from '../../server/src/lib/heap';
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../server');
 
 export interface CloudtrimProcess {
-  role: 'api' | 'worker';
+  role: CloudtrimRole;
   pid: number;
   url: string;
   output(): string;
   stop(): Promise<void>;
 }
 
+export type CloudtrimRole = 'api' | 'worker' | 'all';
+
 export async function startCloudtrimProcess(
-  role: 'api' | 'worker',
+  role: CloudtrimRole,
   options: { databaseUrl: string; secrets: Secrets; environment: Record<string, string> },
 ): Promise<CloudtrimProcess> {
   const port = await findFreePort();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `cloudtrim-bench-${role}-`));
-  // As the README starts them: a worker with the background work's young generation.
+  // As the README starts them: a worker with the background work's young generation (ROLE=all gives
+  // it to its job thread itself).
   const nodeFlags = role === 'worker' ? backgroundHeapFlags : [];
   const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,

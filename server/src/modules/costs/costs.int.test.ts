@@ -14,6 +14,7 @@ import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
 import { activityLogs } from '../../db/schema';
 import { tenantNoCostsStatus } from '../tenants/tenants.service';
 import { planBackfill } from './costs.plan';
+import { CostsRepository } from './costs.repository';
 import { hourMs, dayMs } from '../../lib/time';
 
 let clockMs = Date.UTC(2026, 10, 24, 15, 0);
@@ -49,6 +50,24 @@ async function readStoredTotal(
       and ${sql.raw(dateColumn)} between ${from}::date and ${to}::date
   `);
   return result.rows[0]!.total;
+}
+
+// Each day total (cost_day_total) against the sum of its day's rows: those that differ, or exist on
+// one side only.
+async function readDayTotalMismatches() {
+  const result = await context.container.database.db.execute<{ day: string; service: string }>(sql`
+    with summed as (
+      select subscription_id, day, service_name, sum(actual_cost) as actual, sum(amortized_cost) as amortized
+      from cost_day where tenant_id = ${tenantId}::uuid group by subscription_id, day, service_name
+    )
+    select to_char(coalesce(summed.day, total.day), 'YYYY-MM-DD') as day,
+           coalesce(summed.service_name, total.service_name) as service
+    from summed full join (select * from cost_day_total where tenant_id = ${tenantId}::uuid) as total
+      using (subscription_id, day, service_name)
+    where abs(coalesce(summed.actual, 0) - coalesce(total.actual_cost, 0)) > 1e-6
+       or abs(coalesce(summed.amortized, 0) - coalesce(total.amortized_cost, 0)) > 1e-6
+  `);
+  return result.rows;
 }
 
 async function readCostRowCount() {
@@ -119,6 +138,8 @@ describe('reading the bill', () => {
     stop.abort();
     await interrupted;
     expect(await readCostRowCount()).toBeGreaterThan(0);
+    // The day totals the summary and the charts read hold the pages written so far, mid-read too.
+    expect(await readDayTotalMismatches()).toEqual([]);
     // Half read: the 90 days by day are not all in, and the answer says which are.
     const ninetyDays = (
       await get('/api/v1/cost?from=2026-08-27&to=2026-11-24&granularity=none')
@@ -168,6 +189,7 @@ describe('reading the bill', () => {
     });
     expect(await countQueuedAnalyses()).toBe(1);
     expect((await get('/api/v1/cost/summary')).json()).toMatchObject({ Complete: true });
+    expect(await readDayTotalMismatches()).toEqual([]);
   }, 180_000);
 
   it('holds what Azure reports for the same subscription, type and days, to the cent', async () => {
@@ -212,7 +234,71 @@ describe('reading the bill', () => {
       2,
     );
     expect(await readCostRowCount()).toBe(rowsBefore);
+    expect(await readDayTotalMismatches()).toEqual([]);
   }, 90_000);
+
+  it('moves the day totals by what each page changed, and sums a whole read again at its end', async () => {
+    const repository = new CostsRepository(context.container.database.db);
+    const subscriptionId = 'aaaaaaaa-0000-4000-8000-000000000001';
+    const readTotals = async () => {
+      const result = await context.container.database.db.execute<{ day: string; actual: number }>(sql`
+        select to_char(day, 'YYYY-MM-DD') as day, actual_cost::float8 as actual from cost_day_total
+        where tenant_id = ${tenantId}::uuid and subscription_id = ${subscriptionId} order by day`);
+      return result.rows;
+    };
+    const row = (date: string, resource: string, cost: number) => ({
+      date,
+      resourceId: `/subscriptions/${subscriptionId}/resourcegroups/rg/providers/microsoft.compute/disks/${resource}`,
+      resourceGroup: 'rg',
+      serviceName: 'Storage',
+      cost,
+      usageQuantity: 1,
+      currency: 'USD',
+    });
+    const startRead = () => ({
+      granularity: 'Daily' as const,
+      costType: 'ActualCost' as const,
+      from: '2026-10-01',
+      to: '2026-10-02',
+      readId: crypto.randomUUID(),
+    });
+    let read = startRead();
+    const write = (rows: ReturnType<typeof row>[], isLast: boolean) =>
+      repository.writePage(tenantId, subscriptionId, read, rows, isLast ? [] : [read], {}, readClock());
+    await context.container.database.db.execute(sql`
+      insert into cost_sync (tenant_id, subscription_id) values (${tenantId}::uuid, ${subscriptionId})`);
+    await write([row('2026-10-01', 'a', 1.25), row('2026-10-01', 'b', 2), row('2026-10-02', 'a', 4)], false);
+    expect(await readTotals()).toEqual([
+      { day: '2026-10-01', actual: 3.25 },
+      { day: '2026-10-02', actual: 4 },
+    ]);
+    // A page written again (a read resumed after a crash) moves nothing; a changed charge moves its
+    // day by the difference.
+    await write([row('2026-10-01', 'a', 1.25), row('2026-10-02', 'a', 3.5)], false);
+    expect(await readTotals()).toEqual([
+      { day: '2026-10-01', actual: 3.25 },
+      { day: '2026-10-02', actual: 3.5 },
+    ]);
+    await write([], true);
+    expect(await readTotals()).toEqual([
+      { day: '2026-10-01', actual: 3.25 },
+      { day: '2026-10-02', actual: 3.5 },
+    ]);
+    // The next read of the days: at its last page, the charges it no longer reports are zeroed,
+    // and the totals follow.
+    read = startRead();
+    await write([row('2026-10-01', 'b', 2)], true);
+    expect(await readTotals()).toEqual([
+      { day: '2026-10-01', actual: 2 },
+      { day: '2026-10-02', actual: 0 },
+    ]);
+    expect(await readDayTotalMismatches()).toEqual([]);
+    for (const table of ['cost_day', 'cost_day_total', 'cost_sync']) {
+      await context.container.database.db.execute(
+        sql`delete from ${sql.raw(table)} where subscription_id = ${subscriptionId}`,
+      );
+    }
+  });
 });
 
 describe('a principal that may not read costs', () => {

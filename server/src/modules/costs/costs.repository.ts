@@ -1,5 +1,6 @@
-// The bill in PostgreSQL: the rows Cost Management reported (cost_day, cost_month), where each
-// subscription's reading stands (cost_sync), and the sums the cost calls answer. Pages are written
+// The bill in PostgreSQL: the rows Cost Management reported (cost_day, cost_month), their day totals
+// per subscription and service (cost_day_total), where each subscription's reading stands
+// (cost_sync), and the sums the cost calls answer. Pages are written
 // as whole columns (unnest), so a page of 1,000 rows is one statement.
 import { and, eq, gte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
@@ -168,11 +169,8 @@ export class CostsRepository {
     const isLastPage = plan[0]?.readId !== read.readId;
     await this.db.transaction(async (transaction) => {
       if (rows.length > 0) {
-        await transaction.execute(sql`
-          insert into ${sql.raw(target.table)} (tenant_id, subscription_id, ${sql.raw(target.date)}, resource_id,
-            service_name, resource_group, ${sql.raw(columns.cost)}, usage_quantity, currency, ${sql.raw(columns.readId)})
-          select ${tenantId}::uuid, ${subscriptionId}, page.*, ${read.readId}::uuid
-          from unnest(
+        const page = sql`
+          select * from unnest(
             ${sql.param(rows.map((row) => row.date))}::date[],
             ${sql.param(rows.map((row) => row.resourceId))}::text[],
             ${sql.param(rows.map((row) => row.serviceName))}::text[],
@@ -180,14 +178,41 @@ export class CostsRepository {
             ${sql.param(rows.map((row) => row.cost))}::float8[],
             ${sql.param(rows.map((row) => row.usageQuantity))}::float8[],
             ${sql.param(rows.map((row) => row.currency))}::text[]
-          ) as page
+          ) as page(date, resource_id, service_name, resource_group, cost, usage_quantity, currency)`;
+        const upsert = sql`
+          insert into ${sql.raw(target.table)} (tenant_id, subscription_id, ${sql.raw(target.date)}, resource_id,
+            service_name, resource_group, ${sql.raw(columns.cost)}, usage_quantity, currency, ${sql.raw(columns.readId)})
+          select ${tenantId}::uuid, ${subscriptionId}, page.date, page.resource_id, page.service_name,
+                 page.resource_group, page.cost, page.usage_quantity, page.currency, ${read.readId}::uuid
+          from page
           on conflict (tenant_id, subscription_id, ${sql.raw(target.date)}, resource_id, service_name) do update set
             ${sql.raw(columns.cost)} = excluded.${sql.raw(columns.cost)},
             usage_quantity = excluded.usage_quantity,
             currency = excluded.currency,
             resource_group = excluded.resource_group,
-            ${sql.raw(columns.readId)} = excluded.${sql.raw(columns.readId)}
-        `);
+            ${sql.raw(columns.readId)} = excluded.${sql.raw(columns.readId)}`;
+        if (read.granularity === 'Daily') {
+          // The day totals move by what the page changed: each row's cost now less what it was
+          // (read in the statement's snapshot, before the upsert).
+          await transaction.execute(sql`
+            with page as (${page}),
+            previous as (
+              select cost.day, cost.service_name, cost.${sql.raw(columns.cost)} as cost
+              from cost_day as cost join page on cost.tenant_id = ${tenantId}::uuid
+                and cost.subscription_id = ${subscriptionId} and cost.day = page.date
+                and cost.resource_id = page.resource_id and cost.service_name = page.service_name
+            ),
+            written as (${upsert} returning day, service_name, ${sql.raw(columns.cost)} as cost),
+            change as (
+              select day, service_name, sum(cost) as cost
+              from (select * from written union all select day, service_name, -cost from previous) as moved
+              group by day, service_name
+            )
+            ${this.addToDayTotals(tenantId, subscriptionId, columns.cost, sql`select day, service_name, cost from change`)}
+          `);
+        } else {
+          await transaction.execute(sql`with page as (${page}) ${upsert}`);
+        }
       }
       if (isLastPage) {
         const inPeriod = sql`tenant_id = ${tenantId}::uuid and subscription_id = ${subscriptionId}
@@ -200,6 +225,17 @@ export class CostsRepository {
           delete from ${sql.raw(target.table)}
           where ${inPeriod} and actual_cost = 0 and amortized_cost = 0 and usage_quantity = 0
         `);
+        // Once a read is whole, its period's totals are summed again from its rows: exact, whatever
+        // the pages' changes added up to.
+        if (read.granularity === 'Daily') {
+          await transaction.execute(sql`delete from cost_day_total where ${inPeriod}`);
+          await transaction.execute(sql`
+            insert into cost_day_total (tenant_id, subscription_id, day, service_name, actual_cost, amortized_cost)
+            select tenant_id, subscription_id, day, service_name, sum(actual_cost), sum(amortized_cost)
+            from cost_day where ${inPeriod}
+            group by tenant_id, subscription_id, day, service_name
+          `);
+        }
       }
       await transaction
         .update(costSyncs)
@@ -208,11 +244,32 @@ export class CostsRepository {
     });
   }
 
+  // Adds each (day, service_name, cost) of `changes` to that day's total of one cost column.
+  private addToDayTotals(
+    tenantId: string,
+    subscriptionId: string,
+    column: 'actual_cost' | 'amortized_cost',
+    changes: SQL,
+  ): SQL {
+    const other = column === 'actual_cost' ? 'amortized_cost' : 'actual_cost';
+    return sql`
+      insert into cost_day_total (tenant_id, subscription_id, day, service_name, ${sql.raw(column)}, ${sql.raw(other)})
+      select ${tenantId}::uuid, ${subscriptionId}, changed.day, changed.service_name, changed.cost, 0
+      from (${changes}) as changed
+      on conflict (tenant_id, subscription_id, day, service_name) do update set
+        ${sql.raw(column)} = cost_day_total.${sql.raw(column)} + excluded.${sql.raw(column)}`;
+  }
+
   // Sums by date bucket and group over the team's rows in scope. Tag groups and filters read the
   // resource's tags as inventory last saw them; a charge of no known resource is untagged ('').
   async sumCosts(request: CostSumRequest): Promise<CostSumRow[]> {
     const target = request.source === 'day' ? tables.Daily : tables.Monthly;
     const dateColumn = sql.raw(`cost.${target.date}`);
+    // By service or subscription, the day totals hold the same sums in a few rows.
+    const isDayTotal =
+      request.source === 'day' &&
+      (request.grouping.kind === 'service' || request.grouping.kind === 'subscription') &&
+      this.isDayTotalScope(request.scope);
     const costColumn = sql.raw(request.costType === 'actual' ? 'cost.actual_cost' : 'cost.amortized_cost');
     const bucket =
       request.bucket === 'day'
@@ -235,7 +292,7 @@ export class CostsRepository {
           );
     const result = await this.db.execute<{ date: string; group: string; cost: number }>(sql`
       select ${bucket} as "date", ${group} as "group", sum(${costColumn})::float8 as cost
-      from ${sql.raw(target.table)} as cost
+      from ${sql.raw(isDayTotal ? 'cost_day_total' : target.table)} as cost
       join tenant on tenant.id = cost.tenant_id
       ${needsTags ? sql`left join resource on resource.tenant_id = cost.tenant_id and lower(resource.arm_id) = cost.resource_id` : sql``}
       where ${this.scopeCondition(request.scope)}
@@ -257,7 +314,7 @@ export class CostsRepository {
     const column = costType === 'actual' ? sql`cost.actual_cost` : sql`cost.amortized_cost`;
     const result = await this.db.execute<{ day: string; cost: number }>(sql`
       select to_char(cost.day, 'YYYY-MM-DD') as "day", sum(${column})::float8 as cost
-      from cost_day as cost
+      from ${sql.raw(this.isDayTotalScope(scope) ? 'cost_day_total' : 'cost_day')} as cost
       join tenant on tenant.id = cost.tenant_id
       ${scope.tag ? sql`left join resource on resource.tenant_id = cost.tenant_id and lower(resource.arm_id) = cost.resource_id` : sql``}
       where ${this.scopeCondition(scope)} and cost.day between ${from}::date and ${to}::date
@@ -441,6 +498,12 @@ export class CostsRepository {
       ) as found
     `);
     return result.rows[0]?.found ?? false;
+  }
+
+  // Whether a scope's daily sums can be read from cost_day_total: it keeps tenant, subscription and
+  // service, not the resource's group or tags.
+  private isDayTotalScope(scope: CostScope): boolean {
+    return !scope.resourceGroup && !scope.tag;
   }
 
   private scopeCondition(scope: CostScope): SQL {
