@@ -1087,12 +1087,15 @@ export const securityScores = pgTable(
 );
 
 // The last scan of each team, asked for or run with a sync: an asked-for scan within a minute of it is refused.
+// version: bumped by every write to the team's findings, scores and mute rules (after the write),
+// so the summary computed under one version holds while it does (SecurityService.summarize).
 export const securityScans = pgTable('security_scan', {
   teamId: uuid('team_id')
     .primaryKey()
     .references(() => teams.id, { onDelete: 'cascade' }),
   requestedAt: instant('requested_at'),
   finishedAt: instant('finished_at'),
+  version: integer('version').notNull().default(0),
 });
 
 // How a resource's present state was dated (resource.state_since), once per state: from the Activity

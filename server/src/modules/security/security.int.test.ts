@@ -61,6 +61,12 @@ async function readFinding(id: string): Promise<SecurityFindingDetail> {
   return response.json<SecurityFindingDetail>();
 }
 
+async function readSummary(): Promise<SecuritySummary> {
+  const response = await call('GET', '/api/v1/security/summary');
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<SecuritySummary>();
+}
+
 beforeAll(async () => {
   context = await createCloudTestContext({ now: readClock, emulator: { fleetSize: 60, now: readClock } });
   owner = await createUser(context, { firstName: 'Sam' });
@@ -241,6 +247,8 @@ describe('security scans and findings', () => {
       (await call('POST', path, { Reason: 'Legacy client', Until: '2026-12-01' }, strangerToken)).statusCode,
     ).toBe(404);
     expect((await readFinding(finding.Id)).Mute).toBeNull();
+    // The summary, kept between calls, moves with every mute, unmute and expiry.
+    const before = await readSummary();
 
     const muted = (
       await call('POST', path, { Reason: 'Legacy client until December', Until: '2026-11-22' })
@@ -253,14 +261,18 @@ describe('security scans and findings', () => {
       RuleId: null,
     });
     expect((await listAll('Status=muted')).map((item) => item.Id)).toContain(finding.Id);
+    expect(await readSummary()).toMatchObject({ Open: before.Open - 1, Muted: before.Muted + 1 });
     clockMs = Date.UTC(2026, 10, 23, 9, 0);
     token = await logIn(context, owner);
     strangerToken = await logIn(context, stranger);
     expect((await readFinding(finding.Id)).Status).toBe('open');
+    expect(await readSummary()).toMatchObject({ Open: before.Open, Muted: before.Muted });
 
     await call('POST', path, { Reason: 'Accepted for now', Until: '2026-12-20' });
+    expect(await readSummary()).toMatchObject({ Open: before.Open - 1, Muted: before.Muted + 1 });
     const unmuted = (await call('DELETE', path)).json<SecurityFindingDetail>();
     expect(unmuted.Status).toBe('open');
+    expect(await readSummary()).toMatchObject({ Open: before.Open, Muted: before.Muted });
     expect(unmuted.History.map((entry) => entry.Kind)).toEqual(['opened', 'muted', 'muted', 'unmuted']);
   });
 
@@ -268,6 +280,7 @@ describe('security scans and findings', () => {
     const [finding] = await listAll('CheckId=key-vault-recoverable&Status=open');
     if (!finding) throw new Error('A key vault finding is open');
     const group = /\/resourceGroups\/([^/]+)/i.exec(finding.ResourceId)?.[1] ?? '';
+    const before = await readSummary();
     const response = await call('POST', '/api/v1/security/mute-rule', {
       CheckId: 'key-vault-recoverable',
       Scope: { ResourceGroup: group },
@@ -276,6 +289,7 @@ describe('security scans and findings', () => {
     });
     expect(response.statusCode, response.body).toBe(201);
     expect(response.json<{ Muted: number }>().Muted).toBeGreaterThan(0);
+    expect((await readSummary()).Muted).toBe(before.Muted + response.json<{ Muted: number }>().Muted);
     await scan();
     const after = await readFinding(finding.Id);
     expect(after.Status).toBe('muted');
@@ -318,9 +332,15 @@ describe('security scans and findings', () => {
     if (!group) throw new Error('The NSG is in the emulator');
     const rule = context.emulator.security.findSecurityRule(`${group.id}/securityRules/${ruleName}`);
     expect(context.emulator.security.deleteSecurityRule(`${group.id}/securityRules/${ruleName}`)).toBe(true);
+    const before = await readSummary();
     await scan();
     const resolved = await readFinding(finding.Id);
     expect(resolved.Status).toBe('resolved');
+    // The summary says what the list says, at once.
+    const after = await readSummary();
+    expect(after.Resolved).toBe((await listAll('Status=resolved')).length);
+    expect(after.Resolved).toBeGreaterThan(before.Resolved);
+    expect(after.Open + after.Resolved).toBe(before.Open + before.Resolved);
     expect(resolved.ResolvedAt).toBe(readClock().toISOString());
 
     context.emulator.security.putSecurityRule(group.id, ruleName, rule?.rule.properties ?? {});

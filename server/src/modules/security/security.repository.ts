@@ -112,8 +112,11 @@ export class SecurityRepository {
   async recordScanFinished(teamId: string, now: Date): Promise<void> {
     await this.db
       .insert(securityScans)
-      .values({ teamId, finishedAt: now })
-      .onConflictDoUpdate({ target: securityScans.teamId, set: { finishedAt: now } });
+      .values({ teamId, finishedAt: now, version: 1 })
+      .onConflictDoUpdate({
+        target: securityScans.teamId,
+        set: { finishedAt: now, version: sql`${securityScans.version} + 1` },
+      });
   }
 
   async readLastScan(teamId: string): Promise<Date | null> {
@@ -130,6 +133,21 @@ export class SecurityRepository {
    * reopened now.
    */
   async applyScan(
+    teamId: string,
+    tenantId: string,
+    subscriptionId: string,
+    found: readonly ScannedFinding[],
+    now: Date,
+  ): Promise<{ id: string; isNew: boolean; finding: ScannedFinding }[]> {
+    try {
+      return await this.writeScan(teamId, tenantId, subscriptionId, found, now);
+    } finally {
+      // After the writes, whether or not they all went through: a summary read before is not kept.
+      await this.bumpVersion(teamId);
+    }
+  }
+
+  private async writeScan(
     teamId: string,
     tenantId: string,
     subscriptionId: string,
@@ -256,6 +274,31 @@ export class SecurityRepository {
         target: [securityScores.tenantId, securityScores.subscriptionId, securityScores.day],
         set: score,
       });
+    await this.db.execute(sql`
+      insert into security_scan (team_id, version) select team_id, 1 from tenant where id = ${tenantId}::uuid
+      on conflict (team_id) do update set version = security_scan.version + 1`);
+  }
+
+  // After any write to the team's findings, scores or mute rules.
+  private async bumpVersion(teamId: string): Promise<void> {
+    await this.db
+      .insert(securityScans)
+      .values({ teamId, version: 1 })
+      .onConflictDoUpdate({
+        target: securityScans.teamId,
+        set: { version: sql`${securityScans.version} + 1` },
+      });
+  }
+
+  // What the team's summary depends on besides the day: every write (the version) and its tenants
+  // (a tenant's removal takes its findings and scores with it).
+  async readVersion(teamId: string): Promise<string> {
+    const result = await this.db.execute<{ version: string }>(sql`
+      select concat_ws('.',
+        (select version from security_scan where team_id = ${teamId}::uuid),
+        (select count(*) || '-' || coalesce(sum(hashtext(id::text)), 0) from tenant where team_id = ${teamId}::uuid)
+      ) as version`);
+    return result.rows[0]!.version;
   }
 
   async listScores(teamId: string, fromDay: string) {
@@ -410,6 +453,7 @@ export class SecurityRepository {
       by: mute.by,
       note: `${mute.reason} (until ${mute.until})`,
     });
+    await this.bumpVersion(teamId);
     return true;
   }
 
@@ -429,6 +473,7 @@ export class SecurityRepository {
       await this.db
         .insert(securityFindingEvents)
         .values({ findingId: id, kind: 'unmuted', at: now, by, note: null });
+      await this.bumpVersion(teamId);
     }
     return rows.length > 0;
   }
@@ -436,6 +481,7 @@ export class SecurityRepository {
   async insertMuteRule(rule: typeof securityMuteRules.$inferInsert) {
     const [row] = await this.db.insert(securityMuteRules).values(rule).returning();
     if (!row) throw new Error('The mute rule was not stored.');
+    await this.bumpVersion(rule.teamId);
     return row;
   }
 

@@ -1,0 +1,1 @@
+ALTER TABLE "security_scan" ADD COLUMN "version" integer DEFAULT 0 NOT NULL;
