@@ -2,14 +2,45 @@
 // median, a Theil–Sen slope, absolute deviations) and days as whole numbers since the epoch. Pure.
 import { dayMs } from '../../lib/time';
 
+// Picked, not sorted: the forecast's Theil–Sen slope asks for the median of thousands of pairs'
+// slopes at each of its origins, and a sort with a comparator was most of a forecast's time.
 export function median(values: ArrayLike<number>): number {
   if (values.length === 0) return 0;
-  // A typed array sorts by value natively: the forecast's Theil–Sen slope asks for the median of
-  // thousands of pairs' slopes at each of its origins, and a comparator called from the sort was
-  // most of a forecast's time.
-  const sorted = Float64Array.from(values).sort();
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  const scratch = Float64Array.from(values);
+  const middle = scratch.length >> 1;
+  const upper = selectNth(scratch, middle);
+  if (scratch.length % 2 === 1) return upper;
+  // Below the selected one, only what is not larger: the largest of them is the lower middle.
+  let lower = -Infinity;
+  for (let index = 0; index < middle; index += 1) lower = Math.max(lower, scratch[index]!);
+  return (lower + upper) / 2;
+}
+
+// The nth smallest value (from 0), by Hoare's selection in place: afterwards nothing before index
+// `nth` is larger than it and nothing after is smaller.
+function selectNth(values: Float64Array, nth: number): number {
+  let left = 0;
+  let right = values.length - 1;
+  while (left < right) {
+    const pivot = values[(left + right) >> 1]!;
+    let low = left;
+    let high = right;
+    while (low <= high) {
+      while (values[low]! < pivot) low += 1;
+      while (values[high]! > pivot) high -= 1;
+      if (low <= high) {
+        const swapped = values[low]!;
+        values[low] = values[high]!;
+        values[high] = swapped;
+        low += 1;
+        high -= 1;
+      }
+    }
+    if (nth <= high) right = high;
+    else if (nth >= low) left = low;
+    else return values[nth]!;
+  }
+  return values[nth]!;
 }
 
 // Theil–Sen: the median of the slopes between every pair of days, which a few odd days hardly move.

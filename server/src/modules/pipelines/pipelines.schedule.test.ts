@@ -54,6 +54,18 @@ describe('a cron schedule in Europe/London', () => {
       '2027-10-31T09:00:00.000Z',
     );
   });
+
+  it('names the same next run however often it is asked, until that run has come', () => {
+    const quarterly = { cron: '*/15 * * * *', timeZone: 'UTC' };
+    const next = (at: string) => findNextTick(quarterly, new Date(at), [])?.toISOString();
+    expect(next('2027-05-04T10:01:00Z')).toBe('2027-05-04T10:15:00.000Z');
+    expect(next('2027-05-04T10:14:59Z')).toBe('2027-05-04T10:15:00.000Z');
+    // On the tick, and after it: the one after.
+    expect(next('2027-05-04T10:15:00Z')).toBe('2027-05-04T10:30:00.000Z');
+    expect(next('2027-05-04T10:31:00Z')).toBe('2027-05-04T10:45:00.000Z');
+    // Earlier than any read so far: read again, not answered from the later one.
+    expect(next('2027-05-04T09:50:00Z')).toBe('2027-05-04T10:00:00.000Z');
+  });
 });
 
 describe('the maintenance window', () => {

@@ -37,6 +37,11 @@ export function findDueTick(schedule: PipelineSchedule, now: Date, since: Date):
   return due;
 }
 
+// The next tick of each cron and zone, and the instant it was read from (the least recently read
+// dropped past the bound).
+const nextTicks = new Map<string, { fromMs: number; nextMs: number }>();
+const nextTickLimit = 1_000;
+
 // The next tick after `after`; for the window, the next hour one of `windowHours` (UTC) begins.
 export function findNextTick(
   schedule: PipelineSchedule,
@@ -44,16 +49,29 @@ export function findNextTick(
   windowHours: readonly number[],
 ): Date | null {
   if ('cron' in schedule) {
+    // The pipelines list asks for every row's next run on every call, a cron parse each (about a
+    // millisecond): a tick read from `from` stays the next one for every instant before it.
+    const key = `${schedule.cron}|${schedule.timeZone}`;
+    const known = nextTicks.get(key);
+    if (known && known.fromMs <= after.getTime() && after.getTime() < known.nextMs) {
+      return new Date(known.nextMs);
+    }
     // A row saved before crons were checked may never fire, or not be read: no next run, never an
     // error (the list shows it).
     try {
-      return readNext(
+      const next = readNext(
         cronParser.parseExpression(schedule.cron, {
           currentDate: after,
           endDate: new Date(after.getTime() + cronHorizonMs),
           tz: schedule.timeZone,
         }),
       );
+      if (next) {
+        nextTicks.delete(key);
+        nextTicks.set(key, { fromMs: after.getTime(), nextMs: next.getTime() });
+        if (nextTicks.size > nextTickLimit) nextTicks.delete(nextTicks.keys().next().value!);
+      }
+      return next;
     } catch {
       return null;
     }
