@@ -117,6 +117,7 @@ const processOptions = {
 let apis: CloudtrimProcess[] = [];
 let workers: CloudtrimProcess[] = [];
 let memory: ReturnType<typeof sampleMemory> | undefined;
+let runningJobs: ReturnType<typeof watchRunningJobs> | undefined;
 // The API and worker processes (in the seeded mode, once the estate is prepared).
 async function startProcesses(): Promise<void> {
   apis = await Promise.all(
@@ -125,6 +126,7 @@ async function startProcesses(): Promise<void> {
   workers = await Promise.all(
     Array.from({ length: workerCount }, () => startCloudtrimProcess('worker', processOptions)),
   );
+  runningJobs = watchRunningJobs();
   memory = sampleMemory([
     { label: 'Azure emulator', pid: emulator.pid },
     ...apis.map((api, index) => ({ label: `${apiLabel} ${index + 1}`, pid: api.pid })),
@@ -463,13 +465,21 @@ try {
     `  (phases: ${cpuMarks.map((mark) => `${mark.phase} ${(((mark.toMs ?? Date.now()) - mark.fromMs) / 1000).toFixed(1)} s`).join(', ')})`,
   );
 
-  console.log('\nPeak resident memory per process (target ≤ 1 GiB):');
+  console.log('\nPeak resident memory per process (target ≤ 1 GiB), and what ran when it was seen:');
   printTable(
-    ['process', 'peak RSS'],
-    [...peaks].map(([label, bytes]) => [
-      label,
-      `${(bytes / 1024 ** 2).toFixed(0)} MiB${bytes > gibibyte ? '  OVER' : ''}`,
-    ]),
+    ['process', 'peak RSS', 'seen in', 'jobs running then'],
+    [...peaks].map(([label, peak]) => {
+      const mark = cpuMarks.findLast((candidate) => candidate.fromMs <= peak.atMs);
+      const seconds = mark
+        ? `${mark.phase} +${((peak.atMs - mark.fromMs) / 1000).toFixed(0)} s`
+        : 'before the phases';
+      return [
+        label,
+        `${(peak.bytes / 1024 ** 2).toFixed(0)} MiB${peak.bytes > gibibyte ? '  OVER' : ''}`,
+        seconds,
+        readJobsRunningAt(peak.atMs),
+      ];
+    }),
   );
 
   const { rows: machineRows } = await pool.query<{ machines: number }>(
@@ -557,6 +567,7 @@ try {
   console.log(`  load average at the end ${loadAverage()}`);
 } finally {
   memory?.stop();
+  runningJobs?.stop();
   await Promise.allSettled(loads.map((load) => load.stop()));
   // Each finishes its in-flight jobs first (a cost read waiting out a 429 may take its 30 s).
   await Promise.all([...workers, ...apis].map((cloudtrimProcess) => cloudtrimProcess.stop()));
@@ -633,6 +644,31 @@ async function prepareSteadyState(tenantIds: string[]): Promise<void> {
   console.log(
     `  ${seeded[0]!.days} packed metric-days seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s (14 days; no back-fill, no bill history read; load average ${loadAverage()})`,
   );
+}
+
+// The job kinds running, every 2 s while the processes run, so a figure (a memory peak) can say
+// what the workers were doing when it was seen.
+function watchRunningJobs() {
+  const samples: Array<{ atMs: number; names: string }> = [];
+  const timer = setInterval(() => {
+    void pool
+      .query<{ names: string | null }>(
+        `select string_agg(name || ' ×' || count, ', ' order by name) as names
+           from (select name, count(*) from pgboss.job where state = 'active' group by name) as running`,
+      )
+      .then(({ rows }) => samples.push({ atMs: Date.now(), names: rows[0]?.names ?? 'none' }))
+      .catch(() => {});
+  }, 2000);
+  return { samples, stop: () => clearInterval(timer) };
+}
+
+function readJobsRunningAt(atMs: number): string {
+  const samples = runningJobs?.samples ?? [];
+  const nearest = samples.reduce<(typeof samples)[number] | undefined>(
+    (best, sample) => (!best || Math.abs(sample.atMs - atMs) < Math.abs(best.atMs - atMs) ? sample : best),
+    undefined,
+  );
+  return nearest?.names ?? '-';
 }
 
 // The routes with their placeholders filled: `{vm}` a VM's ARM id, `{metric}` the id of that VM's

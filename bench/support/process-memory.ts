@@ -1,19 +1,28 @@
 // The resident memory (VmRSS, from /proc/<pid>/status) of a set of processes, sampled every second
-// while a benchmark runs: the highest seen per process is what a host must provide.
+// while a benchmark runs: the highest seen per process is what a host must provide, and when it was
+// seen says what the process was doing.
 import { readFile } from 'node:fs/promises';
 
+export interface MemoryPeak {
+  bytes: number;
+  // Epoch ms of the sample.
+  atMs: number;
+}
+
 export interface MemorySampler {
-  // The highest VmRSS seen per label, in bytes.
-  stop(): Map<string, number>;
+  // The highest VmRSS seen per label.
+  stop(): Map<string, MemoryPeak>;
 }
 
 export function sampleMemory(processes: Array<{ label: string; pid: number }>): MemorySampler {
-  const peaks = new Map<string, number>(processes.map(({ label }) => [label, 0]));
+  const peaks = new Map<string, MemoryPeak>(processes.map(({ label }) => [label, { bytes: 0, atMs: 0 }]));
   const sample = async () => {
     for (const { label, pid } of processes) {
       const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
       const kilobytes = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
-      peaks.set(label, Math.max(peaks.get(label) ?? 0, kilobytes * 1024));
+      if (kilobytes * 1024 > (peaks.get(label)?.bytes ?? 0)) {
+        peaks.set(label, { bytes: kilobytes * 1024, atMs: Date.now() });
+      }
     }
   };
   void sample();
