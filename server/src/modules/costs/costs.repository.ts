@@ -1,7 +1,7 @@
 // The bill in PostgreSQL: the rows Cost Management reported (cost_day, cost_month), their day totals
 // per subscription and service (cost_day_total), where each subscription's reading stands
-// (cost_sync), and the sums the cost calls answer. Pages are written
-// as whole columns (unnest), so a page of 1,000 rows is one statement.
+// (cost_sync), and the sums the cost calls answer. Pages are written as whole columns (unnest), so a
+// page of 1,000 rows is one statement.
 import { and, eq, gte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { costDays, costSyncs, realizedSavings, tenants, type CostRead } from '../../db/schema';
