@@ -57,24 +57,29 @@ export class CostSummary {
       });
       return rows.reduce((sum, row) => sum + row.cost, 0);
     };
-    const monthToDate = await sumPeriod(monthFirst, today);
-    const lastMonthSameDays = await sumPeriod(lastMonthFirst, lastMonthSameDayEnd);
-    const forecast = await this.forecasting.computeForecast(scope, 'month', planned);
+    // Side by side: a refresh changes the bill with every page, so this runs on most calls while one
+    // is under way, and each read in turn was a wait for PostgreSQL (and, on a busy host, a core).
+    const [monthToDate, lastMonthSameDays, forecast, realized, currency, progress] = await Promise.all([
+      sumPeriod(monthFirst, today),
+      sumPeriod(lastMonthFirst, lastMonthSameDayEnd),
+      this.forecasting.computeForecast(scope, 'month', planned),
+      this.costs.sumRealizedSince(
+        teamId,
+        new Date(Date.UTC(date.getUTCFullYear(), 0, 1)),
+        this.now(),
+        request.tenantId,
+      ),
+      this.costs.readCurrency(scope),
+      this.costs.listBillProgress(scope),
+    ]);
     return {
       MonthToDate: roundCents(monthToDate),
       LastMonthSameDays: roundCents(lastMonthSameDays),
       ForecastMonthEnd: roundCents(forecast.expected),
-      RealizedSavingsYearToDate: roundCents(
-        await this.costs.sumRealizedSince(
-          teamId,
-          new Date(Date.UTC(date.getUTCFullYear(), 0, 1)),
-          this.now(),
-          request.tenantId,
-        ),
-      ),
-      Currency: (await this.costs.readCurrency(scope)) ?? 'USD',
+      RealizedSavingsYearToDate: roundCents(realized),
+      Currency: currency ?? 'USD',
       Complete: readBillCoverage(
-        await this.costs.listBillProgress(scope),
+        progress,
         { from: formatDay(lastMonthFirst), to: formatDay(today), source: 'day' },
         this.now(),
       ).complete,
