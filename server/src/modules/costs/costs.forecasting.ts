@@ -14,7 +14,7 @@ import { forecastPeriodCost, type CostForecast, type KnownChange } from './cost-
 import { dailyHistoryDays, formatDay, readBillCoverage, readToday } from './costs.plan';
 import type { CostScope, CostsRepository } from './costs.repository';
 import { dayMs, daysPerYear } from '../../lib/time';
-import type { CostAnswerCache } from './costs.answer-cache';
+import type { VersionedAnswers } from '../../lib/versioned-answers';
 import { digestPlanned, isInScope, parse, checkTeamScope, readCostScope } from './costs.scope';
 
 export interface CostSpanForecast extends CostForecast {
@@ -27,7 +27,7 @@ export class CostForecasting {
   constructor(
     private readonly costs: CostsRepository,
     private readonly changes: Pick<AutomationService, 'listPlannedSavings'>,
-    private readonly cache: CostAnswerCache,
+    private readonly cache: VersionedAnswers,
     private readonly now: () => Date,
   ) {}
 

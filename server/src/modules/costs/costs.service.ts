@@ -2,7 +2,7 @@
 // then the settling days again after each Azure refresh), and answered by day, month or period,
 // grouped and filtered as the Cost Analysis screen asks.
 //
-// The parts, each in its file: the sync (costs.sync.ts), the answer cache (costs.answer-cache.ts),
+// The parts, each in its file: the sync (costs.sync.ts), the answer cache (lib/versioned-answers.ts),
 // the summary (costs.summary.ts), the forecaster's calls (costs.forecasting.ts), one resource's cost
 // (costs.resource-cost.ts), the FOCUS export (costs.focus-export.ts) and the savings realized on
 // the bill (costs.realized-savings.ts); the question's scope is costs.scope.ts. This class answers
@@ -26,7 +26,7 @@ import type { TenantsService } from '../tenants/tenants.service';
 import { dailyHistoryDays, formatDay, readBillCoverage, readToday } from './costs.plan';
 import type { CostGrouping, CostsRepository } from './costs.repository';
 import { dayMs } from '../../lib/time';
-import { CostAnswerCache, type CachedAnswer } from './costs.answer-cache';
+import { VersionedAnswers, type CachedAnswer } from '../../lib/versioned-answers';
 import { FocusExport } from './costs.focus-export';
 import { CostForecasting, type CostSpanForecast } from './costs.forecasting';
 import { RealizedSavings } from './costs.realized-savings';
@@ -36,7 +36,7 @@ import { CostSummary } from './costs.summary';
 import { CostSync, type CostSyncOptions, type CostSyncSummary } from './costs.sync';
 
 export class CostsService {
-  private readonly cache: CostAnswerCache;
+  private readonly cache: VersionedAnswers;
   private readonly savings: RealizedSavings;
   private readonly sync: CostSync;
   private readonly forecasting: CostForecasting;
@@ -53,7 +53,7 @@ export class CostsService {
     changes: Pick<AutomationService, 'listChangesToMeasure' | 'recordMeasuredSaving' | 'listPlannedSavings'>,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.cache = new CostAnswerCache(costs);
+    this.cache = new VersionedAnswers((teamId) => costs.readTeamVersion(teamId));
     this.savings = new RealizedSavings(costs, activity, changes, now);
     this.sync = new CostSync(costs, tenants, cloud, activity, work, this.savings, now);
     this.forecasting = new CostForecasting(costs, changes, this.cache, now);

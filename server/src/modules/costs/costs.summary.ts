@@ -7,7 +7,7 @@ import type { PlannedSaving } from '../automation/automation.repository';
 import { formatDay, readBillCoverage, readToday } from './costs.plan';
 import type { CostScope, CostsRepository } from './costs.repository';
 import { hourMs, dayMs } from '../../lib/time';
-import type { CostAnswerCache } from './costs.answer-cache';
+import type { VersionedAnswers } from '../../lib/versioned-answers';
 import type { CostForecasting } from './costs.forecasting';
 import { digestPlanned, parse, checkTeamScope } from './costs.scope';
 
@@ -15,7 +15,7 @@ export class CostSummary {
   constructor(
     private readonly costs: CostsRepository,
     private readonly changes: Pick<AutomationService, 'listPlannedSavings'>,
-    private readonly cache: CostAnswerCache,
+    private readonly cache: VersionedAnswers,
     private readonly forecasting: CostForecasting,
     private readonly now: () => Date,
   ) {}

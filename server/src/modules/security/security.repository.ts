@@ -257,6 +257,7 @@ export class SecurityRepository {
   }
 
   async writeScore(
+    teamId: string,
     tenantId: string,
     subscriptionId: string,
     day: string,
@@ -274,9 +275,7 @@ export class SecurityRepository {
         target: [securityScores.tenantId, securityScores.subscriptionId, securityScores.day],
         set: score,
       });
-    await this.db.execute(sql`
-      insert into security_scan (team_id, version) select team_id, 1 from tenant where id = ${tenantId}::uuid
-      on conflict (team_id) do update set version = security_scan.version + 1`);
+    await this.bumpVersion(teamId);
   }
 
   // After any write to the team's findings, scores or mute rules.

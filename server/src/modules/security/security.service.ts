@@ -27,9 +27,7 @@ import type { TenantsService } from '../tenants/tenants.service';
 import { findSecurityCheck, runSecurityChecks, securityChecks } from './security.checks';
 import type { FindingRow, ScannedFinding, SecurityRepository } from './security.repository';
 import { dayMs } from '../../lib/time';
-
-// The teams whose summaries are kept in memory at once (the least recently computed dropped first).
-const keptSummaryLimit = 500;
+import { VersionedAnswers } from '../../lib/versioned-answers';
 
 const scanIntervalMs = 60_000;
 const trendDays = 30;
@@ -80,9 +78,9 @@ function indexTags(inventory: SecurityInventory): Map<string, Record<string, str
 }
 
 export class SecurityService {
-  // Kept per team while its version and the day hold (dashboards ask again and again; counting a
-  // 10,000-VM estate's findings through their mute rules took about 15 ms a call).
-  private readonly summaries = new Map<string, { key: string; summary: Promise<SecuritySummary> }>();
+  // The summary, kept per team while its version (SecurityRepository.readVersion) and the day hold:
+  // counting a 10,000-VM estate's findings through their mute rules took about 15 ms a call.
+  private readonly summaries: VersionedAnswers;
 
   constructor(
     private readonly security: SecurityRepository,
@@ -90,7 +88,9 @@ export class SecurityService {
     private readonly cloud: SecurityInventoryReader,
     private readonly alerts: SecurityAlertSink,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.summaries = new VersionedAnswers((teamId) => security.readVersion(teamId));
+  }
 
   /**
    * One tenant's scan; a subscription Azure would not answer keeps its findings as they were. After
@@ -147,7 +147,7 @@ export class SecurityService {
           results,
           now,
         );
-        await this.writeScore(tenantId, subscription.subscriptionId, inventory, now);
+        await this.writeScore(tenant.teamId, tenantId, subscription.subscriptionId, inventory, now);
         for (const { id, isNew, finding } of raised) {
           if (isBaseline || !isNew || (finding.severity !== 'critical' && finding.severity !== 'high'))
             continue;
@@ -180,17 +180,9 @@ export class SecurityService {
     return { Findings: findings, ScannedAt: this.now().toISOString() };
   }
 
-  async summarize(teamId: string): Promise<SecuritySummary> {
-    const key = `${await this.security.readVersion(teamId)}|${formatDay(this.now())}`;
-    const kept = this.summaries.get(teamId);
-    if (kept?.key === key) return kept.summary;
-    const summary = this.computeSummary(teamId);
-    this.summaries.set(teamId, { key, summary });
-    summary.catch(() => {
-      if (this.summaries.get(teamId)?.summary === summary) this.summaries.delete(teamId);
-    });
-    if (this.summaries.size > keptSummaryLimit) this.summaries.delete(this.summaries.keys().next().value!);
-    return summary;
+  summarize(teamId: string): Promise<SecuritySummary> {
+    const key = `${teamId}|summary|${formatDay(this.now())}`;
+    return this.summaries.read(key, teamId, () => this.computeSummary(teamId));
   }
 
   private async computeSummary(teamId: string): Promise<SecuritySummary> {
@@ -364,6 +356,7 @@ export class SecurityService {
   }
 
   private async writeScore(
+    teamId: string,
     tenantId: string,
     subscriptionId: string,
     inventory: SecurityInventory,
@@ -375,7 +368,7 @@ export class SecurityService {
     const score = inventory.secureScores.find((item) => (item.name ?? '').toLowerCase() === 'ascscore')
       ?.properties?.score;
     const hasScore = isDefenderEnabled && score?.current !== undefined && score.max !== undefined;
-    await this.security.writeScore(tenantId, subscriptionId, formatDay(now), {
+    await this.security.writeScore(teamId, tenantId, subscriptionId, formatDay(now), {
       isDefenderEnabled,
       current: hasScore ? (score?.current ?? null) : null,
       max: hasScore ? (score?.max ?? null) : null,

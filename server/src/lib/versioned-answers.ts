@@ -1,10 +1,9 @@
-// Answers kept per team and question while the team's bill stands still: the costs, summary,
-// forecast and a budget's span are each computed once per version of the team's bill.
-import { FreshReads } from '../../lib/fresh-read';
-import type { CostsRepository } from './costs.repository';
+// Answers kept per team and question while what they are computed from stands still: a module's
+// version of the team's data (the bill's for the cost calls, the findings' for the security
+// summary) is read first, and an answer computed under it is given again until it changes.
+// Dashboards ask the same questions again and again; a bound keeps the memory small.
+import { FreshReads } from './fresh-read';
 
-// Answers kept per team and question while the team's bill stands still (dashboards ask the same
-// questions again and again); a bound keeps the memory small.
 const cachedAnswerLimit = 500;
 
 export interface CachedAnswer {
@@ -14,11 +13,11 @@ export interface CachedAnswer {
   json?: Promise<Buffer>;
 }
 
-export class CostAnswerCache {
+export class VersionedAnswers {
   private readonly answers = new Map<string, CachedAnswer>();
   private readonly versions = new FreshReads<string>();
 
-  constructor(private readonly costs: Pick<CostsRepository, 'readTeamVersion'>) {}
+  constructor(private readonly readVersion: (teamId: string) => Promise<string>) {}
 
   async read<Answer>(key: string, teamId: string, compute: () => Promise<Answer>): Promise<Answer> {
     return (await this.find(key, teamId, compute)).answer as Promise<Answer>;
@@ -26,7 +25,7 @@ export class CostAnswerCache {
 
   async find(key: string, teamId: string, compute: () => Promise<unknown>): Promise<CachedAnswer> {
     // Ten dashboards asking at once share one read of the version, begun after each asked.
-    const version = await this.versions.read(teamId, () => this.costs.readTeamVersion(teamId));
+    const version = await this.versions.read(teamId, () => this.readVersion(teamId));
     const cached = this.answers.get(key);
     if (cached && cached.version === version) {
       // Most recently used last, so the bound drops the oldest.
