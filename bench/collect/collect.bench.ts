@@ -4,8 +4,9 @@
 // metric's last 5 minutes); a newly connected estate's first collection (60 minutes, 12 times the
 // points) is measured after it. Reports wall time (queued to done), Azure calls (⌈VMs/50⌉
 // per subscription and region for the batch call), 429s met and honoured, points written per
-// second, and the event-loop delay p99 of the thread serving the API meanwhile.
-// Targets: cycle ≤ 30 s, event-loop p99 ≤ 20 ms.
+// second, the event-loop delay p99 of the thread serving the API meanwhile, and the peak RSS of
+// this process in each phase (its main thread and the job thread, as a ROLE=all process has them).
+// Targets: cycle ≤ 30 s, event-loop p99 ≤ 20 ms, RSS ≤ 1 GiB.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import { startJobThread } from '../../server/src/jobs/job-thread';
 import { monitorEventLoop } from '../support/event-loop';
 import { startBenchServer } from '../support/harness';
 import { describePostgresActivity, watchPostgresActivity } from '../support/postgres-activity';
+import { sampleMemory } from '../support/process-memory';
 
 const fleetSize = Number(process.env.BENCH_FLEET_SIZE ?? 10_000);
 const emulatorDir = await mkdtemp(path.join(os.tmpdir(), 'cloudtrim-bench-emulator-'));
@@ -55,10 +57,12 @@ const jobThread = await startJobThread(
 // A newly connected estate's first collection: every metric's last 60 minutes (and the B-series
 // VMs' credit metrics created).
 const firstActivity = await watchPostgresActivity(container.database.pool);
+const firstMemory = sampleMemory([{ label: 'bench', pid: process.pid }]);
 const firstStarted = performance.now();
 await container.metrics.enqueueCollectionForAllTenants();
 const firstJobs = await waitForCollections(tenantIds.length);
 const firstSeconds = (performance.now() - firstStarted) / 1000;
+const firstPeak = firstMemory.stop().get('bench')!.bytes;
 const firstPostgres = await firstActivity.read();
 const firstPoints = await countPoints();
 
@@ -72,10 +76,12 @@ const pointsBefore = await countPoints();
 await emulator.resetStats();
 const eventLoop = monitorEventLoop();
 const cycleActivity = await watchPostgresActivity(container.database.pool);
+const cycleMemory = sampleMemory([{ label: 'bench', pid: process.pid }]);
 const cycleStarted = performance.now();
 await container.metrics.enqueueCollectionForAllTenants();
 const jobs = await waitForCollections(tenantIds.length);
 const cycleSeconds = (performance.now() - cycleStarted) / 1000;
+const cyclePeak = cycleMemory.stop().get('bench')!.bytes;
 const cyclePostgres = await cycleActivity.read();
 const eventLoopDelay = eventLoop.stop();
 const stats = await emulator.readStats();
@@ -107,6 +113,9 @@ console.log(
   `  API thread event-loop delay   p99 ${eventLoopDelay.p99Milliseconds.toFixed(1)} ms, max ${eventLoopDelay.maxMilliseconds.toFixed(1)} ms   (target p99 ≤ 20 ms; the job thread does the work)`,
 );
 console.log(
+  `  peak RSS of this process      ${mebibytes(cyclePeak)} in the cycle, ${mebibytes(firstPeak)} in the first collection   (target ≤ 1 GiB; the API's thread and the job thread, as ROLE=all runs them)`,
+);
+console.log(
   `  first collection (60 minutes) ${firstSeconds.toFixed(2)} s   ${firstPoints} points, ${(firstPoints / firstSeconds).toFixed(0)} points/s (${firstJobs.completed} completed, ${firstJobs.failed} failed; once per new resource, within the 5-minute schedule); PostgreSQL meanwhile ${describePostgresActivity(firstPostgres)}`,
 );
 
@@ -134,6 +143,10 @@ async function startAtFiveMinuteCycle(): Promise<void> {
           dropped as (delete from metric_point where time >= (select until from mark))
      update metric set last_collected_at = (select until from mark)`,
   );
+}
+
+function mebibytes(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 }
 
 async function countPoints(): Promise<number> {

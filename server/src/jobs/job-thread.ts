@@ -5,7 +5,7 @@
 // since that process serves no API.
 import { Worker } from 'node:worker_threads';
 import type { Config, Secrets } from '../config';
-import { backgroundYoungGenerationMb } from '../lib/heap';
+import { backgroundOldGenerationMb, backgroundYoungGenerationMb } from '../lib/heap';
 
 export interface JobThreadData {
   config: Config;
@@ -31,7 +31,10 @@ export function startJobThread(data: JobThreadData, onCrash: (error: Error) => v
   const worker = new Worker(entryUrl, {
     workerData: { ...data, runnerUrl: runnerUrl.href },
     name: 'jobs',
-    resourceLimits: { maxYoungGenerationSizeMb: backgroundYoungGenerationMb },
+    resourceLimits: {
+      maxYoungGenerationSizeMb: backgroundYoungGenerationMb,
+      maxOldGenerationSizeMb: backgroundOldGenerationMb,
+    },
   });
   let isStopping = false;
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
