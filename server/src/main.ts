@@ -18,7 +18,10 @@ async function main(): Promise<void> {
   const stops: Array<() => Promise<unknown>> = [];
   let isStopping = false;
   const stop = async (reason: string, exitCode = 0) => {
-    if (isStopping) return;
+    if (isStopping) {
+      log.info(`${reason}: already stopping`);
+      return;
+    }
     isStopping = true;
     log.info(`${reason}: finishing in-flight work, then stopping`);
     for (const stopPart of stops.reverse()) {
@@ -27,8 +30,12 @@ async function main(): Promise<void> {
     log.info('stopped');
     process.exit(exitCode);
   };
-  process.once('SIGTERM', () => void stop('SIGTERM received'));
-  process.once('SIGINT', () => void stop('SIGINT received'));
+  // A signal while stopping changes nothing: the stop under way finishes (a terminal's Ctrl-C under
+  // `npm start` reaches this process twice: from the terminal, and forwarded). Without a listener
+  // left, Node would end the process at the second one, its embedded PostgreSQL still running.
+  const onSignal = (signal: NodeJS.Signals) => void stop(`${signal} received`);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 
   const secrets = await resolveSecrets(config, log);
   let embedded: EmbeddedServer | undefined;

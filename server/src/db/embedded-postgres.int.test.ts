@@ -3,6 +3,7 @@
 // node_modules holds its own copy of the PostgreSQL binaries (as `npm install` leaves them) and
 // links the other packages to this one's, so no install is needed.
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, cp, mkdir, readdir, rm, stat, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -61,18 +62,37 @@ describe.runIf(isRoot)('a fresh checkout as root (runs only as root)', () => {
     server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     const hasExited = new Promise<number | null>((resolve) => server.once('exit', resolve));
+    let exitCode: number | null;
     try {
       const health = await waitForHealth(port, hasExited);
       expect(health, output).toBe(200);
     } finally {
+      // A supervisor's SIGTERM, then an impatient SIGINT to Node alone while it stops.
       server.kill('SIGTERM');
-      await hasExited;
+      await waitForOutput(() => output, 'SIGTERM received: finishing in-flight work', hasExited);
+      server.kill('SIGINT');
+      exitCode = await hasExited;
     }
     expect(output).toContain('closed to the');
+    // The stop under way finished, PostgreSQL's with it (a clean shutdown removes its pid file).
+    expect(output).toContain('SIGINT received: already stopping');
+    expect(exitCode, output).toBe(0);
+    const databaseDir = findRootDatabaseDir(path.join(checkout, 'data'));
+    expect(existsSync(path.join(databaseDir, 'postmaster.pid'))).toBe(false);
     // A whole first start (initdb, migrations, the demo's estate) beside the other tests: a busy
     // machine took two minutes.
   }, 300_000);
 });
+
+async function waitForOutput(
+  output: () => string,
+  text: string,
+  hasExited: Promise<number | null>,
+): Promise<void> {
+  let isExited = false;
+  void hasExited.then(() => (isExited = true));
+  while (!output().includes(text) && !isExited) await new Promise((resolve) => setTimeout(resolve, 20));
+}
 
 async function waitForHealth(port: number, hasExited: Promise<number | null>): Promise<number> {
   let isExited = false;

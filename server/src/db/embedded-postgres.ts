@@ -117,11 +117,17 @@ export async function startPostgres(
     server.once('exit', onExit);
     server.once('error', reject);
   });
+  // SIGINT is PostgreSQL's fast shutdown: open sessions are ended, the data is flushed.
+  const shutDown = () => {
+    if (server.exitCode === null && server.signalCode === null) server.kill('SIGINT');
+  };
+  // Should this process end without stopping it (a second signal, a crash), PostgreSQL is told to
+  // shut down as the process goes, rather than left running with no one to stop it.
+  process.once('exit', shutDown);
   return {
     stop: async () => {
-      if (server.exitCode !== null || server.signalCode !== null) return;
-      // SIGINT is PostgreSQL's fast shutdown: open sessions are ended, the data is flushed.
-      server.kill('SIGINT');
+      process.off('exit', shutDown);
+      shutDown();
       await hasExited;
     },
   };
