@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from '../../server/src/db/database';
 import type { Secrets } from '../../server/src/config';
-import { backgroundHeapFlags } from '../../server/src/lib/heap';
+import { apiHeapFlags, backgroundHeapFlags } from '../../server/src/lib/heap';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../server');
 
@@ -29,9 +29,9 @@ export async function startCloudtrimProcess(
 ): Promise<CloudtrimProcess> {
   const port = await findFreePort();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `cloudtrim-bench-${role}-`));
-  // As the README starts them: a worker with the background work's young generation (ROLE=all gives
-  // it to its job thread itself).
-  const nodeFlags = role === 'worker' ? backgroundHeapFlags : [];
+  // As `npm start` and the README start them: a worker with the background work's heap (ROLE=all
+  // gives it to its job thread itself), every role with the old generation's ceiling.
+  const nodeFlags = role === 'worker' ? backgroundHeapFlags : apiHeapFlags;
   const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
     env: {

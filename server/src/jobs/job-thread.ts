@@ -5,7 +5,7 @@
 // since that process serves no API.
 import { Worker } from 'node:worker_threads';
 import type { Config, Secrets } from '../config';
-import { backgroundOldGenerationMb, backgroundYoungGenerationMb } from '../lib/heap';
+import { backgroundYoungGenerationMb, oldGenerationCeilingMb } from '../lib/heap';
 
 export interface JobThreadData {
   config: Config;
@@ -33,7 +33,7 @@ export function startJobThread(data: JobThreadData, onCrash: (error: Error) => v
     name: 'jobs',
     resourceLimits: {
       maxYoungGenerationSizeMb: backgroundYoungGenerationMb,
-      maxOldGenerationSizeMb: backgroundOldGenerationMb,
+      maxOldGenerationSizeMb: oldGenerationCeilingMb,
     },
   });
   let isStopping = false;
