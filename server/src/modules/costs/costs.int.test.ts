@@ -237,7 +237,7 @@ describe('reading the bill', () => {
     expect(await readDayTotalMismatches()).toEqual([]);
   }, 90_000);
 
-  it('moves the day totals by what each page changed, and sums a whole read again at its end', async () => {
+  it('moves the day totals by what each page changed, and sums a whole read again at its end; the bill’s version only when a page changed it', async () => {
     const repository = new CostsRepository(context.container.database.db);
     const subscriptionId = 'aaaaaaaa-0000-4000-8000-000000000001';
     const readTotals = async () => {
@@ -265,25 +265,43 @@ describe('reading the bill', () => {
     let read = startRead();
     const write = (rows: ReturnType<typeof row>[], isLast: boolean) =>
       repository.writePage(tenantId, subscriptionId, read, rows, isLast ? [] : [read], {}, readClock());
+    // A subscription whose history is read: these pages are a refresh's. The version is the one the
+    // cost calls' kept answers are checked against.
     await context.container.database.db.execute(sql`
-      insert into cost_sync (tenant_id, subscription_id) values (${tenantId}::uuid, ${subscriptionId})`);
+      insert into cost_sync (tenant_id, subscription_id, backfilled_at)
+      values (${tenantId}::uuid, ${subscriptionId}, now())`);
+    const versions = [await repository.readTeamVersion(owner.teamId)];
+    const readVersionMoves = async () => {
+      versions.push(await repository.readTeamVersion(owner.teamId));
+      return versions.at(-1) !== versions.at(-2);
+    };
     await write([row('2026-10-01', 'a', 1.25), row('2026-10-01', 'b', 2), row('2026-10-02', 'a', 4)], false);
     expect(await readTotals()).toEqual([
       { day: '2026-10-01', actual: 3.25 },
       { day: '2026-10-02', actual: 4 },
     ]);
-    // A page written again (a read resumed after a crash) moves nothing; a changed charge moves its
-    // day by the difference.
+    expect(await readVersionMoves()).toBe(true);
+    // A page written again (a read resumed after a crash, or a refresh of settled days) moves
+    // nothing, the version included.
+    await write([row('2026-10-01', 'a', 1.25), row('2026-10-02', 'a', 4)], false);
+    expect(await readTotals()).toEqual([
+      { day: '2026-10-01', actual: 3.25 },
+      { day: '2026-10-02', actual: 4 },
+    ]);
+    expect(await readVersionMoves()).toBe(false);
+    // A changed charge moves its day by the difference, and the version.
     await write([row('2026-10-01', 'a', 1.25), row('2026-10-02', 'a', 3.5)], false);
     expect(await readTotals()).toEqual([
       { day: '2026-10-01', actual: 3.25 },
       { day: '2026-10-02', actual: 3.5 },
     ]);
+    expect(await readVersionMoves()).toBe(true);
     await write([], true);
     expect(await readTotals()).toEqual([
       { day: '2026-10-01', actual: 3.25 },
       { day: '2026-10-02', actual: 3.5 },
     ]);
+    expect(await readVersionMoves()).toBe(false);
     // The next read of the days: at its last page, the charges it no longer reports are zeroed,
     // and the totals follow.
     read = startRead();
@@ -292,6 +310,7 @@ describe('reading the bill', () => {
       { day: '2026-10-01', actual: 2 },
       { day: '2026-10-02', actual: 0 },
     ]);
+    expect(await readVersionMoves()).toBe(true);
     expect(await readDayTotalMismatches()).toEqual([]);
     for (const table of ['cost_day', 'cost_day_total', 'cost_sync']) {
       await context.container.database.db.execute(

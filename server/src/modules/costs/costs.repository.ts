@@ -155,6 +155,10 @@ export class CostsRepository {
   // One page of a read, and where the plan stands after it, in one transaction: a page replayed
   // after a crash writes the same values again. The read's last page zeroes what it no longer
   // reports in its period (a charge moved or gone) and drops rows left with no cost at all.
+  // The bill's version (what the cost calls' kept answers are checked against) moves when the page
+  // changed a row, or while the history is still being read (its progress is in the answers): a
+  // refresh re-reads days Azure has mostly settled, and its pages of unchanged charges leave the
+  // answers kept as they were.
   async writePage(
     tenantId: string,
     subscriptionId: string,
@@ -168,6 +172,7 @@ export class CostsRepository {
     const target = tables[read.granularity];
     const isLastPage = plan[0]?.readId !== read.readId;
     await this.db.transaction(async (transaction) => {
+      let changedRows = 0;
       if (rows.length > 0) {
         const page = sql`
           select * from unnest(
@@ -191,6 +196,16 @@ export class CostsRepository {
             currency = excluded.currency,
             resource_group = excluded.resource_group,
             ${sql.raw(columns.readId)} = excluded.${sql.raw(columns.readId)}`;
+        const changed = await transaction.execute<{ count: number }>(sql`
+          with page as (${page})
+          select count(*)::int as count from page
+          left join ${sql.raw(target.table)} as stored on stored.tenant_id = ${tenantId}::uuid
+            and stored.subscription_id = ${subscriptionId} and stored.${sql.raw(target.date)} = page.date
+            and stored.resource_id = page.resource_id and stored.service_name = page.service_name
+          where stored.tenant_id is null
+             or (stored.${sql.raw(columns.cost)}, stored.usage_quantity, stored.currency, stored.resource_group)
+                is distinct from (page.cost, page.usage_quantity, page.currency, page.resource_group)`);
+        changedRows += changed.rows[0]!.count;
         if (read.granularity === 'Daily') {
           // The day totals move by what the page changed: each row's cost now less what it was
           // (read in the statement's snapshot, before the upsert).
@@ -217,14 +232,15 @@ export class CostsRepository {
       if (isLastPage) {
         const inPeriod = sql`tenant_id = ${tenantId}::uuid and subscription_id = ${subscriptionId}
           and ${sql.raw(target.date)} between ${read.from}::date and ${read.to}::date`;
-        await transaction.execute(sql`
+        const zeroed = await transaction.execute(sql`
           update ${sql.raw(target.table)} set ${sql.raw(columns.cost)} = 0, ${sql.raw(columns.readId)} = ${read.readId}::uuid
           where ${inPeriod} and ${sql.raw(columns.readId)} is distinct from ${read.readId}::uuid
         `);
-        await transaction.execute(sql`
+        const deleted = await transaction.execute(sql`
           delete from ${sql.raw(target.table)}
           where ${inPeriod} and actual_cost = 0 and amortized_cost = 0 and usage_quantity = 0
         `);
+        changedRows += (zeroed.rowCount ?? 0) + (deleted.rowCount ?? 0);
         // Once a read is whole, its period's totals are summed again from its rows: exact, whatever
         // the pages' changes added up to.
         if (read.granularity === 'Daily') {
@@ -237,9 +253,10 @@ export class CostsRepository {
           `);
         }
       }
+      const versionStep = sql`case when ${changedRows > 0}::boolean or ${costSyncs.backfilledAt} is null then 1 else 0 end`;
       await transaction
         .update(costSyncs)
-        .set({ ...syncChanges, plan, version: sql`${costSyncs.version} + 1`, updatedAt: at })
+        .set({ ...syncChanges, plan, version: sql`${costSyncs.version} + ${versionStep}`, updatedAt: at })
         .where(and(eq(costSyncs.tenantId, tenantId), eq(costSyncs.subscriptionId, subscriptionId)));
     });
   }
