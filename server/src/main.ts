@@ -1,5 +1,5 @@
 // Starts Cloudtrim: configuration, database (embedded unless DATABASE_URL), migrations, the job
-// queue, then the API and/or the workers by ROLE. SIGTERM and SIGINT stop it gracefully.
+// queue, then the API and/or the workers by ROLE. SIGTERM, SIGINT and SIGHUP stop it gracefully.
 import { buildApp } from './app';
 import { describeDemoCloud, startDemoCloud } from './cloud/azure/demo-cloud';
 import { ConfigError, loadConfig, resolveSecrets } from './config';
@@ -32,10 +32,10 @@ async function main(): Promise<void> {
   };
   // A signal while stopping changes nothing: the stop under way finishes (a terminal's Ctrl-C under
   // `npm start` reaches this process twice: from the terminal, and forwarded). Without a listener
-  // left, Node would end the process at the second one, its embedded PostgreSQL still running.
+  // left, Node would end the process at the second one, its embedded PostgreSQL still running. A
+  // closed terminal (SIGHUP) stops it the same way rather than killing it.
   const onSignal = (signal: NodeJS.Signals) => void stop(`${signal} received`);
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, onSignal);
 
   const secrets = await resolveSecrets(config, log);
   let embedded: EmbeddedServer | undefined;
