@@ -57,7 +57,7 @@ describe.runIf(isRoot)('a fresh checkout as root (runs only as root)', () => {
       cwd: checkout,
       env: { ...environment, PORT: String(port), LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
-      // A process group of its own, as a terminal gives the command it runs.
+      // A session and process group of its own, as `npm start` gives it.
       detached: true,
     });
     let output = '';
@@ -69,9 +69,10 @@ describe.runIf(isRoot)('a fresh checkout as root (runs only as root)', () => {
       const health = await waitForHealth(port, hasExited);
       expect(health, output).toBe(200);
     } finally {
-      // A terminal's Ctrl-C (SIGINT to the whole group), then an impatient SIGTERM to Node alone
-      // while it stops.
-      process.kill(-server.pid!, 'SIGINT');
+      // A terminal's Ctrl-C as `npm start` passes it on (the terminal signals npm and the start
+      // script, both pass it on: two SIGINTs), then an impatient SIGTERM while it stops.
+      server.kill('SIGINT');
+      server.kill('SIGINT');
       await waitForOutput(() => output, 'SIGINT received: finishing in-flight work', hasExited);
       server.kill('SIGTERM');
       exitCode = await hasExited;

@@ -97,14 +97,13 @@ export async function startPostgres(
 ): Promise<RunningPostgres> {
   const settings = ['-c', 'listen_addresses=127.0.0.1'];
   if (maxConnections) settings.push('-c', `max_connections=${maxConnections}`);
-  // In a process group of its own: a terminal's Ctrl-C signals its whole foreground group, and
-  // PostgreSQL would shut down at once, ending the sessions this process's graceful stop still uses.
-  // It is stopped last, by this process (below).
+  // In this process's group and session, so it shares Cloudtrim's share of the cores where the
+  // kernel groups them by session; `npm start` gives the two a group of their own (scripts/start.mjs),
+  // so that a terminal's Ctrl-C does not shut it down under the graceful stop.
   const server = spawn(layout.postgres, ['-D', layout.databaseDir, '-p', String(port), ...settings], {
     ...layout.runAs,
     env: environment,
     stdio: ['ignore', 'ignore', 'pipe'],
-    detached: true,
   });
   const output = collectOutput(server);
   const hasExited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
