@@ -8,6 +8,7 @@ ensureWebBuild();
 
 // The old generation's ceiling of server/src/lib/heap.ts (`apiHeapFlags`): V8 collects sooner under
 // it, which keeps the process within its gigabyte.
+//
 // The server and its embedded PostgreSQL get a session and process group of their own: a terminal's
 // Ctrl-C signals its whole foreground group, and PostgreSQL, signalled with it, would shut down at
 // once, ending the sessions the server's graceful stop still uses. The terminal's signals reach the
