@@ -325,7 +325,13 @@ describe('a principal that may not read costs', () => {
     const other = await createUser(context);
     const otherTenantId = await connectTenant(context, other.teamId, 0, 2);
     await context.container.inventory.syncTenant(otherTenantId);
+    const otherToken = await logIn(context, other);
+    const readComplete = async () =>
+      ((await get('/api/v1/cost/summary', otherToken)).json() as CostAnswer).Complete;
+    expect(await readComplete()).toBe(false);
     await context.container.costs.syncTenant(otherTenantId, { signal: AbortSignal.timeout(30_000) });
+    // Nothing is left to read: the summary says so at once, not when its kept answer ages out.
+    expect(await readComplete()).toBe(true);
     // The next runs ask again only after a day.
     await context.container.costs.syncTenant(otherTenantId, { signal: AbortSignal.timeout(30_000) });
     expect(await context.container.costs.enqueueDueTenants()).toBe(0);

@@ -112,9 +112,12 @@ export class CostsRepository {
     changes: Partial<Omit<CostSyncRow, 'tenantId' | 'subscriptionId'>>,
     at: Date,
   ): Promise<void> {
+    // A refusal takes the subscription out of the bill's progress (`listBillProgress`), which the
+    // kept answers carry: the version moves with it.
+    const version = 'deniedAt' in changes ? sql`${costSyncs.version} + 1` : undefined;
     await this.db
       .update(costSyncs)
-      .set({ ...changes, updatedAt: at })
+      .set({ ...changes, version, updatedAt: at })
       .where(and(eq(costSyncs.tenantId, tenantId), eq(costSyncs.subscriptionId, subscriptionId)));
   }
 
