@@ -16,7 +16,7 @@ import { startJobThread } from '../../server/src/jobs/job-thread';
 import { monitorEventLoop } from '../support/event-loop';
 import { startBenchServer } from '../support/harness';
 import { describePostgresActivity, watchPostgresActivity } from '../support/postgres-activity';
-import { sampleMemory } from '../support/process-memory';
+import { formatResident, sampleMemory } from '../support/process-memory';
 
 const fleetSize = Number(process.env.BENCH_FLEET_SIZE ?? 10_000);
 const emulatorDir = await mkdtemp(path.join(os.tmpdir(), 'cloudtrim-bench-emulator-'));
@@ -113,7 +113,7 @@ console.log(
   `  API thread event-loop delay   p99 ${eventLoopDelay.p99Milliseconds.toFixed(1)} ms, max ${eventLoopDelay.maxMilliseconds.toFixed(1)} ms   (target p99 ≤ 20 ms; the job thread does the work)`,
 );
 console.log(
-  `  peak RSS of this process      ${mebibytes(cyclePeak)} in the cycle, ${mebibytes(firstPeak)} in the first collection   (target ≤ 1 GiB; the API's thread and the job thread, as ROLE=all runs them)`,
+  `  peak RSS of this process      ${formatResident(cyclePeak)} in the cycle, ${formatResident(firstPeak)} in the first collection   (target ≤ 1 GiB; the API's thread and the job thread, as ROLE=all runs them)`,
 );
 console.log(
   `  first collection (60 minutes) ${firstSeconds.toFixed(2)} s   ${firstPoints} points, ${(firstPoints / firstSeconds).toFixed(0)} points/s (${firstJobs.completed} completed, ${firstJobs.failed} failed; once per new resource, within the 5-minute schedule); PostgreSQL meanwhile ${describePostgresActivity(firstPostgres)}`,
@@ -143,10 +143,6 @@ async function startAtFiveMinuteCycle(): Promise<void> {
           dropped as (delete from metric_point where time >= (select until from mark))
      update metric set last_collected_at = (select until from mark)`,
   );
-}
-
-function mebibytes(bytes: number): string {
-  return `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 }
 
 async function countPoints(): Promise<number> {

@@ -45,7 +45,7 @@ import {
   snapshotMachineCpu,
   readServerCpuSeconds,
 } from '../support/process-cpu';
-import { sampleMemory } from '../support/process-memory';
+import { formatResident, sampleMemory } from '../support/process-memory';
 import { seedPlanPackedDays, seedVmPackedDays } from '../support/seeded-history';
 import { printTable } from '../support/table';
 import { MetricsRepository } from '../../server/src/modules/metrics/metrics.repository';
@@ -486,7 +486,7 @@ try {
         : 'before the phases';
       return [
         label,
-        `${(peak.bytes / 1024 ** 2).toFixed(0)} MiB${peak.bytes > gibibyte ? '  OVER' : ''}`,
+        `${formatResident(peak.bytes)}${peak.bytes > gibibyte ? '  OVER' : ''}`,
         seconds,
         readJobsRunningAt(peak.atMs),
       ];

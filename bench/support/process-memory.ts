@@ -14,6 +14,11 @@ export interface MemorySampler {
   stop(): Map<string, MemoryPeak>;
 }
 
+// A resident size as the benches print it, in whole mebibytes.
+export function formatResident(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+}
+
 export function sampleMemory(processes: Array<{ label: string; pid: number }>): MemorySampler {
   const peaks = new Map<string, MemoryPeak>(processes.map(({ label }) => [label, { bytes: 0, atMs: 0 }]));
   const sample = async () => {

@@ -2,6 +2,7 @@
 // version of the team's data (the bill's for the cost calls, the findings' for the security
 // summary) is read first, and an answer computed under it is given again until it changes.
 // Dashboards ask the same questions again and again; a bound keeps the memory small.
+import { BoundedMap } from './bounded-map';
 import { FreshReads } from './fresh-read';
 
 const cachedAnswerLimit = 500;
@@ -14,7 +15,7 @@ export interface CachedAnswer {
 }
 
 export class VersionedAnswers {
-  private readonly answers = new Map<string, CachedAnswer>();
+  private readonly answers = new BoundedMap<string, CachedAnswer>(cachedAnswerLimit);
   private readonly versions = new FreshReads<string>();
 
   constructor(private readonly readVersion: (teamId: string) => Promise<string>) {}
@@ -29,17 +30,15 @@ export class VersionedAnswers {
     const cached = this.answers.get(key);
     if (cached && cached.version === version) {
       // Most recently used last, so the bound drops the oldest.
-      this.answers.delete(key);
-      this.answers.set(key, cached);
+      this.answers.remember(key, cached);
       return cached;
     }
     const answer = compute();
     const entry: CachedAnswer = { version, answer };
-    this.answers.set(key, entry);
+    this.answers.remember(key, entry);
     answer.catch(() => {
       if (this.answers.get(key) === entry) this.answers.delete(key);
     });
-    if (this.answers.size > cachedAnswerLimit) this.answers.delete(this.answers.keys().next().value!);
     return entry;
   }
 }

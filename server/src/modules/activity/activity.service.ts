@@ -1,5 +1,6 @@
 import type { ActivityLogEntry, ActivityLogResponse } from '@cloudtrim/contracts/activity';
 import { pageSize } from '@cloudtrim/contracts/paging';
+import { BoundedMap } from '../../lib/bounded-map';
 import { FreshReads } from '../../lib/fresh-read';
 import { notFound } from '../../lib/http-errors';
 import type { ActivityRepository, NewActivityEntry } from './activity.repository';
@@ -27,7 +28,7 @@ export class ActivityService {
   // Pages as JSON bytes, by team, offset and resource, with the team's log version they were read
   // under: a version read (one index step, see ActivityRepository.readTeamVersion) decides whether
   // a page is current, on every process, and a current page costs no query and no serialisation.
-  private readonly pages = new Map<string, CachedPage>();
+  private readonly pages = new BoundedMap<string, CachedPage>(cachedPageLimit);
   // Concurrent calls for a team share a version read that began after each of them asked.
   private readonly versions = new FreshReads<string>();
 
@@ -47,7 +48,7 @@ export class ActivityService {
       version,
       body: this.readPage(teamId, offset, resourceId).then((entries) => Buffer.from(JSON.stringify(entries))),
     };
-    this.remember(key, page);
+    this.pages.remember(key, page);
     try {
       return await page.body;
     } catch (error) {
@@ -81,14 +82,5 @@ export class ActivityService {
         RowCreated: row.createdAt,
       }),
     );
-  }
-
-  private remember(key: string, page: CachedPage): void {
-    this.pages.delete(key);
-    if (this.pages.size >= cachedPageLimit) {
-      const oldest = this.pages.keys().next().value;
-      if (oldest !== undefined) this.pages.delete(oldest);
-    }
-    this.pages.set(key, page);
   }
 }

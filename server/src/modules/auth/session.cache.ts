@@ -17,6 +17,7 @@
 // dead peer below that.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { BoundedMap } from '../../lib/bounded-map';
 
 // A session found active: what an authenticated call knows of its caller. Defined here, where it
 // is cached, so the repository that reads it imports this file and not the other way round.
@@ -59,7 +60,7 @@ export interface SessionCacheOptions {
 export type LookupTicket = number | undefined;
 
 export class SessionCache {
-  private readonly sessions = new Map<string, ActiveSession>();
+  private readonly sessions = new BoundedMap<string, ActiveSession>(sessionLimit);
   private client: pg.Client | undefined;
   private isStopped = true;
   private reconnectTimer: NodeJS.Timeout | undefined;
@@ -127,11 +128,7 @@ export class SessionCache {
 
   remember(session: ActiveSession, ticket: LookupTicket): void {
     if (ticket === undefined || ticket !== this.epoch || !this.isListening()) return;
-    if (this.sessions.size >= sessionLimit) {
-      const oldest = this.sessions.keys().next().value;
-      if (oldest !== undefined) this.sessions.delete(oldest);
-    }
-    this.sessions.set(session.sessionId, session);
+    this.sessions.remember(session.sessionId, session);
   }
 
   // Drops what a revocation ends; the revoking process calls it at once, the others when told.

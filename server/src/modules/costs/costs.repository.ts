@@ -199,38 +199,37 @@ export class CostsRepository {
             currency = excluded.currency,
             resource_group = excluded.resource_group,
             ${sql.raw(columns.readId)} = excluded.${sql.raw(columns.readId)}`;
-        const changed = await transaction.execute<{ count: number }>(sql`
-          with page as (${page})
-          select count(*)::int as count from page
-          left join ${sql.raw(target.table)} as stored on stored.tenant_id = ${tenantId}::uuid
+        // What the page finds stored, read in the statement's own snapshot (before the upsert): the
+        // day totals move by each row's cost now less what it was, and the rows it changed are
+        // counted (a page replayed after a crash, or a refresh of settled days, changes none).
+        const previous = sql`
+          select stored.${sql.raw(target.date)} as date, stored.resource_id, stored.service_name,
+                 stored.${sql.raw(columns.cost)} as cost, stored.usage_quantity, stored.currency, stored.resource_group
+          from ${sql.raw(target.table)} as stored join page on stored.tenant_id = ${tenantId}::uuid
             and stored.subscription_id = ${subscriptionId} and stored.${sql.raw(target.date)} = page.date
-            and stored.resource_id = page.resource_id and stored.service_name = page.service_name
-          where stored.tenant_id is null
-             or (stored.${sql.raw(columns.cost)}, stored.usage_quantity, stored.currency, stored.resource_group)
+            and stored.resource_id = page.resource_id and stored.service_name = page.service_name`;
+        const writes =
+          read.granularity === 'Daily'
+            ? sql`
+              written as (${upsert} returning day, service_name, ${sql.raw(columns.cost)} as cost),
+              change as (
+                select day, service_name, sum(cost) as cost
+                from (select * from written union all select date, service_name, -cost from previous) as moved
+                group by day, service_name
+              ),
+              totals as (
+                ${this.addToDayTotals(tenantId, subscriptionId, columns.cost, sql`select day, service_name, cost from change`)}
+              )`
+            : sql`written as (${upsert})`;
+        const changed = await transaction.execute<{ count: number }>(sql`
+          with page as (${page}), previous as (${previous}), ${writes}
+          select count(*)::int as count from page
+          left join previous on previous.date = page.date and previous.resource_id = page.resource_id
+            and previous.service_name = page.service_name
+          where previous.resource_id is null
+             or (previous.cost, previous.usage_quantity, previous.currency, previous.resource_group)
                 is distinct from (page.cost, page.usage_quantity, page.currency, page.resource_group)`);
         changedRows += changed.rows[0]!.count;
-        if (read.granularity === 'Daily') {
-          // The day totals move by what the page changed: each row's cost now less what it was
-          // (read in the statement's snapshot, before the upsert).
-          await transaction.execute(sql`
-            with page as (${page}),
-            previous as (
-              select cost.day, cost.service_name, cost.${sql.raw(columns.cost)} as cost
-              from cost_day as cost join page on cost.tenant_id = ${tenantId}::uuid
-                and cost.subscription_id = ${subscriptionId} and cost.day = page.date
-                and cost.resource_id = page.resource_id and cost.service_name = page.service_name
-            ),
-            written as (${upsert} returning day, service_name, ${sql.raw(columns.cost)} as cost),
-            change as (
-              select day, service_name, sum(cost) as cost
-              from (select * from written union all select day, service_name, -cost from previous) as moved
-              group by day, service_name
-            )
-            ${this.addToDayTotals(tenantId, subscriptionId, columns.cost, sql`select day, service_name, cost from change`)}
-          `);
-        } else {
-          await transaction.execute(sql`with page as (${page}) ${upsert}`);
-        }
       }
       if (isLastPage) {
         const inPeriod = sql`tenant_id = ${tenantId}::uuid and subscription_id = ${subscriptionId}

@@ -1,8 +1,10 @@
 // When a pipeline runs: a cron expression read in an IANA time zone (cron-parser follows the zone's
 // daylight-saving changes, so `0 9 * * *` in Europe/London is 09:00 local in winter and summer), or
-// each hour for the resources whose maintenance window it is. Pure: the tick job and the list call it.
+// each hour for the resources whose maintenance window it is. Pure but for the next tick kept per cron
+// (below): the tick job and the list call it.
 import type { PipelineSchedule } from '@cloudtrim/contracts/pipelines';
 import cronParser, { type CronExpression } from 'cron-parser';
+import { BoundedMap } from '../../lib/bounded-map';
 import { hourMs } from '../../lib/time';
 
 // A tick the workers missed (a restart, a busy queue) still runs within this long; older ones are
@@ -39,8 +41,7 @@ export function findDueTick(schedule: PipelineSchedule, now: Date, since: Date):
 
 // The next tick of each cron and zone, and the instant it was read from (the least recently read
 // dropped past the bound).
-const nextTicks = new Map<string, { fromMs: number; nextMs: number }>();
-const nextTickLimit = 1_000;
+const nextTicks = new BoundedMap<string, { fromMs: number; nextMs: number }>(1_000);
 
 // The next tick after `after`; for the window, the next hour one of `windowHours` (UTC) begins.
 export function findNextTick(
@@ -67,9 +68,7 @@ export function findNextTick(
         }),
       );
       if (next) {
-        nextTicks.delete(key);
-        nextTicks.set(key, { fromMs: after.getTime(), nextMs: next.getTime() });
-        if (nextTicks.size > nextTickLimit) nextTicks.delete(nextTicks.keys().next().value!);
+        nextTicks.remember(key, { fromMs: after.getTime(), nextMs: next.getTime() });
       }
       return next;
     } catch {

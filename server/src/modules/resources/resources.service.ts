@@ -16,6 +16,7 @@ import type {
 import { saveCloudResourceRequestSchema } from '@cloudtrim/contracts/resources';
 import { isPredictionMethodId, predictionMethodShortTexts } from '@cloudtrim/rightsizing/prediction-methods';
 import { createHash } from 'node:crypto';
+import { BoundedMap } from '../../lib/bounded-map';
 import { encodeBody, type ContentEncoding } from '../../lib/content-encoding';
 import { FreshReads } from '../../lib/fresh-read';
 import { notFound } from '../../lib/http-errors';
@@ -44,7 +45,7 @@ export class ResourcesService {
   // Per team: the Cloud Resources JSON and the inventory version it was built from. A version read
   // (one small indexed query) decides whether it is still current, so every process of a
   // scaled-out API stays correct without telling the others.
-  private readonly cache = new Map<string, CachedList>();
+  private readonly cache = new BoundedMap<string, CachedList>(cachedTeamLimit);
   // Concurrent calls for a team share a version read that began after each of them asked.
   private readonly versions = new FreshReads<string>();
 
@@ -65,7 +66,7 @@ export class ResourcesService {
     let cached = this.cache.get(teamId);
     if (!cached || cached.version !== version) {
       cached = { version, etag: versionTag(teamId, version), bodies: new Map() };
-      this.remember(teamId, cached);
+      this.cache.remember(teamId, cached);
     }
     if (knownTag === cached.etag) return { isModified: false, etag: cached.etag };
     try {
@@ -189,15 +190,6 @@ export class ResourcesService {
       cached.bodies.set(encoding, body);
     }
     return body;
-  }
-
-  private remember(teamId: string, entry: CachedList): void {
-    this.cache.delete(teamId);
-    if (this.cache.size >= cachedTeamLimit) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined) this.cache.delete(oldest);
-    }
-    this.cache.set(teamId, entry);
   }
 }
 
