@@ -4,7 +4,7 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -116,19 +116,23 @@ export async function startEmbeddedPostgres(
   // The superuser's password is the machine's own, so no other local user can guess it.
   const password = await readOrCreateSecret(dataDir, 'postgres-password', 24, log);
   const port = options.port ?? (await findFreePort());
-  await removeStalePidFile(layout.databaseDir, log);
+  await clearLeftoverServer(layout.databaseDir, log);
   if (!existsSync(path.join(layout.databaseDir, 'PG_VERSION'))) {
     log.info(`Initialising embedded PostgreSQL in ${layout.databaseDir}`);
     await initialisePostgres(layout, password);
   }
   const server = await startPostgres(layout, port, options.maxConnections);
+  await writeFile(ownerFile(layout.databaseDir), `${process.pid}\n`);
   const adminUrl = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
   await replaceLegacyPassword(adminUrl, password, log);
   await ensureDatabaseExists(adminUrl, 'cloudtrim');
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/cloudtrim`,
     databaseDir: layout.databaseDir,
-    stop: () => server.stop(),
+    stop: async () => {
+      await server.stop();
+      await rm(ownerFile(layout.databaseDir), { force: true });
+    },
   };
 }
 
@@ -169,22 +173,72 @@ export async function ensureDatabaseExists(adminUrl: string, name: string): Prom
   }
 }
 
-async function removeStalePidFile(databaseDir: string, log: Logger): Promise<void> {
-  const pidFile = path.join(databaseDir, 'postmaster.pid');
-  let content: string;
-  try {
-    content = await readFile(pidFile, 'utf8');
-  } catch {
+// Beside the data directory, the pid of the process that started the PostgreSQL running on it, so a
+// later start can tell a server still in use from one left behind by a Cloudtrim that was killed
+// (kill -9, or any end that skipped its exit hook).
+function ownerFile(databaseDir: string): string {
+  return `${databaseDir}.owner`;
+}
+
+// A pid file whose server is gone is removed; a server whose owner is gone is shut down (its data
+// flushed, as a fast shutdown does) before this start; one whose owner lives is another Cloudtrim's.
+async function clearLeftoverServer(databaseDir: string, log: Logger): Promise<void> {
+  const pid = await readPidFile(path.join(databaseDir, 'postmaster.pid'));
+  if (pid === undefined) return;
+  if (!isProcessAlive(pid)) {
+    log.warn('Removing the stale PostgreSQL pid file left by an unclean stop');
+    await rm(path.join(databaseDir, 'postmaster.pid'), { force: true });
     return;
   }
-  const pid = Number(content.split('\n')[0]);
-  if (Number.isInteger(pid) && pid > 0 && isProcessAlive(pid)) {
+  const owner = await readPidFile(ownerFile(databaseDir));
+  const isLeftover =
+    owner !== undefined && owner !== process.pid && !isProcessAlive(owner) && (await isServerOf(pid, databaseDir));
+  if (!isLeftover) {
     throw new Error(
       `PostgreSQL in ${databaseDir} is already running (pid ${pid}); is Cloudtrim already started?`,
     );
   }
-  log.warn('Removing the stale PostgreSQL pid file left by an unclean stop');
-  await rm(pidFile, { force: true });
+  log.warn(
+    `PostgreSQL in ${databaseDir} (pid ${pid}) was left running by a Cloudtrim that ended without stopping it (pid ${owner}); stopping it`,
+  );
+  await stopLeftoverServer(pid, databaseDir);
+}
+
+async function readPidFile(file: string): Promise<number | undefined> {
+  let content: string;
+  try {
+    content = await readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const pid = Number(content.split('\n')[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+// The process is a PostgreSQL server of this very directory (`postgres -D <dir>`), not whatever
+// reused its pid: told by its command line where the system shows it (Linux's /proc), else never.
+async function isServerOf(pid: number, databaseDir: string): Promise<boolean> {
+  try {
+    const commandLine = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
+    const dataIndex = commandLine.indexOf('-D');
+    return dataIndex >= 0 && commandLine[dataIndex + 1] === databaseDir;
+  } catch {
+    return false;
+  }
+}
+
+const leftoverStopMs = 60_000;
+
+// SIGINT is PostgreSQL's fast shutdown: sessions ended, data flushed, the pid file removed.
+async function stopLeftoverServer(pid: number, databaseDir: string): Promise<void> {
+  process.kill(pid, 'SIGINT');
+  const deadline = Date.now() + leftoverStopMs;
+  while (isProcessAlive(pid)) {
+    if (Date.now() > deadline) {
+      throw new Error(`PostgreSQL in ${databaseDir} (pid ${pid}) did not stop; stop it, then start again`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 function isProcessAlive(pid: number): boolean {
