@@ -8,7 +8,12 @@ import {
 import { and, eq, sql } from 'drizzle-orm';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectTenant, createCloudTestContext, type CloudTestContext } from '../../../test/azure-emulator';
+import {
+  connectTenant,
+  createCloudTestContext,
+  createTenantRequest,
+  type CloudTestContext,
+} from '../../../test/azure-emulator';
 import { bearer, createUser, logIn, type TestUser } from '../../../test/helper';
 import { resources as resourceTable, scheduledChanges } from '../../db/schema';
 
@@ -81,6 +86,40 @@ describe('GET /api/v1/resource', () => {
     expect(strangers.every((resource) => resource.TenantName === 'Fabrikam')).toBe(true);
     const loner = await logIn(context, await createUser(context));
     expect(await getResources(loner)).toEqual([]);
+  });
+});
+
+describe('GET /api/v1/resource: one tenant changed', () => {
+  it("shows the change at once beside the other tenant's rows as they were", async () => {
+    const before = await getResources(ownerToken);
+    const fabrikam = before.find((resource) => resource.TenantName === 'Fabrikam')!;
+    expect(before[0]!.TenantName).toBe('Contoso');
+    const response = await postResource(ownerToken, [
+      { ResourceId: fabrikam.ResourceId, Automated: 1, ActiveHoursStart: 7, ActiveHoursEnd: 19 },
+    ]);
+    expect(response.statusCode).toBe(200);
+    const after = await getResources(ownerToken);
+    expect(after).toEqual(
+      before.map((resource) =>
+        resource === fabrikam
+          ? { ...resource, Automated: 1, ActiveHoursStart: 7, ActiveHoursEnd: 19 }
+          : resource,
+      ),
+    );
+  });
+
+  it('writes a name with quotes, a backslash and accents as JSON that reads back the same', async () => {
+    const user = await createUser(context);
+    const friendlyName = 'Zürich "Ops" \\ night\tshift';
+    await context.container.tenants.addTenant(
+      user.teamId,
+      createTenantRequest(context.emulator, 0, 0, friendlyName),
+    );
+    const [tenant] = await context.container.tenants.listTenants(user.teamId);
+    await context.container.inventory.syncTenant(tenant!.Id);
+    const resources = await getResources(await logIn(context, user));
+    expect(resources.length).toBeGreaterThan(0);
+    expect(resources.every((resource) => resource.TenantName === friendlyName)).toBe(true);
   });
 });
 

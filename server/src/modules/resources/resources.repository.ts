@@ -16,6 +16,11 @@ export interface ResourceSettingsRow {
   defaultMaintenanceWindow: number;
 }
 
+export type TenantResourcesVersion = {
+  tenantId: string;
+  version: number;
+};
+
 export interface ResourceAutomationSettings {
   automated: number;
   maintenanceWindow: number | null;
@@ -46,48 +51,48 @@ const effectiveWindow = sql<number>`coalesce(${resources.maintenanceWindow}, ${t
 export class ResourcesRepository {
   constructor(private readonly db: Db) {}
 
-  // Changes whenever any of the team's tenants changes its resources, or a tenant comes or goes.
-  async readTeamVersion(teamId: string): Promise<string> {
-    const result = await this.db.execute<{ version: string }>(sql`
-      select coalesce(string_agg(id::text || ':' || resources_version, ',' order by id), '') as version
+  // The team's tenants in the Cloud Resources list's order (by name, then id), each with the version
+  // of its resources: the list changes whenever one of them changes, or a tenant comes or goes.
+  async readTeamTenantVersions(teamId: string): Promise<TenantResourcesVersion[]> {
+    const result = await this.db.execute<TenantResourcesVersion>(sql`
+      select id as "tenantId", resources_version as version
       from tenant where team_id = ${teamId}::uuid
+      order by friendly_name, id
     `);
-    return result.rows[0]?.version ?? '';
+    return result.rows;
   }
 
-  // The Cloud Resources list as JSON text built by PostgreSQL, in the contract's field names, sorted
-  // by tenant, resource group and the name SPEC shows (the id's last segment): Node neither parses
-  // rows nor serialises objects.
-  async readCloudResourcesJson(teamId: string): Promise<string> {
+  // One tenant's part of the Cloud Resources list: its resources as JSON objects in the contract's
+  // field names, comma-separated, sorted by resource group and the name SPEC shows (the id's last
+  // segment); the team's list is its tenants' parts in tenant order. PostgreSQL concatenates the
+  // text (a third of the time row_to_json took): Node neither parses rows nor serialises objects.
+  async readTenantResourcesJson(tenantId: string): Promise<string> {
+    const text = (value: unknown) => sql`coalesce(to_json(${value})::text, 'null')`;
     const result = await this.db.execute<{ body: string }>(sql`
-      select '[' || coalesce(string_agg(listed.json, ',' order by listed.tenant_name, listed.tenant_id,
-                                        listed.group_order, listed.name_order, listed.id), '') || ']' as body
+      select coalesce(string_agg(listed.json, ',' order by listed.group_order, listed.name_order, listed.id), '')
+               as body
       from (
-        select row_to_json(fields)::text as json,
-               tenant.friendly_name as tenant_name,
-               tenant.id as tenant_id,
+        select '{"ResourceId":' || ${text(sql`resource.arm_id`)}
+               || ',"ResourceType":' || ${text(sql`resource.type`)}
+               || ',"SubscriptionName":' || ${text(sql`subscription.display_name`)}
+               || ',"ResourceGroup":' || ${text(sql`nullif(resource.resource_group, '')`)}
+               || ',"TenantId":"' || tenant.id::text
+               || '","TenantName":' || ${text(sql`tenant.friendly_name`)}
+               || ',"LastRead":' || ${text(isoTimestampSql(sql`resource.last_read`))}
+               || ',"Automated":' || case when resource.automated = ${automationValues.automated} then '1' else '0' end
+               || ',"ActiveHoursStart":' || coalesce(resource.active_hours_start::text, 'null')
+               || ',"ActiveHoursEnd":' || coalesce(resource.active_hours_end::text, 'null')
+               || '}' as json,
                lower(resource.resource_group) as group_order,
-               lower(regexp_replace(resource.arm_id, '^.*/', '')) as name_order,
+               lower(split_part(resource.arm_id, '/', -1)) as name_order,
                resource.id
         from resource
         join tenant on tenant.id = resource.tenant_id
         left join subscription on subscription.id = resource.subscription_id
-        cross join lateral (
-          select resource.arm_id as "ResourceId",
-                 resource.type as "ResourceType",
-                 subscription.display_name as "SubscriptionName",
-                 nullif(resource.resource_group, '') as "ResourceGroup",
-                 tenant.id as "TenantId",
-                 tenant.friendly_name as "TenantName",
-                 ${isoTimestampSql(sql`resource.last_read`)} as "LastRead",
-                 case when resource.automated = ${automationValues.automated} then 1 else 0 end as "Automated",
-                 resource.active_hours_start as "ActiveHoursStart",
-                 resource.active_hours_end as "ActiveHoursEnd"
-        ) as fields
-        where tenant.team_id = ${teamId}::uuid
+        where resource.tenant_id = ${tenantId}::uuid
       ) as listed
     `);
-    return result.rows[0]?.body ?? '[]';
+    return result.rows[0]?.body ?? '';
   }
 
   async findForTeam(teamId: string, armId: string): Promise<ResourceSettingsRow | undefined> {

@@ -17,23 +17,34 @@ import { saveCloudResourceRequestSchema } from '@cloudtrim/contracts/resources';
 import { isPredictionMethodId, predictionMethodShortTexts } from '@cloudtrim/rightsizing/prediction-methods';
 import { createHash } from 'node:crypto';
 import { BoundedMap } from '../../lib/bounded-map';
+import { runWithConcurrency } from '../../lib/concurrency';
 import { encodeBody, type ContentEncoding } from '../../lib/content-encoding';
 import { FreshReads } from '../../lib/fresh-read';
 import { notFound } from '../../lib/http-errors';
 import { activityServiceNames, type ActivityService } from '../activity/activity.service';
 import type { AutomationService } from '../automation/automation.service';
 import { findNextWindowStart } from '../automation/automation.timing';
-import type { ResourcesRepository } from './resources.repository';
+import type { ResourcesRepository, TenantResourcesVersion } from './resources.repository';
 
 export const searchResultLimit = 50;
 const cachedTeamLimit = 200;
+const cachedTenantLimit = 1000;
+const partBuildLimit = 2;
 
 interface CachedList {
   version: string;
+  tenants: TenantResourcesVersion[];
   etag: string;
   // Built once per version: a 10,000-row list is megabytes that need no re-encoding per request,
   // and each content encoding is compressed once, when a client first asks for it.
   bodies: Map<ContentEncoding, Promise<Buffer>>;
+}
+
+// One tenant's rows of the list (comma-separated JSON objects) and the version they were built at or
+// after.
+interface CachedPart {
+  version: number;
+  body: Promise<Buffer>;
 }
 
 // The list in the encoding asked for, or only its validator when the client's copy is current.
@@ -46,8 +57,11 @@ export class ResourcesService {
   // (one small indexed query) decides whether it is still current, so every process of a
   // scaled-out API stays correct without telling the others.
   private readonly cache = new BoundedMap<string, CachedList>(cachedTeamLimit);
+  // Per tenant: its part of the list, so a change to one tenant (a sync, a setting) rebuilds that
+  // tenant's rows alone and the team's list is its parts joined.
+  private readonly parts = new BoundedMap<string, CachedPart>(cachedTenantLimit);
   // Concurrent calls for a team share a version read that began after each of them asked.
-  private readonly versions = new FreshReads<string>();
+  private readonly versions = new FreshReads<TenantResourcesVersion[]>();
 
   constructor(
     private readonly resources: ResourcesRepository,
@@ -62,10 +76,11 @@ export class ResourcesService {
     encoding: ContentEncoding,
     knownTag?: string,
   ): Promise<CloudResourcesAnswer> {
-    const version = await this.versions.read(teamId, () => this.resources.readTeamVersion(teamId));
+    const tenants = await this.versions.read(teamId, () => this.resources.readTeamTenantVersions(teamId));
+    const version = tenants.map((tenant) => `${tenant.tenantId}:${tenant.version}`).join(',');
     let cached = this.cache.get(teamId);
     if (!cached || cached.version !== version) {
-      cached = { version, etag: versionTag(teamId, version), bodies: new Map() };
+      cached = { version, tenants, etag: versionTag(teamId, version), bodies: new Map() };
       this.cache.remember(teamId, cached);
     }
     if (knownTag === cached.etag) return { isModified: false, etag: cached.etag };
@@ -74,7 +89,7 @@ export class ResourcesService {
         isModified: true,
         etag: cached.etag,
         encoding,
-        body: await this.readBody(teamId, cached, encoding),
+        body: await this.readBody(cached, encoding),
       };
     } catch (error) {
       if (this.cache.get(teamId) === cached) this.cache.delete(teamId);
@@ -180,18 +195,58 @@ export class ResourcesService {
   }
 
   // Concurrent requests share one build of the JSON and one compression per encoding.
-  private readBody(teamId: string, cached: CachedList, encoding: ContentEncoding): Promise<Buffer> {
+  private readBody(cached: CachedList, encoding: ContentEncoding): Promise<Buffer> {
     let body = cached.bodies.get(encoding);
     if (!body) {
       body =
         encoding === 'identity'
-          ? this.resources.readCloudResourcesJson(teamId).then((text) => Buffer.from(text))
-          : this.readBody(teamId, cached, 'identity').then((json) => encodeBody(json, encoding));
+          ? this.joinParts(cached.tenants)
+          : this.readBody(cached, 'identity').then((json) => encodeBody(json, encoding));
       cached.bodies.set(encoding, body);
     }
     return body;
   }
+
+  // Parts are built two at a time: a first call for a team of many tenants leaves the rest of the
+  // pool to other requests.
+  private async joinParts(tenants: TenantResourcesVersion[]): Promise<Buffer> {
+    const parts = new Array<Buffer>(tenants.length);
+    await runWithConcurrency([...tenants.keys()], partBuildLimit, async (index) => {
+      parts[index] = await this.readPart(tenants[index]!);
+    });
+    const chunks: Buffer[] = [listOpen];
+    for (const part of parts) {
+      if (part.length === 0) continue;
+      if (chunks.length > 1) chunks.push(listComma);
+      chunks.push(part);
+    }
+    chunks.push(listClose);
+    return Buffer.concat(chunks);
+  }
+
+  // A part is kept with the version read before its build began, so it holds at least that version's
+  // rows: a change committed meanwhile makes the next call's version differ and rebuild it.
+  private readPart({ tenantId, version }: TenantResourcesVersion): Promise<Buffer> {
+    const cached = this.parts.get(tenantId);
+    if (cached?.version === version) {
+      this.parts.remember(tenantId, cached);
+      return cached.body;
+    }
+    const part: CachedPart = {
+      version,
+      body: this.resources.readTenantResourcesJson(tenantId).then((text) => Buffer.from(text)),
+    };
+    this.parts.remember(tenantId, part);
+    part.body.catch(() => {
+      if (this.parts.get(tenantId) === part) this.parts.delete(tenantId);
+    });
+    return part.body;
+  }
 }
+
+const listOpen = Buffer.from('[');
+const listComma = Buffer.from(',');
+const listClose = Buffer.from(']');
 
 function versionTag(teamId: string, version: string): string {
   return `W/"${createHash('sha256').update(`${teamId}\n${version}`).digest('base64url').slice(0, 27)}"`;
