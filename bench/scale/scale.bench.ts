@@ -19,6 +19,7 @@
 // that many pipelines to the bench's team, each run every 5 minutes (the most a definition may ask)
 // with a notice for every open resize, so the schedule's pipeline ticks run in the phases.
 // BENCH_REFRESHES=2 measures the cost refresh twice, the second over the bill the first stored.
+// BENCH_SAMPLES_FILE keeps every request's timing for a closer look.
 // BENCH_HISTORY=seeded measures the steady state instead of new customers, where onboarding would
 // not fit this machine (1,000 tenants: about 5 hours of CPU here, and 72 GB of history against 51 GB
 // of free disk): the tenants are connected and their inventory synced through the product's own
@@ -30,7 +31,7 @@
 // neither the back-fill nor the bill's history runs. What that mode does not measure: onboarding
 // (inventory on the workers, back-fill, the bill's 90 days; measured at 100 tenants in the default
 // mode), the metric roll-ups' and bill's size over 30 days (only the packed days are seeded).
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startCloudtrimProcess, type CloudtrimProcess } from '../support/cloudtrim-process';
@@ -51,6 +52,9 @@ import { printTable } from '../support/table';
 import { MetricsRepository } from '../../server/src/modules/metrics/metrics.repository';
 
 const tenantCount = Number(process.env.BENCH_TENANTS ?? 1_000);
+// BENCH_SAMPLES_FILE: every request's route, due time, latency and status written there as JSON,
+// with the phases' bounds, to see when in a phase the slow ones fell.
+const samplesFile = process.env.BENCH_SAMPLES_FILE;
 const fleetSize = Number(process.env.BENCH_FLEET_SIZE ?? 100_000);
 const workerCount = Number(process.env.BENCH_WORKERS ?? 4);
 const apiCount = Number(process.env.BENCH_APIS ?? 2);
@@ -433,6 +437,18 @@ try {
   );
   loads = [];
   const peaks = memory!.stop();
+  if (samplesFile) {
+    await writeFile(
+      samplesFile,
+      JSON.stringify({
+        phases: cpuMarks.map((mark) => ({ phase: mark.phase, fromMs: mark.fromMs, toMs: mark.toMs })),
+        samples: routes.flatMap((route, index) =>
+          samplesByRoute[index]!.map((sample) => ({ route, ...sample })),
+        ),
+      }),
+    );
+    console.log(`\nEvery request's due time and latency, with the phases: ${samplesFile}`);
+  }
 
   console.log(
     `\nAPI (${apiRate} req/s of each call on each of ${apiCount} ${apiRole === 'all' ? 'ROLE=all processes, beside their own job threads' : 'API processes'}, each request timed from when it was due; target p99 ≤ ${apiTargetMs} ms):`,

@@ -9,7 +9,7 @@ import { createJobDefinitions, scheduledJobs } from './jobs/definitions';
 import { startJobThread } from './jobs/job-thread';
 import { JobQueue } from './queue/queue';
 import { createLogger } from './lib/log';
-import { lowerThreadPriority } from './lib/priority';
+import { lowerProcessPriority } from './lib/priority';
 import { demoAccount } from './modules/demo/demo.service';
 
 async function main(): Promise<void> {
@@ -43,7 +43,9 @@ async function main(): Promise<void> {
     embedded = await startEmbeddedPostgres(config.dataDir, log);
     stops.push(() => embedded!.stop());
   }
-  const database = await openDatabase(config.databaseUrl ?? embedded!.url);
+  const database = await openDatabase(config.databaseUrl ?? embedded!.url, {
+    applicationName: `cloudtrim ${config.role}`,
+  });
   stops.push(() => database.close());
   await applyMigrations(database);
 
@@ -64,7 +66,7 @@ async function main(): Promise<void> {
   }
 
   if (config.role === 'worker') {
-    lowerThreadPriority(log);
+    lowerProcessPriority(log);
     await queue.work();
     await queue.schedule(scheduledJobs);
   } else if (config.role === 'all') {

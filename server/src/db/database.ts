@@ -48,11 +48,17 @@ const invalidPasswordCode = '28P01';
 // Any constant works; it only has to be the same in every process that migrates.
 const migrationLockId = 4_713_201;
 
+// `applicationName` names the pool's sessions in pg_stat_activity (which process and thread they
+// serve), for the operator reading PostgreSQL's activity.
 export async function openDatabase(
   url: string,
-  options: { maxConnections?: number } = {},
+  options: { maxConnections?: number; applicationName?: string } = {},
 ): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 20 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.maxConnections ?? 20,
+    application_name: options.applicationName,
+  });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const db = drizzle(pool, { schema });

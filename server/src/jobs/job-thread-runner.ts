@@ -18,7 +18,7 @@ const log = createLogger(data.config, { thread: 'jobs' });
 lowerThreadPriority(log);
 
 try {
-  const database = await openDatabase(data.databaseUrl);
+  const database = await openDatabase(data.databaseUrl, { applicationName: 'cloudtrim jobs' });
   const queue = new JobQueue(data.databaseUrl, log);
   const container = createContainer({ config: data.config, secrets, database, queue, log });
   await queue.start(createJobDefinitions(container));

@@ -50,6 +50,11 @@ describe('the job thread', () => {
         return listed?.Status !== 'Pending' && listed;
       });
       expect(tenant).toMatchObject({ Status: 'OK' });
+      // Its sessions say whose they are in PostgreSQL's activity, for the operator reading it.
+      const { rows } = await context.container.database.pool.query<{ count: number }>(
+        `select count(*)::int as count from pg_stat_activity where application_name = 'cloudtrim jobs'`,
+      );
+      expect(rows[0]!.count).toBeGreaterThan(0);
       // The job thread gives way to the API's: on Linux its nice value is raised, this thread's kept.
       if (process.platform === 'linux') {
         expect(threadNiceValues()).toContain(os.constants.priority.PRIORITY_BELOW_NORMAL);

@@ -4,6 +4,8 @@
 // right, and nothing may be done twice.
 import { readCurrentSize } from '@cloudtrim/azure-emulator/arm/arm.views';
 import { listSizesOfferedInRegion } from '@cloudtrim/azure-emulator/catalog/sku.catalog';
+import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createCloudTestContext,
@@ -74,6 +76,25 @@ describe('two API and two worker processes behind a round-robin proxy', () => {
     expect((await call('GET', '/api/v1/account/details', other)).status).toBe(401);
     expect((await call('GET', '/api/v1/account/details', other)).status).toBe(401);
   });
+
+  it.runIf(process.platform === 'linux')(
+    "run every thread of a worker at nice 10, and leave the API processes' threads at their own",
+    () => {
+      const niceValues = (server: ServerProcess) =>
+        new Set(
+          readdirSync(`/proc/${server.child.pid}/task`).map((thread) =>
+            Number(
+              readFileSync(`/proc/${server.child.pid}/task/${thread}/stat`, 'utf8')
+                .split(') ')[1]!
+                .split(' ')[16],
+            ),
+          ),
+        );
+      const [firstApi, secondApi, firstWorker, secondWorker] = processes;
+      for (const worker of [firstWorker!, secondWorker!]) expect(niceValues(worker)).toEqual(new Set([10]));
+      for (const api of [firstApi!, secondApi!]) expect(niceValues(api)).toEqual(new Set([os.getPriority()]));
+    },
+  );
 
   it("collect a new tenant's inventory once, on one worker", async () => {
     const token = await logIn();
