@@ -247,7 +247,8 @@ async function stopLeftoverServer(pid: number, databaseDir: string): Promise<voi
   }
 }
 
-function isProcessAlive(pid: number): boolean {
+// Whether a process of that pid exists (signal 0 is only checked, never sent).
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

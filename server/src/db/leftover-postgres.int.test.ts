@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres } from './database';
+import { isProcessAlive, startEmbeddedPostgres } from './database';
 
 const databaseModule = path.join(path.dirname(fileURLToPath(import.meta.url)), 'database.ts');
 let dataDir: string | undefined;
@@ -65,14 +65,6 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('an embedded PostgreSQL left running by a killed Cloudtrim', () => {
   it('is shut down by the next start, which then runs its own; one whose Cloudtrim lives is refused', async () => {
@@ -83,7 +75,7 @@ describe('an embedded PostgreSQL left running by a killed Cloudtrim', () => {
     await owner.kill();
     // Still answering, with no one left to stop it.
     const leftoverPid = await readServerPid(owner.databaseDir);
-    expect(isAlive(leftoverPid)).toBe(true);
+    expect(isProcessAlive(leftoverPid)).toBe(true);
     expect(await answers(owner.url)).toBe(true);
 
     const warnings: string[] = [];
@@ -92,7 +84,7 @@ describe('an embedded PostgreSQL left running by a killed Cloudtrim', () => {
       expect(warnings.join('\n')).toContain(
         `(pid ${leftoverPid}) was left running by a Cloudtrim that ended without stopping it`,
       );
-      expect(isAlive(leftoverPid)).toBe(false);
+      expect(isProcessAlive(leftoverPid)).toBe(false);
       expect(await readServerPid(server.databaseDir)).not.toBe(leftoverPid);
       expect(await answers(server.url)).toBe(true);
       // This process still runs the server: a second start is another Cloudtrim on the same data.
