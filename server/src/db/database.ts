@@ -198,7 +198,10 @@ async function clearLeftoverServer(databaseDir: string, log: Logger): Promise<vo
   }
   const owner = await readPidFile(ownerFile(databaseDir));
   const isLeftover =
-    owner !== undefined && owner !== process.pid && !isProcessAlive(owner) && (await isServerOf(pid, databaseDir));
+    owner !== undefined &&
+    owner !== process.pid &&
+    !isProcessAlive(owner) &&
+    (await isServerOf(pid, databaseDir));
   if (!isLeftover) {
     throw new Error(
       `PostgreSQL in ${databaseDir} is already running (pid ${pid}); is Cloudtrim already started?`,

@@ -65,7 +65,6 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-
 describe('an embedded PostgreSQL left running by a killed Cloudtrim', () => {
   it('is shut down by the next start, which then runs its own; one whose Cloudtrim lives is refused', async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), `cloudtrim-pg-${randomUUID().slice(0, 4)}-`));
@@ -79,7 +78,10 @@ describe('an embedded PostgreSQL left running by a killed Cloudtrim', () => {
     expect(await answers(owner.url)).toBe(true);
 
     const warnings: string[] = [];
-    const server = await startEmbeddedPostgres(dataDir, { info: () => {}, warn: (line) => warnings.push(line) });
+    const server = await startEmbeddedPostgres(dataDir, {
+      info: () => {},
+      warn: (line) => warnings.push(line),
+    });
     try {
       expect(warnings.join('\n')).toContain(
         `(pid ${leftoverPid}) was left running by a Cloudtrim that ended without stopping it`,

@@ -33,7 +33,8 @@ export function lowerProcessPriority(log: Logger): void {
       os.setPriority(Number(entry), background);
     } catch (error) {
       // A thread that ended meanwhile is no longer there to lower.
-      if (existsSync(`/proc/self/task/${entry}`)) log.warn({ err: error }, 'background work kept its priority');
+      if (existsSync(`/proc/self/task/${entry}`))
+        log.warn({ err: error }, 'background work kept its priority');
     }
   }
 }
