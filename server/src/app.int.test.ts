@@ -6,9 +6,12 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../test/helper';
 import { buildApp } from './app';
+import { ForegroundGauge } from './lib/foreground';
 
 let context: TestContext;
 let app: FastifyInstance;
+// The requests in flight, as a job thread in the same process would see them.
+const foreground = new ForegroundGauge();
 const script = `console.log(${JSON.stringify('Cloudtrim '.repeat(400))});`;
 
 beforeAll(async () => {
@@ -21,7 +24,7 @@ beforeAll(async () => {
   await writeFile(asset, script);
   await writeFile(`${asset}.br`, brotliCompressSync(script));
   await writeFile(`${asset}.gz`, gzipSync(script));
-  app = await buildApp(context.container, { webRoot });
+  app = await buildApp(context.container, { webRoot, foreground });
   await app.ready();
 });
 afterAll(async () => {
@@ -61,5 +64,20 @@ describe('the web app', () => {
     expect(asset.statusCode).toBe(404);
     expect(asset.headers['content-type']).toMatch(/^application\/json/);
     expect((await get('/api/v1/no-such-call')).statusCode).toBe(404);
+  });
+});
+
+describe('the requests in flight, which a job thread gives way to', () => {
+  it('count each request until its response, whatever it answered', async () => {
+    const answers = await Promise.all([
+      get('/'),
+      get('/healthz'),
+      get('/api/v1/resource'),
+      get('/api/v1/no-such-call', { authorization: 'Bearer nonsense' }),
+    ]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 401, 404]);
+    // None is left counted: a job thread waiting for the API to be idle goes on at once (a wait of a
+    // minute would time the test out).
+    await foreground.giveWay(60_000);
   });
 });

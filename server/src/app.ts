@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { ZodError } from 'zod';
 import type { Container } from './container';
 import { isDatabaseReachable, isDatabaseUnreachable } from './db/database';
+import type { ForegroundGauge } from './lib/foreground';
 import { HttpError } from './lib/http-errors';
 import { accountRoutes } from './modules/account/account.routes';
 import { activityRoutes } from './modules/activity/activity.routes';
@@ -58,9 +59,21 @@ export interface BuildAppOptions {
   // The process's logger (createLogger), so request logs share its redactions; none by default.
   log?: FastifyBaseLogger;
   webRoot?: string;
+  // Counts the requests in flight for a job thread in the same process (ROLE=all).
+  foreground?: ForegroundGauge;
 }
 
 const defaultWebRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+// From the first hook to the response's close, which Node emits once whether the response finished
+// or its connection was lost.
+function countRequestsInFlight(app: FastifyInstance, foreground: ForegroundGauge): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    foreground.enter();
+    reply.raw.once('close', () => foreground.leave());
+    done();
+  });
+}
 
 export async function buildApp(
   container: Container,
@@ -77,6 +90,7 @@ export async function buildApp(
   app.setErrorHandler(handleError);
   acceptEmptyJsonBody(app);
   registerNoStore(app);
+  if (options.foreground) countRequestsInFlight(app, options.foreground);
 
   // Security headers, worked out once: @fastify/helmet rebuilds helmet's middleware, parsing the
   // content security policy again, on every request.

@@ -8,6 +8,7 @@ import { applyMigrations, openDatabase, startEmbeddedPostgres, type EmbeddedServ
 import { createJobDefinitions, scheduledJobs } from './jobs/definitions';
 import { startJobThread } from './jobs/job-thread';
 import { JobQueue } from './queue/queue';
+import { ForegroundGauge } from './lib/foreground';
 import { createLogger } from './lib/log';
 import { lowerProcessPriority } from './lib/priority';
 import { demoAccount } from './modules/demo/demo.service';
@@ -65,13 +66,22 @@ async function main(): Promise<void> {
     if (demoCloud) await container.tenants.connectDemoTenant(teamId, demoCloud.demoTenant);
   }
 
+  // ROLE=all: the API's requests in flight, which the job thread gives way to.
+  let foreground: ForegroundGauge | undefined;
   if (config.role === 'worker') {
     lowerProcessPriority(log);
     await queue.work();
     await queue.schedule(scheduledJobs);
   } else if (config.role === 'all') {
+    foreground = new ForegroundGauge();
     const jobThread = await startJobThread(
-      { config: container.config, secrets, databaseUrl: database.url, isScheduling: true },
+      {
+        config: container.config,
+        secrets,
+        databaseUrl: database.url,
+        isScheduling: true,
+        foreground: foreground.buffer,
+      },
       // Without its jobs the product would look alive but do nothing: stop, so a supervisor restarts it.
       (error) => {
         log.error({ err: error }, 'the job thread failed');
@@ -81,7 +91,7 @@ async function main(): Promise<void> {
     stops.push(() => jobThread.stop());
   }
   if (config.role !== 'worker') {
-    const app = await buildApp(container, { log });
+    const app = await buildApp(container, { log, foreground });
     await app.listen({ port: config.port, host: config.host });
     // Fastify's close stops accepting connections and waits for in-flight requests.
     stops.push(() => app.close());

@@ -50,19 +50,43 @@ const migrationLockId = 4_713_201;
 
 // `applicationName` names the pool's sessions in pg_stat_activity (which process and thread they
 // serve), for the operator reading PostgreSQL's activity.
+// `beforeConnect`, when given, runs before each connection is taken from the pool (the job thread
+// gives way to the API's requests there: lib/foreground.ts); a transaction's statements run on the
+// connection it took.
 export async function openDatabase(
   url: string,
-  options: { maxConnections?: number; applicationName?: string } = {},
+  options: { maxConnections?: number; applicationName?: string; beforeConnect?: () => Promise<void> } = {},
 ): Promise<Database> {
-  const pool = new pg.Pool({
+  const config: pg.PoolConfig = {
     connectionString: url,
     max: options.maxConnections ?? 20,
     application_name: options.applicationName,
-  });
+  };
+  const pool = options.beforeConnect ? new WaitingPool(config, options.beforeConnect) : new pg.Pool(config);
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const db = drizzle(pool, { schema });
   return { db, pool, url, close: () => pool.end() };
+}
+
+type ConnectCallback = Parameters<pg.Pool['connect']>[0] & {};
+
+// A pool whose every connection, for a query or a transaction, is taken after `beforeConnect`.
+// pg-pool's query() takes its connection through connect() with a callback.
+class WaitingPool extends pg.Pool {
+  constructor(
+    config: pg.PoolConfig,
+    private readonly beforeConnect: () => Promise<void>,
+  ) {
+    super(config);
+  }
+
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: ConnectCallback): void;
+  override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | void {
+    if (!callback) return this.beforeConnect().then(() => super.connect());
+    void this.beforeConnect().then(() => super.connect(callback));
+  }
 }
 
 // Several processes (api and worker) may start at once: an advisory lock lets one migrate at a time.

@@ -2,6 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createContainer } from '../container';
 import { openDatabase } from '../db/database';
+import { ForegroundGauge, giveWayTo, waitForForeground } from '../lib/foreground';
 import { createLogger } from '../lib/log';
 import { lowerThreadPriority } from '../lib/priority';
 import { redactDatabaseError } from '../lib/redact-database-error';
@@ -16,9 +17,15 @@ const post = (message: JobThreadMessage) => port.postMessage(message);
 const secrets = { ...data.secrets, encryptionKey: Buffer.from(data.secrets.encryptionKey) };
 const log = createLogger(data.config, { thread: 'jobs' });
 lowerThreadPriority(log);
+// Long enough for most requests to finish (their median is 3-5 ms), short enough that a steady
+// stream of them slows the jobs rather than stopping them.
+giveWayTo(new ForegroundGauge(data.foreground), 20);
 
 try {
-  const database = await openDatabase(data.databaseUrl, { applicationName: 'cloudtrim jobs' });
+  const database = await openDatabase(data.databaseUrl, {
+    applicationName: 'cloudtrim jobs',
+    beforeConnect: waitForForeground,
+  });
   const queue = new JobQueue(data.databaseUrl, log);
   const container = createContainer({ config: data.config, secrets, database, queue, log });
   await queue.start(createJobDefinitions(container));

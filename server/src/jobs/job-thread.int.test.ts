@@ -10,6 +10,7 @@ import {
 } from '../../test/azure-emulator';
 import { createUser } from '../../test/helper';
 import { resources } from '../db/schema';
+import { ForegroundGauge } from '../lib/foreground';
 import { startJobThread } from './job-thread';
 
 let context: CloudTestContext;
@@ -23,12 +24,17 @@ afterAll(() => context.close());
 
 describe('the job thread', () => {
   it("works off a new tenant's inventory sync on its own thread, then stops cleanly", async () => {
+    // An API request that never ends: the thread gives way to it at each connection and yield, a
+    // bounded time each, and still gets its work done.
+    const foreground = new ForegroundGauge();
+    foreground.enter();
     const thread = await startJobThread(
       {
         config: context.config,
         secrets: context.secrets,
         databaseUrl: context.databaseUrl,
         isScheduling: false,
+        foreground: foreground.buffer,
       },
       (error) => crashes.push(error),
     );
@@ -74,6 +80,7 @@ describe('the job thread', () => {
           secrets: context.secrets,
           databaseUrl: 'postgres://nobody:none@127.0.0.1:1/none',
           isScheduling: false,
+          foreground: new ForegroundGauge().buffer,
         },
         (error) => crashes.push(error),
       ),

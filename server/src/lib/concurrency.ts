@@ -1,3 +1,5 @@
+import { waitForForeground } from './foreground';
+
 // Runs `work` over `items` with at most `limit` in flight, in order of the items. Each await lets
 // the event loop serve other requests between items.
 export async function runWithConcurrency<Item>(
@@ -25,9 +27,11 @@ export async function settleAll(work: readonly Promise<unknown>[]): Promise<void
   if (failure) throw failure.reason;
 }
 
-// Gives the event loop a turn; long synchronous loops call it every few thousand items.
-export function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+// Gives the event loop a turn; long synchronous loops call it every few thousand items. On the job
+// thread it first gives way to the API's requests in flight (lib/foreground.ts).
+export async function yieldToEventLoop(): Promise<void> {
+  await waitForForeground();
+  await new Promise((resolve) => setImmediate(resolve));
 }
 
 // At most `limit` pieces of work at once across all its callers, the others waiting their turn in

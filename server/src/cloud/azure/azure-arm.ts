@@ -5,8 +5,8 @@ import {
   type PipelineRequest,
   type PipelineResponse,
 } from '@azure/core-rest-pipeline';
-import { setImmediate } from 'node:timers/promises';
 import { CloudError } from '../cloud-provider';
+import { yieldToEventLoop } from '../../lib/concurrency';
 import { readArmError } from './azure-errors';
 
 // Any SDK client: sending through its pipeline adds the token, the retries and the trusted agent.
@@ -33,7 +33,7 @@ export async function readArmPages<Item>(
     const page = readArmPage<Item>(response.bodyAsText ?? undefined);
     onPage(page.items);
     url = page.nextLink;
-    await setImmediate();
+    await yieldToEventLoop();
   }
 }
 

@@ -8,6 +8,7 @@ import type { PipelineDefinition, PipelineSchedule } from '@cloudtrim/contracts/
 import { isMostlyReserved, readBilledHourly, type VmBill } from '../recommendations/own-rates';
 import { isCoveredWithoutFinding, type PipelineCandidate, type StopSaving } from './pipelines.match';
 import { createFiringReader, cronHorizonMs } from './pipelines.schedule';
+import { yieldToEventLoop } from '../../lib/concurrency';
 import { hourMs, weekMs, weeksPerYear } from '../../lib/time';
 
 export interface StartPipeline {
@@ -116,7 +117,7 @@ function createPause(everyMs = 5): () => Promise<void> {
   let since = performance.now();
   return async () => {
     if (performance.now() - since < everyMs) return;
-    await new Promise((resolve) => setImmediate(resolve));
+    await yieldToEventLoop();
     since = performance.now();
   };
 }
