@@ -92,7 +92,13 @@ const floorSeconds =
   operationDurationMs / 1000;
 
 const jobThread = await startJobThread(
-  { config: server.config, secrets: server.secrets, databaseUrl: server.databaseUrl, isScheduling: false },
+  {
+    config: server.config,
+    secrets: server.secrets,
+    databaseUrl: server.databaseUrl,
+    isScheduling: false,
+    foreground: server.foreground.buffer,
+  },
   (error) => {
     throw error;
   },

@@ -48,7 +48,13 @@ await container.database.pool.query(
   `delete from pgboss.job where name like 'metrics-%' or (name = 'inventory-sync' and state = 'created')`,
 );
 const jobThread = await startJobThread(
-  { config: server.config, secrets: server.secrets, databaseUrl: server.databaseUrl, isScheduling: false },
+  {
+    config: server.config,
+    secrets: server.secrets,
+    databaseUrl: server.databaseUrl,
+    isScheduling: false,
+    foreground: server.foreground.buffer,
+  },
   (error) => {
     throw error;
   },

@@ -206,7 +206,13 @@ const busyResult = await busyApi;
 // another as the job's concurrency allows.
 await pool.query(`delete from pgboss.job where state = 'created'`);
 const jobThread = await startJobThread(
-  { config: server.config, secrets: server.secrets, databaseUrl: server.databaseUrl, isScheduling: false },
+  {
+    config: server.config,
+    secrets: server.secrets,
+    databaseUrl: server.databaseUrl,
+    isScheduling: false,
+    foreground: server.foreground.buffer,
+  },
   (error) => {
     throw error;
   },

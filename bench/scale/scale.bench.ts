@@ -192,8 +192,8 @@ const endPhase = async () => {
   mark.toMs = Date.now();
 };
 // Who held the machine's cores in a phase: this bench's processes by kind, PostgreSQL's processes
-// by nice value (the workers' backends are lowered to 10), everything else on the machine (other
-// sessions' work) by command, and what processes that ended in the phase used.
+// by nice value, everything else on the machine (other sessions' work) by command, and what
+// processes that ended in the phase used.
 function attributeMachineCpu(mark: (typeof cpuMarks)[number]): Map<string, number> {
   const before = mark.machineFrom.processes;
   const after = mark.machineTo?.processes ?? before;

@@ -12,6 +12,7 @@ import { loadConfig, type Config, type Secrets } from '../../server/src/config';
 import { createContainer, type Container } from '../../server/src/container';
 import { applyMigrations, openDatabase, startEmbeddedPostgres } from '../../server/src/db/database';
 import { createJobDefinitions } from '../../server/src/jobs/definitions';
+import { ForegroundGauge } from '../../server/src/lib/foreground';
 import { JobQueue } from '../../server/src/queue/queue';
 import { runLoad, type LoadResult } from './load-process';
 
@@ -21,6 +22,8 @@ export interface BenchServer {
   config: Config;
   secrets: Secrets;
   databaseUrl: string;
+  // The API's requests in flight: a bench's job thread gives way to them, as ROLE=all's does.
+  foreground: ForegroundGauge;
   stop(): Promise<void>;
 }
 
@@ -51,7 +54,11 @@ export async function startBenchServer(
   const container = createContainer({ config, secrets, database, queue });
   // Services enqueue follow-up jobs (a new tenant's sync); nothing here works them off.
   await queue.start(createJobDefinitions(container));
-  const app = await buildApp(container, { webRoot: options.webRoot ?? path.join(dataDir, 'no-web') });
+  const foreground = new ForegroundGauge();
+  const app = await buildApp(container, {
+    webRoot: options.webRoot ?? path.join(dataDir, 'no-web'),
+    foreground,
+  });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     url,
@@ -59,6 +66,7 @@ export async function startBenchServer(
     config,
     secrets,
     databaseUrl: postgres.url,
+    foreground,
     stop: async () => {
       await app.close();
       await queue.stop();

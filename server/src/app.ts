@@ -66,7 +66,10 @@ export interface BuildAppOptions {
 const defaultWebRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 // From the first hook to the response's close, which Node emits once whether the response finished
-// or its connection was lost.
+// or its connection was lost. Counting only until the answer was made (onSend) let the job thread
+// back onto the cores while the answer was still being written and read: p99 33.8-46.4 ms in the
+// cycle instead of 25-29 (bench/README.md, round 10). A slow client's download keeps the count up,
+// which slows the jobs (each wait is bounded), not the API.
 function countRequestsInFlight(app: FastifyInstance, foreground: ForegroundGauge): void {
   app.addHook('onRequest', (request, reply, done) => {
     foreground.enter();
