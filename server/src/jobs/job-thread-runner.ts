@@ -17,9 +17,8 @@ const post = (message: JobThreadMessage) => port.postMessage(message);
 const secrets = { ...data.secrets, encryptionKey: Buffer.from(data.secrets.encryptionKey) };
 const log = createLogger(data.config, { thread: 'jobs' });
 lowerThreadPriority(log);
-// Long enough for most requests to finish (their median is 3-5 ms), short enough that a steady
-// stream of them slows the jobs rather than stopping them.
-giveWayTo(new ForegroundGauge(data.foreground), 20);
+// Long enough for most requests to finish (their median is 3-5 ms); 100 ms of waits in hand.
+giveWayTo(new ForegroundGauge(data.foreground), 20, 100);
 
 try {
   const database = await openDatabase(data.databaseUrl, {

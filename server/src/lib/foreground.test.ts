@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ForegroundGauge } from './foreground';
+import { ForegroundGauge, giveWayTo, waitForForeground } from './foreground';
 
 describe('ForegroundGauge', () => {
   it('lets background work on at once while no request is in flight', async () => {
@@ -38,5 +38,22 @@ describe('ForegroundGauge', () => {
     expect(isDone).toBe(false);
     gauge.leave();
     await waiting;
+  });
+});
+
+describe("the job thread's waits", () => {
+  it('stop once their credit is spent while requests keep coming, and let work on at once when none do', async () => {
+    const gauge = new ForegroundGauge();
+    giveWayTo(gauge, 20, 100);
+    gauge.enter();
+    // Fifty yields back to back while a request never ends: 20 ms each would be a second; the
+    // credit (100 ms in hand, earned back only by running) lets about five of them wait.
+    const startedAt = performance.now();
+    for (let index = 0; index < 50; index += 1) await waitForForeground();
+    expect(performance.now() - startedAt).toBeLessThan(600);
+    gauge.leave();
+    // With no request in flight a yield waits for nothing (a minute's wait would time the test out).
+    giveWayTo(gauge, 60_000, 60_000);
+    await waitForForeground();
   });
 });
