@@ -31,7 +31,13 @@ export async function settleAll(work: readonly Promise<unknown>[]): Promise<void
 // thread it first gives way to the API's requests in flight (lib/foreground.ts).
 export async function yieldToEventLoop(): Promise<void> {
   await waitForForeground();
-  await new Promise((resolve) => setImmediate(resolve));
+  await turnEventLoop();
+}
+
+// A turn of the event loop that never waits for the API: for a loop inside a transaction holding
+// row locks, which the request it would wait for may be waiting on.
+export function turnEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 // At most `limit` pieces of work at once across all its callers, the others waiting their turn in

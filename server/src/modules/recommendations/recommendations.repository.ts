@@ -8,7 +8,7 @@ import { recommendations } from '../../db/schema';
 import { isResourceKnownToTeam } from '../../db/team-resource';
 import type { RecommendationKind } from '@cloudtrim/rightsizing/analysis.types';
 import { wasteResourceTypes } from '@cloudtrim/rightsizing/waste/find-waste';
-import { yieldToEventLoop } from '../../lib/concurrency';
+import { turnEventLoop } from '../../lib/concurrency';
 import {
   availableMemoryMetricName,
   cpuCreditsRemainingMetricName,
@@ -508,7 +508,7 @@ export class RecommendationsRepository {
             id bigint, recommendation text, memo text, "annualCostSavings" float8, confidence float8,
             evidence jsonb)
           where recommendation.id = refreshed.id and recommendation.status = 'open'`);
-        await yieldToEventLoop();
+        await turnEventLoop();
       }
       for (const chunk of chunkOf(write.inserted, writeChunkSize)) {
         await transaction.execute(sql`
@@ -522,7 +522,7 @@ export class RecommendationsRepository {
             recommendation text, memo text, "annualCostSavings" float8, confidence float8, evidence jsonb)
           -- A row the automation applied or held meanwhile leaves no open slot to fill twice.
           on conflict (resource_id, kind) where status = 'open' do nothing`);
-        await yieldToEventLoop();
+        await turnEventLoop();
       }
       await markResourcesAnalysed(transaction, write.analysed);
     });
