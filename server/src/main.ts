@@ -67,13 +67,12 @@ async function main(): Promise<void> {
   }
 
   // ROLE=all: the API's requests in flight, which the job thread gives way to.
-  let foreground: ForegroundGauge | undefined;
+  const foreground = config.role === 'all' ? new ForegroundGauge() : undefined;
   if (config.role === 'worker') {
     lowerProcessPriority(log);
     await queue.work();
     await queue.schedule(scheduledJobs);
-  } else if (config.role === 'all') {
-    foreground = new ForegroundGauge();
+  } else if (foreground) {
     const jobThread = await startJobThread(
       {
         config: container.config,

@@ -13,7 +13,8 @@ export interface JobThreadData {
   databaseUrl: string;
   // Whether this thread keeps the schedules (collection every 5 minutes, syncs every 15, purges).
   isScheduling: boolean;
-  // The API's requests in flight (lib/foreground.ts): the thread's pool gives way while any run.
+  // The API's requests in flight (lib/foreground.ts): the thread's connections and yields give way
+  // while any run.
   foreground: SharedArrayBuffer;
 }
 

@@ -6,11 +6,9 @@
 // are bounded (BackgroundYield): under a steady stream of requests the jobs slow down, at most by
 // half, and never stop.
 export class ForegroundGauge {
-  readonly buffer: SharedArrayBuffer;
   private readonly inFlight: Int32Array;
 
-  constructor(buffer: SharedArrayBuffer = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT)) {
-    this.buffer = buffer;
+  constructor(readonly buffer = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT)) {
     this.inFlight = new Int32Array(buffer);
   }
 
