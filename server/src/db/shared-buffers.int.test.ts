@@ -1,20 +1,28 @@
 // The embedded server caches a quarter of the machine's memory in its shared buffers, within
-// PostgreSQL's default (128 MB) and 1 GiB, so the hourly analysis's reads stay in PostgreSQL.
+// PostgreSQL's default (128 MB) and 1 GiB, so the hourly analysis's reads stay in PostgreSQL. The
+// server is started here, since the suite's may be an external one (TEST_DATABASE_URL).
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../test/helper';
-import { openDatabase, type Database } from './database';
+import { startEmbeddedPostgres, type EmbeddedServer } from './database';
 import { sizeSharedBuffers } from './embedded-postgres';
 
 const mebibyte = 1024 ** 2;
-let database: Database;
+const quiet = { info: () => {}, warn: () => {} };
+let dataDir: string;
+let postgres: EmbeddedServer;
 
 beforeAll(async () => {
-  database = await openDatabase(await createTestDatabase());
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'cloudtrim-buffers-'));
+  await chmod(dataDir, 0o755);
+  postgres = await startEmbeddedPostgres(dataDir, quiet);
 });
 
 afterAll(async () => {
-  await database.close();
+  await postgres?.stop().catch(() => {});
+  await rm(dataDir, { recursive: true, force: true });
 });
 
 describe('the embedded server’s shared buffers', () => {
@@ -24,10 +32,16 @@ describe('the embedded server’s shared buffers', () => {
     expect(sizeSharedBuffers(256 * mebibyte)).toBe('128MB');
   });
 
-  it('are what the running server was started with', async () => {
-    const { rows } = await database.pool.query<{ bytes: string }>(
-      `select (setting::bigint * 8192)::text as bytes from pg_settings where name = 'shared_buffers'`,
-    );
-    expect(`${Number(rows[0]!.bytes) / mebibyte}MB`).toBe(sizeSharedBuffers(os.totalmem()));
+  it('are what the server is started with', async () => {
+    const client = new pg.Client({ connectionString: postgres.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ bytes: string }>(
+        `select (setting::bigint * 8192)::text as bytes from pg_settings where name = 'shared_buffers'`,
+      );
+      expect(`${Number(rows[0]!.bytes) / mebibyte}MB`).toBe(sizeSharedBuffers(os.totalmem()));
+    } finally {
+      await client.end();
+    }
   });
 });
