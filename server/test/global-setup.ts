@@ -3,17 +3,10 @@
 // run in parallel without sharing rows and none pays for the migrations again (two seconds each on a
 // busy machine, for some hundred databases a run).
 import { randomUUID } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import {
-  applyMigrations,
-  openDatabase,
-  startEmbeddedPostgres,
-  type EmbeddedServer,
-} from '../src/db/database';
+import { applyMigrations, openDatabase } from '../src/db/database';
+import { startScratchPostgres, type ScratchPostgres } from './scratch-postgres';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,8 +16,7 @@ declare module 'vitest' {
   }
 }
 
-let server: EmbeddedServer | undefined;
-let dataDir: string | undefined;
+let server: ScratchPostgres | undefined;
 let template: { adminUrl: string; name: string } | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
@@ -47,18 +39,14 @@ export async function setup(project: TestProject): Promise<void> {
 
 export async function teardown(): Promise<void> {
   if (template && !server) await runAdminQuery(template.adminUrl, `drop database if exists ${template.name}`);
-  await server?.stop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await server?.remove();
 }
 
 async function startServer(): Promise<string> {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'cloudtrim-test-'));
-  // As root, PostgreSQL runs as the 'postgres' user, which must be able to reach its directory.
-  await chmod(dataDir, 0o755);
   // Files run side by side, each with its app's pools, pg-boss and, in the process proofs, whole
   // worker processes: PostgreSQL's default of 100 connections ran out once.
-  server = await startEmbeddedPostgres(dataDir, { info: () => {}, warn: () => {} }, { maxConnections: 400 });
-  return server.url.replace(/\/cloudtrim$/, '/postgres');
+  server = await startScratchPostgres('cloudtrim-test-', { maxConnections: 400 });
+  return server.server.url.replace(/\/cloudtrim$/, '/postgres');
 }
 
 async function runAdminQuery(adminUrl: string, text: string): Promise<void> {

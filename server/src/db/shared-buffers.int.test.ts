@@ -1,28 +1,21 @@
 // The embedded server caches a quarter of the machine's memory in its shared buffers, within
 // PostgreSQL's default (128 MB) and 1 GiB, so the hourly analysis's reads stay in PostgreSQL. The
 // server is started here, since the suite's may be an external one (TEST_DATABASE_URL).
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres, type EmbeddedServer } from './database';
+import { startScratchPostgres, type ScratchPostgres } from '../../test/scratch-postgres';
 import { sizeSharedBuffers } from './embedded-postgres';
 
 const mebibyte = 1024 ** 2;
-const quiet = { info: () => {}, warn: () => {} };
-let dataDir: string;
-let postgres: EmbeddedServer;
+let postgres: ScratchPostgres | undefined;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'cloudtrim-buffers-'));
-  await chmod(dataDir, 0o755);
-  postgres = await startEmbeddedPostgres(dataDir, quiet);
+  postgres = await startScratchPostgres('cloudtrim-buffers-');
 });
 
 afterAll(async () => {
-  await postgres?.stop().catch(() => {});
-  await rm(dataDir, { recursive: true, force: true });
+  await postgres?.remove();
 });
 
 describe('the embedded server’s shared buffers', () => {
@@ -33,7 +26,7 @@ describe('the embedded server’s shared buffers', () => {
   });
 
   it('are what the server is started with', async () => {
-    const client = new pg.Client({ connectionString: postgres.url });
+    const client = new pg.Client({ connectionString: postgres!.server.url });
     await client.connect();
     try {
       const { rows } = await client.query<{ bytes: string }>(
